@@ -1,0 +1,424 @@
+import {
+  AbortError,
+  ConnectionClosedError,
+  ErrorReply,
+  McpError,
+  RequestTimeoutError,
+  ServerError,
+} from './errors.js';
+import { describeForLog, escapeForLog, safeLog, warningsToConsole, type Logger } from './logger.js';
+import {
+  ErrorCode,
+  type JsonRpcFailure,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcParams,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './messages.js';
+import type { MessageInfo, Transport, TransportSendOptions } from './transport.js';
+
+export interface Progress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+export interface RequestOptions {
+  /** Milliseconds to wait for the answer; overrides the engine's `requestTimeout`. `0` waits for ever. */
+  readonly timeout?: number;
+  readonly signal?: AbortSignal;
+  /** Receives this request's `notifications/progress`; giving it adds a unique `progressToken`. */
+  readonly onProgress?: (progress: Progress) => void;
+  /** Restart the timeout whenever progress arrives (bounded by `maxTotalTimeout`). */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** With `resetTimeoutOnProgress`: the most the whole request may take, in milliseconds. */
+  readonly maxTotalTimeout?: number;
+  /** Passed to the transport with the request (headers, retryability). */
+  readonly send?: Omit<TransportSendOptions, 'signal' | 'relatedRequestId'>;
+}
+
+export interface RequestContext {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  /** Aborted when the peer cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+}
+
+export type RequestHandler = (params: JsonRpcParams | undefined, context: RequestContext) => unknown;
+export type NotificationListener = (method: string, params: JsonRpcParams | undefined) => void;
+
+export interface EngineOptions {
+  readonly logger?: Logger;
+  /** Default per-request timeout in milliseconds (60 000). `0` waits for ever. */
+  readonly requestTimeout?: number;
+  /** Peer-initiated requests handled at once; more are answered with an error at once (16). */
+  readonly maxConcurrentHandlers?: number;
+  /** Methods never followed by `notifications/cancelled` when abandoned (`['initialize']`, as MCP requires). */
+  readonly uncancellableMethods?: readonly string[];
+}
+
+interface Pending {
+  readonly method: string;
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+  readonly onProgress: ((p: Progress) => void) | undefined;
+  cleanup(): void;
+  /** Restarts the timeout on progress, where asked. */
+  readonly touch: (() => void) | undefined;
+}
+
+const RECENTLY_ABANDONED_LIMIT = 256;
+
+/**
+ * The JSON-RPC request/response engine over one {@link Transport}: id allocation, the pending map,
+ * timeouts, cancellation, progress routing, and peer-initiated requests under a concurrency budget.
+ */
+export class JsonRpcEngine {
+  readonly #transport: Transport;
+  readonly #logger: Logger;
+  readonly #requestTimeout: number;
+  readonly #maxHandlers: number;
+  readonly #uncancellable: ReadonlySet<string>;
+
+  #nextId = 1;
+  readonly #pending = new Map<JsonRpcId, Pending>();
+  // Ids we gave up on: a late answer to one is expected and logged quietly, unlike an unsolicited one.
+  readonly #abandoned = new Set<JsonRpcId>();
+  readonly #handlers = new Map<string, RequestHandler>();
+  readonly #inFlight = new Map<JsonRpcId, AbortController>();
+  readonly #listeners = new Set<NotificationListener>();
+  readonly #closeListeners = new Set<(cause: Error | undefined) => void>();
+  #state: 'new' | 'starting' | 'open' | 'closed' = 'new';
+  #closeCause: Error | undefined;
+
+  constructor(transport: Transport, options: EngineOptions = {}) {
+    this.#transport = transport;
+    this.#logger = options.logger ?? warningsToConsole;
+    this.#requestTimeout = options.requestTimeout ?? 60_000;
+    this.#maxHandlers = options.maxConcurrentHandlers ?? 16;
+    this.#uncancellable = new Set(options.uncancellableMethods ?? ['initialize']);
+  }
+
+  /** Starts the transport. Rejects with the transport's error when it cannot connect. */
+  async start(): Promise<void> {
+    if (this.#state !== 'new') throw new McpError('the engine was already started', { code: 'MCPC_ALREADY_STARTED' });
+    this.#state = 'starting';
+    try {
+      await this.#transport.start({
+        message: (m, info) => this.#receive(m, info),
+        error: (e) => this.#log('warn', `transport reported: ${escapeForLog(e.message)}`),
+        close: (cause) => this.#finish(cause),
+      });
+    } catch (error) {
+      this.#finish(error instanceof Error ? error : undefined);
+      throw error;
+    }
+    if (this.#state === 'starting') this.#state = 'open';
+  }
+
+  get closed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  /** Why the connection closed, once it has (undefined for a requested close). */
+  get closeCause(): Error | undefined {
+    return this.#closeCause;
+  }
+
+  /** Requests sent and not yet answered. */
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  /** Sends a request and resolves with its result; rejects with a typed error (see the README). */
+  request<T = unknown>(method: string, params?: JsonRpcParams, options: RequestOptions = {}): Promise<T> {
+    if (this.#state === 'closed') return Promise.reject(new ConnectionClosedError(method, this.#closeCause));
+    const { signal, onProgress } = options;
+    if (signal?.aborted) return Promise.reject(new AbortError(method, signal.reason));
+
+    const id = this.#nextId++;
+    if (onProgress !== undefined) params = withProgressToken(params, id);
+    const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+
+    return new Promise<T>((resolve, reject) => {
+      const timeoutMs = options.timeout ?? this.#requestTimeout;
+      const startedAt = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const arm = (ms: number): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        timer = ms > 0 && Number.isFinite(ms) ? setTimeout(() => this.#abandon(id, new RequestTimeoutError(method, timeoutMs)), ms) : undefined;
+      };
+      const onAbort = (): void => this.#abandon(id, new AbortError(method, signal?.reason));
+
+      let touch: (() => void) | undefined;
+      if (options.resetTimeoutOnProgress && timeoutMs > 0) {
+        const cap = options.maxTotalTimeout ?? Number.POSITIVE_INFINITY;
+        touch = () => {
+          const left = cap - (Date.now() - startedAt);
+          if (left <= 0) this.#abandon(id, new RequestTimeoutError(method, cap));
+          else arm(Math.min(timeoutMs, left));
+        };
+      }
+
+      this.#pending.set(id, {
+        method,
+        resolve: resolve as (r: unknown) => void,
+        reject,
+        onProgress,
+        touch,
+        cleanup: () => {
+          if (timer !== undefined) clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        },
+      });
+      arm(timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#trace(() => `→ request ${method} id=${id}`);
+
+      const sendOptions: TransportSendOptions = signal === undefined ? { ...options.send } : { ...options.send, signal };
+      this.#transport.send(message, sendOptions).catch((error: unknown) => {
+        this.#settle(id)?.reject(this.#closed ? new ConnectionClosedError(method, this.#closeCause ?? error) : asError(error));
+      });
+    });
+  }
+
+  /** Sends a notification. Rejects when the transport cannot send it. */
+  async notify(method: string, params?: JsonRpcParams, options?: TransportSendOptions): Promise<void> {
+    if (this.#state === 'closed') throw new ConnectionClosedError(method, this.#closeCause);
+    const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    this.#trace(() => `→ notification ${method}`);
+    await this.#transport.send(message, options);
+  }
+
+  /** Answers the peer's requests for `method`. Returns a function that removes the handler. */
+  setRequestHandler(method: string, handler: RequestHandler): () => void {
+    this.#handlers.set(method, handler);
+    return () => {
+      if (this.#handlers.get(method) === handler) this.#handlers.delete(method);
+    };
+  }
+
+  /**
+   * Listens to the peer's notifications (all but progress and cancellation, which the engine routes
+   * itself). A listener that throws is logged; it stops neither the others nor the connection.
+   */
+  onNotification(listener: NotificationListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Called once when the connection closes, with the cause when it was not requested. */
+  onClose(listener: (cause: Error | undefined) => void): () => void {
+    if (this.#state === 'closed') {
+      queueMicrotask(() => listener(this.#closeCause));
+      return () => {};
+    }
+    this.#closeListeners.add(listener);
+    return () => this.#closeListeners.delete(listener);
+  }
+
+  /** Closes the transport; every pending request rejects with `ConnectionClosedError`. */
+  async close(): Promise<void> {
+    if (this.#state === 'closed') return;
+    try {
+      await this.#transport.close();
+    } finally {
+      this.#finish(undefined);
+    }
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  get #closed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  // ── incoming ────────────────────────────────────────────────────────────────────────────────────
+
+  #receive(message: JsonRpcMessage, info: MessageInfo | undefined): void {
+    if (this.#state === 'closed') return;
+    if ('method' in message) {
+      if ('id' in message) this.#onRequest(message, info);
+      else this.#onNotification(message, info);
+    } else {
+      this.#onResponse(message, info);
+    }
+  }
+
+  #onResponse(message: JsonRpcResponse, info: MessageInfo | undefined): void {
+    const { id } = message;
+    if (id === null) {
+      const { error } = message as JsonRpcFailure;
+      this.#log('warn', `the server reported an error with no request id: code=${error.code} message=${describeForLog(error.message)}`);
+      return;
+    }
+    const pending = this.#settle(id);
+    if (pending === undefined) {
+      if (this.#abandoned.has(id)) this.#trace(() => `discarded a late response to abandoned request id=${describeForLog(id)}`);
+      else this.#log('warn', `discarded an unsolicited or duplicate response id=${describeForLog(id)}${bytes(info)}`);
+      return;
+    }
+    this.#trace(() => `← response ${pending.method} id=${id}${bytes(info)}`);
+    if ('error' in message) {
+      const { code, message: text, data } = message.error;
+      const options: { data?: unknown; method: string } = { method: pending.method };
+      if (data !== undefined) options.data = data;
+      pending.reject(new ServerError(code, text, options));
+    } else {
+      pending.resolve(message.result);
+    }
+  }
+
+  #onNotification(message: JsonRpcNotification, info: MessageInfo | undefined): void {
+    const { method, params } = message;
+    this.#trace(() => `← notification ${escapeForLog(method, 100)}${bytes(info)}`);
+    if (method === 'notifications/progress') return this.#onProgress(params);
+    if (method === 'notifications/cancelled') {
+      const requestId = params?.requestId;
+      if (typeof requestId === 'string' || typeof requestId === 'number') {
+        this.#inFlight.get(requestId)?.abort(new AbortError(undefined, 'cancelled by the server'));
+      }
+      return;
+    }
+    for (const listener of this.#listeners) {
+      try {
+        listener(method, params);
+      } catch (error) {
+        this.#log('error', `a notification listener threw on ${escapeForLog(method, 100)}: ${escapeForLog(asError(error).message)}`);
+      }
+    }
+  }
+
+  #onProgress(params: JsonRpcParams | undefined): void {
+    const token = params?.progressToken;
+    const pending = typeof token === 'string' || typeof token === 'number' ? this.#pending.get(token) : undefined;
+    if (pending?.onProgress === undefined || typeof params?.progress !== 'number') {
+      this.#trace(() => `dropped progress for an unknown or finished token ${describeForLog(token)}`);
+      return;
+    }
+    const progress: { progress: number; total?: number; message?: string } = { progress: params.progress };
+    if (typeof params.total === 'number') progress.total = params.total;
+    if (typeof params.message === 'string') progress.message = params.message;
+    pending.touch?.();
+    try {
+      pending.onProgress(progress);
+    } catch (error) {
+      this.#log('error', `an onProgress callback threw for ${pending.method}: ${escapeForLog(asError(error).message)}`);
+    }
+  }
+
+  #onRequest(request: JsonRpcRequest, info: MessageInfo | undefined): void {
+    const { id, method, params } = request;
+    this.#trace(() => `← request ${escapeForLog(method, 100)} id=${describeForLog(id)}${bytes(info)}`);
+    const handler = this.#handlers.get(method);
+    if (handler === undefined) {
+      return this.#reply(id, { code: ErrorCode.MethodNotFound, message: 'Method not found' });
+    }
+    if (this.#inFlight.has(id)) {
+      this.#log('warn', `the server reused the id of a request still being handled: id=${describeForLog(id)}`);
+      return this.#reply(id, { code: ErrorCode.InvalidRequest, message: 'Duplicate request id' });
+    }
+    if (this.#inFlight.size >= this.#maxHandlers) {
+      this.#log('warn', `refused ${escapeForLog(method, 100)}: ${this.#maxHandlers} server requests already in progress`);
+      return this.#reply(id, { code: ErrorCode.InternalError, message: 'Too many concurrent requests' });
+    }
+    const controller = new AbortController();
+    this.#inFlight.set(id, controller);
+    const context: RequestContext = { id, method, signal: controller.signal };
+    // Off the transport's reader: the handler may itself make requests and await their answers.
+    Promise.resolve()
+      .then(() => handler(params, context))
+      .then(
+        (result) => {
+          if (!controller.signal.aborted) this.#reply(id, undefined, result ?? {});
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          if (error instanceof ErrorReply) {
+            const e: { code: number; message: string; data?: unknown } = { code: error.rpcCode, message: error.message };
+            if (error.data !== undefined) e.data = error.data;
+            return this.#reply(id, e);
+          }
+          this.#log('error', `the handler for ${escapeForLog(method, 100)} failed: ${escapeForLog(asError(error).message)}`);
+          this.#reply(id, { code: ErrorCode.InternalError, message: 'Internal error' });
+        },
+      )
+      .finally(() => this.#inFlight.delete(id));
+  }
+
+  #reply(id: JsonRpcId, error: { code: number; message: string; data?: unknown } | undefined, result?: unknown): void {
+    if (this.#state === 'closed') return;
+    const message: JsonRpcResponse = error === undefined ? { jsonrpc: '2.0', id, result } : { jsonrpc: '2.0', id, error };
+    this.#transport.send(message, { relatedRequestId: id }).catch((e: unknown) => {
+      this.#log('warn', `could not answer server request id=${describeForLog(id)}: ${escapeForLog(asError(e).message)}`);
+    });
+  }
+
+  // ── bookkeeping ─────────────────────────────────────────────────────────────────────────────────
+
+  /** Removes a pending request and releases its timer and listener; undefined when it is not pending. */
+  #settle(id: JsonRpcId): Pending | undefined {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return undefined;
+    this.#pending.delete(id);
+    pending.cleanup();
+    return pending;
+  }
+
+  /** Gives up on a request (timeout, abort): rejects it and tells the peer, best-effort. */
+  #abandon(id: JsonRpcId, error: Error): void {
+    const pending = this.#settle(id);
+    if (pending === undefined) return;
+    pending.reject(error);
+    this.#abandoned.add(id);
+    if (this.#abandoned.size > RECENTLY_ABANDONED_LIMIT) this.#abandoned.delete(this.#abandoned.values().next().value!);
+    if (this.#uncancellable.has(pending.method) || this.#state === 'closed') return;
+    const reason = error instanceof RequestTimeoutError ? 'timeout' : 'aborted by the client';
+    this.notify('notifications/cancelled', { requestId: id, reason }).catch((e: unknown) => {
+      this.#trace(() => `could not send notifications/cancelled for id=${id}: ${escapeForLog(asError(e).message)}`);
+    });
+  }
+
+  #finish(cause: Error | undefined): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#closeCause = cause;
+    for (const id of [...this.#pending.keys()]) {
+      const pending = this.#settle(id);
+      pending?.reject(new ConnectionClosedError(pending.method, cause));
+    }
+    for (const controller of this.#inFlight.values()) controller.abort(new ConnectionClosedError(undefined, cause));
+    this.#inFlight.clear();
+    this.#trace(() => `connection closed${cause ? `: ${escapeForLog(cause.message)}` : ''}`);
+    for (const listener of this.#closeListeners) {
+      try {
+        listener(cause);
+      } catch (error) {
+        this.#log('error', `a close listener threw: ${escapeForLog(asError(error).message)}`);
+      }
+    }
+    this.#closeListeners.clear();
+  }
+
+  #log(level: 'warn' | 'error', message: string): void {
+    safeLog(this.#logger, level, `[mcpc] ${message}`);
+  }
+
+  #trace(build: () => string): void {
+    if (this.#logger.isLevelEnabled?.('debug') === false) return;
+    safeLog(this.#logger, 'debug', `[mcpc] ${build()}`);
+  }
+}
+
+function withProgressToken(params: JsonRpcParams | undefined, token: JsonRpcId): JsonRpcParams {
+  const meta = params?._meta;
+  const base = typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta : {};
+  return { ...params, _meta: { ...base, progressToken: token } };
+}
+
+const bytes = (info: MessageInfo | undefined): string => (info?.byteLength === undefined ? '' : ` (${info.byteLength} bytes)`);
+const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));

@@ -1,0 +1,182 @@
+import type { JsonRpcId } from './messages.js';
+
+const BRANDS = Symbol.for('@mcpc/error.brands');
+
+type Constructor = abstract new (...args: never[]) => unknown;
+
+/**
+ * Ordinary `instanceof`, used when a class carries no brand of its own (a third party's subclass)
+ * or the value was not made by any copy of this package.
+ */
+const ordinaryHasInstance = (cls: Constructor, value: unknown): boolean =>
+  Function.prototype[Symbol.hasInstance].call(cls, value);
+
+/**
+ * The root of every error an `@mcpc` package throws.
+ *
+ * `code` is a stable string a caller can switch on (`'MCPC_REQUEST_TIMEOUT'`, …). Errors that carry a
+ * JSON-RPC error code expose it as `rpcCode`. `instanceof` holds across duplicate installs of the
+ * package: each class declares a `static brand`, instances carry the brands of their whole chain under a
+ * `Symbol.for` key, and `Symbol.hasInstance` compares brands rather than prototype identity.
+ */
+export class McpError extends Error {
+  static readonly brand: string = 'McpError';
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (typeof value !== 'object' || value === null) return false;
+    // A subclass that declares no brand of its own must not inherit its parent's answer.
+    if (!Object.hasOwn(this, 'brand')) return ordinaryHasInstance(this, value);
+    const brands = (value as { [BRANDS]?: unknown })[BRANDS];
+    if (!Array.isArray(brands)) return ordinaryHasInstance(this, value);
+    return brands.includes((this as unknown as { brand: string }).brand);
+  }
+
+  /** A stable, documented identifier for this kind of failure. */
+  readonly code: string;
+
+  constructor(message: string, options?: { code?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options?.code ?? 'MCPC_ERROR';
+    this.name = new.target.name;
+  }
+
+  /** The brands of this error's class chain, read by `Symbol.hasInstance` on any copy of the package. */
+  get [BRANDS](): string[] {
+    const brands: string[] = [];
+    for (let proto = Object.getPrototypeOf(this); proto !== null; proto = Object.getPrototypeOf(proto)) {
+      const ctor: unknown = proto.constructor;
+      if (typeof ctor === 'function' && Object.hasOwn(ctor, 'brand')) brands.push((ctor as unknown as { brand: string }).brand);
+    }
+    return brands;
+  }
+}
+
+/**
+ * A message from the peer that is not valid JSON-RPC 2.0, or not one this engine accepts (batches).
+ * `reason` is a closed set; `id` is the message's id when one could be read, so a request can still be
+ * answered with an error.
+ */
+export type ProtocolErrorReason =
+  | 'parse-error'
+  | 'not-an-object'
+  | 'batch-unsupported'
+  | 'invalid-version'
+  | 'invalid-id'
+  | 'invalid-method'
+  | 'invalid-params'
+  | 'result-and-error'
+  | 'no-result-or-error'
+  | 'invalid-error-object'
+  | 'unknown-shape';
+
+export class JsonRpcProtocolError extends McpError {
+  static override readonly brand: string = 'JsonRpcProtocolError';
+  readonly reason: ProtocolErrorReason;
+  /** The JSON-RPC code a reply to this message would carry: -32700 for unparsable text, else -32600. */
+  readonly rpcCode: number;
+  readonly id: JsonRpcId | undefined;
+
+  constructor(reason: ProtocolErrorReason, message: string, options?: { id?: JsonRpcId; cause?: unknown }) {
+    super(message, { code: 'MCPC_PROTOCOL_ERROR', cause: options?.cause });
+    this.reason = reason;
+    this.rpcCode = reason === 'parse-error' ? -32700 : -32600;
+    this.id = options?.id;
+  }
+}
+
+/** The peer answered a request with a JSON-RPC error. */
+export class ServerError extends McpError {
+  static override readonly brand: string = 'ServerError';
+  /** The JSON-RPC error code the peer sent. */
+  readonly rpcCode: number;
+  /** The error's `data`, as the peer sent it (untrusted). */
+  readonly data: unknown;
+  /** The method of the request that failed. */
+  readonly method: string | undefined;
+
+  constructor(rpcCode: number, message: string, options?: { data?: unknown; method?: string; code?: string; cause?: unknown }) {
+    super(message, { code: options?.code ?? 'MCPC_SERVER_ERROR', cause: options?.cause });
+    this.rpcCode = rpcCode;
+    this.data = options?.data;
+    this.method = options?.method;
+  }
+}
+
+/**
+ * Thrown by a local request handler to answer the peer with a specific JSON-RPC error. Any other
+ * exception from a handler is answered with a constant "Internal error" and logged locally, so host
+ * details never reach the peer.
+ */
+export class ErrorReply extends McpError {
+  static override readonly brand: string = 'ErrorReply';
+  readonly rpcCode: number;
+  readonly data: unknown;
+
+  constructor(rpcCode: number, message: string, data?: unknown) {
+    super(message, { code: 'MCPC_ERROR_REPLY' });
+    this.rpcCode = rpcCode;
+    this.data = data;
+  }
+}
+
+/** A request got no answer within its timeout. A `notifications/cancelled` was sent where allowed. */
+export class RequestTimeoutError extends McpError {
+  static override readonly brand: string = 'RequestTimeoutError';
+  readonly method: string;
+  readonly timeoutMs: number;
+
+  constructor(method: string, timeoutMs: number) {
+    super(`${method} timed out after ${timeoutMs} ms`, { code: 'MCPC_REQUEST_TIMEOUT' });
+    this.method = method;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller's `AbortSignal` fired. `cause` is the signal's reason. Named `AbortError`, as fetch does. */
+export class AbortError extends McpError {
+  static override readonly brand: string = 'AbortError';
+  readonly method: string | undefined;
+
+  constructor(method: string | undefined, reason: unknown) {
+    super(method === undefined ? 'The operation was aborted' : `${method} was aborted`, { code: 'ABORT_ERR', cause: reason });
+    this.method = method;
+  }
+}
+
+/** A failure of the connection to the peer: spawn, I/O, framing, HTTP. Transports subclass it. */
+export class TransportError extends McpError {
+  static override readonly brand: string = 'TransportError';
+
+  constructor(message: string, options?: { code?: string; cause?: unknown }) {
+    super(message, { code: options?.code ?? 'MCPC_TRANSPORT_ERROR', cause: options?.cause });
+  }
+}
+
+/** A frame from the peer exceeded the configured maximum size. The transport closes after it. */
+export class MessageTooLargeError extends TransportError {
+  static override readonly brand: string = 'MessageTooLargeError';
+  readonly limitBytes: number;
+
+  constructor(limitBytes: number) {
+    super(`a message from the server exceeded the ${limitBytes}-byte limit`, { code: 'MCPC_MESSAGE_TOO_LARGE' });
+    this.limitBytes = limitBytes;
+  }
+}
+
+/**
+ * The connection is closed: the request was pending when it closed, or was made after. `cause` says
+ * why it closed (a process exit, a transport error), when known.
+ */
+export class ConnectionClosedError extends McpError {
+  static override readonly brand: string = 'ConnectionClosedError';
+  readonly method: string | undefined;
+
+  constructor(method: string | undefined, cause?: unknown) {
+    const why = cause instanceof Error ? `: ${cause.message}` : '';
+    super(`${method === undefined ? 'the connection' : method + ' failed: the connection'} is closed${why}`, {
+      code: 'MCPC_CONNECTION_CLOSED',
+      cause,
+    });
+    this.method = method;
+  }
+}

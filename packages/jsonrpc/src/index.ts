@@ -1,0 +1,44 @@
+export type {
+  JsonRpcId,
+  JsonRpcParams,
+  JsonRpcRequest,
+  JsonRpcNotification,
+  JsonRpcSuccess,
+  JsonRpcFailure,
+  JsonRpcErrorObject,
+  JsonRpcResponse,
+  JsonRpcMessage,
+} from './messages.js';
+export { ErrorCode, isRequest, isNotification, isResponse, isFailure } from './messages.js';
+export { decodeMessage, validateMessage, type DecodeResult } from './decode.js';
+export {
+  McpError,
+  JsonRpcProtocolError,
+  ServerError,
+  ErrorReply,
+  RequestTimeoutError,
+  AbortError,
+  TransportError,
+  MessageTooLargeError,
+  ConnectionClosedError,
+  type ProtocolErrorReason,
+} from './errors.js';
+export type { Transport, TransportSink, TransportSendOptions, MessageInfo } from './transport.js';
+export {
+  JsonRpcEngine,
+  type EngineOptions,
+  type RequestOptions,
+  type RequestContext,
+  type RequestHandler,
+  type NotificationListener,
+  type Progress,
+} from './engine.js';
+export {
+  type Logger,
+  silentLogger,
+  warningsToConsole,
+  safeLog,
+  escapeForLog,
+  describeForLog,
+  DEFAULT_LOG_STRING_LIMIT,
+} from './logger.js';

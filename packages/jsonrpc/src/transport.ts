@@ -1,0 +1,64 @@
+import type { JsonRpcId, JsonRpcMessage } from './messages.js';
+
+/** Facts the transport may report about an incoming message (for logging and diagnostics). */
+export interface MessageInfo {
+  /** Size of the frame on the wire, in bytes. */
+  readonly byteLength?: number;
+}
+
+/**
+ * Where a transport delivers what it receives. Passed once, to {@link Transport.start}, so nothing can
+ * arrive before a consumer is in place.
+ */
+export interface TransportSink {
+  /** A decoded, valid JSON-RPC message from the peer. */
+  message(message: JsonRpcMessage, info?: MessageInfo): void;
+  /**
+   * A problem that does not end the connection: a malformed frame (a `JsonRpcProtocolError`), a stray
+   * write failure. The consumer logs it.
+   */
+  error(error: Error): void;
+  /**
+   * The connection has ended, for whatever reason; called exactly once. `cause` says why when it was
+   * not a requested close (a process exit, a fatal transport error). Nothing is delivered after it.
+   */
+  close(cause?: Error): void;
+}
+
+/** Per-message options. Transports ignore what does not apply to them. */
+export interface TransportSendOptions {
+  /**
+   * For a response or notification: the id of the peer's request it belongs to. HTTP transports use it
+   * to route the message on that request's stream.
+   */
+  readonly relatedRequestId?: JsonRpcId;
+  /** Abandons the send (and, on HTTP, the response stream of a request). */
+  readonly signal?: AbortSignal;
+  /** Extra headers for this message, on transports that have headers. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Whether re-sending this request is safe should the transport be unsure it arrived (idempotent
+   * methods). Transports must not re-send a request without it. Defaults to false.
+   */
+  readonly retryable?: boolean;
+}
+
+/**
+ * A bidirectional channel of JSON-RPC messages to one MCP server.
+ *
+ * The contract:
+ * - `start(sink)` is called once. It resolves when messages can be sent, and rejects with a
+ *   `TransportError` when the connection cannot be made (the process could not be spawned, …); a
+ *   transport whose start rejected calls no sink method.
+ * - `send(message, options)` resolves when the message has been handed to the wire. It rejects with a
+ *   `TransportError` when it could not be, and with a `ConnectionClosedError` once the transport is closed.
+ *   It never throws synchronously.
+ * - `close()` is idempotent and resolves once every resource (process, socket, timer) is released.
+ * - `sink.close` is called exactly once, whether the close was asked for or the peer went away; after
+ *   it, no sink method is called again. Incoming frames that are not valid JSON-RPC go to `sink.error`.
+ */
+export interface Transport {
+  start(sink: TransportSink): Promise<void>;
+  send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void>;
+  close(): Promise<void>;
+}

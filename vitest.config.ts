@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (pkg: string): string => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+// Tests import the packages by name and run against their sources; the built output is checked by
+// `lint` (publint, attw) and by the examples.
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@mcpc/jsonrpc': src('jsonrpc'),
+      '@mcpc/transport-stdio': src('transport-stdio'),
+      '@mcpc/client': src('client'),
+    },
+  },
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'tooling/*/test/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    teardownTimeout: 10_000,
+  },
+});
