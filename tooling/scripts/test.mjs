@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// The whole test command: build, typecheck and lint every package (publint, attw), then run the test
+// suite on the supported floor (the Node running this script) and on the current LTS (Node 24, taken
+// from the npm registry), as a CI matrix would. Ends with one "Tests: N passed, N failed" line.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const LTS = process.env.MCPC_TEST_LTS_NODE ?? 'node@24.21.0';
+const resultsDir = join(root, '.vitest-results');
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '0' };
+
+function run(label, command, args) {
+  console.log(`\n▶ ${label}: ${command} ${args.join(' ')}`);
+  const r = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
+  if (r.error) throw r.error;
+  return r.status ?? 1;
+}
+
+function fail(message) {
+  console.error(`\n✖ ${message}`);
+  process.exit(1);
+}
+
+const turbo = join(root, 'node_modules', '.bin', 'turbo');
+if (run('build, typecheck, lint', turbo, ['run', 'build', 'typecheck', 'lint', '--output-logs=errors-only']) !== 0) {
+  fail('build, typecheck or lint failed');
+}
+
+rmSync(resultsDir, { recursive: true, force: true });
+mkdirSync(resultsDir, { recursive: true });
+const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const extra = process.argv.slice(2);
+const matrix = [
+  { name: `Node ${process.versions.node}`, command: process.execPath, args: [] },
+  { name: LTS, command: 'npx', args: ['-y', '-p', LTS, 'node'] },
+];
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let broken = false;
+for (const [i, entry] of matrix.entries()) {
+  const out = join(resultsDir, `run-${i}.json`);
+  const status = run(`tests on ${entry.name}`, entry.command, [
+    ...entry.args,
+    vitest,
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+    ...extra,
+  ]);
+  let report;
+  try {
+    report = JSON.parse(readFileSync(out, 'utf8'));
+  } catch {
+    fail(`tests on ${entry.name} produced no report (exit ${status})`);
+  }
+  const passed = report.numPassedTests;
+  const failed = report.numFailedTests + (report.numFailedTestSuites ?? 0);
+  const skipped = report.numPendingTests + report.numTodoTests;
+  console.log(`${entry.name}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  if (status !== 0 || failed > 0 || passed === 0) broken = true;
+}
+
+console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(broken ? 1 : 0);
