@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import * as errors from '@mcpc/jsonrpc';
+import type * as errors from '@mcpc/jsonrpc';
 import { ConnectionClosedError, McpError, RequestTimeoutError, ServerError, TransportError, MessageTooLargeError } from '@mcpc/jsonrpc';
 
 /** A second, independent copy of the errors module, as a duplicate install would load it. */
