@@ -65,6 +65,8 @@ interface Pending {
   reject(error: Error): void;
   readonly onProgress: ((p: Progress) => void) | undefined;
   cleanup(): void;
+  /** Tells the transport the request is abandoned (its signal), so it can release the stream. */
+  readonly wire: AbortController;
   /** Restarts the timeout on progress, where asked. */
   readonly touch: (() => void) | undefined;
 }
@@ -162,8 +164,12 @@ export class JsonRpcEngine {
         };
       }
 
+      // The transport gets a signal of the engine's own: it fires when the request is abandoned for any
+      // reason (the caller's abort, a timeout, the connection closing), so a stream can be released.
+      const wire = new AbortController();
       this.#pending.set(id, {
         method,
+        wire,
         resolve: resolve as (r: unknown) => void,
         reject,
         onProgress,
@@ -177,7 +183,7 @@ export class JsonRpcEngine {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#trace(() => `→ request ${method} id=${id}`);
 
-      const sendOptions: TransportSendOptions = signal === undefined ? { ...options.send } : { ...options.send, signal };
+      const sendOptions: TransportSendOptions = { ...options.send, signal: wire.signal };
       this.#transport.send(message, sendOptions).catch((error: unknown) => {
         this.#settle(id)?.reject(this.#closed ? new ConnectionClosedError(method, this.#closeCause ?? error) : asError(error));
       });
@@ -374,6 +380,7 @@ export class JsonRpcEngine {
     const pending = this.#settle(id);
     if (pending === undefined) return;
     pending.reject(error);
+    pending.wire.abort(error);
     this.#abandoned.add(id);
     if (this.#abandoned.size > RECENTLY_ABANDONED_LIMIT) this.#abandoned.delete(this.#abandoned.values().next().value!);
     if (this.#uncancellable.has(pending.method) || this.#state === 'closed') return;
@@ -389,7 +396,10 @@ export class JsonRpcEngine {
     this.#closeCause = cause;
     for (const id of [...this.#pending.keys()]) {
       const pending = this.#settle(id);
-      pending?.reject(new ConnectionClosedError(pending.method, cause));
+      if (pending === undefined) continue;
+      const error = new ConnectionClosedError(pending.method, cause);
+      pending.reject(error);
+      pending.wire.abort(error);
     }
     for (const controller of this.#inFlight.values()) controller.abort(new ConnectionClosedError(undefined, cause));
     this.#inFlight.clear();

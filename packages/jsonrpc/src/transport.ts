@@ -32,7 +32,11 @@ export interface TransportSendOptions {
    * to route the message on that request's stream.
    */
   readonly relatedRequestId?: JsonRpcId;
-  /** Abandons the send (and, on HTTP, the response stream of a request). */
+  /**
+   * Fires when the message is no longer wanted: for a request, when the engine gives up on it (the
+   * caller's abort, a timeout, the connection closing). A transport releases what it holds for the
+   * message (an HTTP response stream, a pending retry); the engine has already rejected the request.
+   */
   readonly signal?: AbortSignal;
   /** Extra headers for this message, on transports that have headers. */
   readonly headers?: Readonly<Record<string, string>>;

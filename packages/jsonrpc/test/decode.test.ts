@@ -122,7 +122,7 @@ describe('decoder properties', () => {
       fc.property(validArb, (msg) => {
         const r = decodeMessage(JSON.stringify(msg));
         expect(r.ok).toBe(true);
-        if (r.ok) expect(r.message).toEqual(msg);
+        if (r.ok) expect(r.message).toEqual(JSON.parse(JSON.stringify(msg)));
       }),
       { numRuns: 500 },
     );

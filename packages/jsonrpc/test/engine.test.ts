@@ -400,3 +400,26 @@ describe('logging', () => {
     expect(lines).toHaveLength(0);
   });
 });
+
+describe('the signal the transport gets', () => {
+  it('fires when a request is abandoned (timeout, abort, close) and not when it is answered', async () => {
+    const { peer, engine } = await open();
+    const answered = engine.request('a');
+    const timedOut = engine.request('b', {}, { timeout: 10 });
+    const controller = new AbortController();
+    const aborted = engine.request('c', {}, { signal: controller.signal });
+    const closed = engine.request('d', {}, { timeout: 0 });
+    const signals = peer.sent.map((s) => s.options?.signal);
+    expect(signals.every((s) => s instanceof AbortSignal)).toBe(true);
+    peer.serverSends({ jsonrpc: '2.0', id: 1, result: {} });
+    await answered;
+    await expect(timedOut).rejects.toBeInstanceOf(RequestTimeoutError);
+    controller.abort();
+    await expect(aborted).rejects.toBeInstanceOf(AbortError);
+    expect(signals.map((s) => s?.aborted)).toEqual([false, true, true, false]);
+    await engine.close();
+    await expect(closed).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(signals[3]?.aborted).toBe(true);
+    expect(signals[0]?.aborted).toBe(false);
+  });
+});
