@@ -10,6 +10,7 @@ export default defineConfig({
     alias: {
       '@mcpc/jsonrpc': src('jsonrpc'),
       '@mcpc/transport-stdio': src('transport-stdio'),
+      '@mcpc/transport-streamable-http': src('transport-streamable-http'),
       '@mcpc/client': src('client'),
     },
   },

@@ -1,0 +1,12 @@
+export { StreamableHttpTransport } from './transport.js';
+export type { StreamableHttpTransportOptions, HeadersOption } from './options.js';
+export type { BackoffOptions } from './backoff.js';
+export {
+  HttpError,
+  UnauthorizedError,
+  SessionExpiredError,
+  TransientServerError,
+  NetworkError,
+  ResponseTooLargeError,
+  ResponseStreamClosedError,
+} from './errors.js';

@@ -1,0 +1,86 @@
+import type { Logger } from '@mcpc/jsonrpc';
+import type { Dispatcher } from 'undici';
+import type { BackoffOptions } from './backoff.js';
+
+/** Headers sent with every HTTP request: fixed, or computed per request (a rotating token). */
+export type HeadersOption =
+  | Readonly<Record<string, string>>
+  | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
+
+export interface StreamableHttpTransportOptions {
+  /** The MCP endpoint. */
+  readonly url: string | URL;
+  readonly headers?: HeadersOption;
+  /**
+   * The undici dispatcher for every request: your own `Agent` (TLS options, a custom CA), a `ProxyAgent`,
+   * or one composed with interceptors. Default: an `EnvHttpProxyAgent`, which honours `HTTP_PROXY`,
+   * `HTTPS_PROXY` and `NO_PROXY`. A dispatcher you pass is never closed by the transport.
+   */
+  readonly dispatcher?: Dispatcher;
+  /**
+   * `'streamable'` (default): JSON or SSE responses, the GET stream for server messages, resumption.
+   * `'json'`: plain request/response HTTP, for servers that do nothing else.
+   */
+  readonly mode?: 'streamable' | 'json';
+  /** Re-sends of a retryable request after a network error or HTTP 5xx (2). Never for `tools/call`. */
+  readonly retries?: number;
+  /** Backoff between those re-sends (250 ms doubling up to 4 s, jittered). */
+  readonly retryDelay?: Partial<BackoffOptions>;
+  /** Milliseconds to establish a connection, with the default dispatcher (10 000). */
+  readonly connectTimeout?: number;
+  /** Milliseconds to wait for response headers, and between body chunks of a POST (300 000). */
+  readonly readTimeout?: number;
+  /** Largest decompressed JSON body; also the default cap for one SSE event (64 MiB). */
+  readonly maxDecompressedBodyBytes?: number;
+  /** Largest SSE line or event buffered while unfinished (characters; default: maxDecompressedBodyBytes). */
+  readonly maxSseEventBytes?: number;
+  /** Floor for the server's `retry:` hint, so `retry: 0` cannot drive a reconnect loop (500 ms). */
+  readonly minRetryIntervalMs?: number;
+  /** Backoff for re-opening the GET stream and resuming response streams (1 s doubling up to 30 s). */
+  readonly reconnectDelay?: Partial<BackoffOptions>;
+  /** Consecutive failed resumptions of one response stream before giving up (5). */
+  readonly maxResumeAttempts?: number;
+  /** Open the GET stream for server-initiated messages once the session is initialized (true in streamable mode). */
+  readonly listen?: boolean;
+  readonly logger?: Logger;
+}
+
+export interface ResolvedOptions {
+  readonly url: URL;
+  readonly headers: HeadersOption | undefined;
+  readonly mode: 'streamable' | 'json';
+  readonly retries: number;
+  readonly retryDelay: BackoffOptions;
+  readonly connectTimeout: number;
+  readonly readTimeout: number;
+  readonly maxBodyBytes: number;
+  readonly maxSseEventBytes: number;
+  readonly minRetryIntervalMs: number;
+  readonly reconnectDelay: BackoffOptions;
+  readonly maxResumeAttempts: number;
+  readonly listen: boolean;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export function resolveOptions(o: StreamableHttpTransportOptions): ResolvedOptions {
+  const url = new URL(o.url);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`an MCP endpoint must be an http: or https: URL, not ${url.protocol}`);
+  const mode = o.mode ?? 'streamable';
+  const maxBodyBytes = o.maxDecompressedBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  return {
+    url,
+    headers: o.headers,
+    mode,
+    retries: Math.max(0, o.retries ?? 2),
+    retryDelay: { initialMs: 250, maxMs: 4_000, ...o.retryDelay },
+    connectTimeout: o.connectTimeout ?? 10_000,
+    readTimeout: o.readTimeout ?? 300_000,
+    maxBodyBytes,
+    maxSseEventBytes: o.maxSseEventBytes ?? maxBodyBytes,
+    minRetryIntervalMs: Math.max(0, o.minRetryIntervalMs ?? 500),
+    reconnectDelay: { initialMs: 1_000, maxMs: 30_000, ...o.reconnectDelay },
+    maxResumeAttempts: o.maxResumeAttempts ?? 5,
+    listen: mode === 'streamable' && o.listen !== false,
+  };
+}

@@ -1,0 +1,404 @@
+import {
+  ConnectionClosedError,
+  escapeForLog,
+  safeLog,
+  warningsToConsole,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type Logger,
+  type Transport,
+  type TransportSendOptions,
+  type TransportSink,
+} from '@mcpc/jsonrpc';
+import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { ACCEPT_ENCODING } from './body.js';
+import { backoffDelay, sleep } from './backoff.js';
+import { HttpError, ResponseStreamClosedError, ResponseTooLargeError, SessionExpiredError, UnauthorizedError } from './errors.js';
+import { discard, exchange, header, type HttpMethod } from './http.js';
+import { mediaType, readEventStream, readJsonMessage, type MessageHandlers, type StreamCursor } from './messages.js';
+import { resolveOptions, type ResolvedOptions, type StreamableHttpTransportOptions } from './options.js';
+import { Session } from './session.js';
+
+const ERROR_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * MCP's Streamable HTTP transport (and, with `mode: 'json'`, plain request/response HTTP) on undici.
+ *
+ * Each message is one POST. A request's answer comes back as a JSON body or an SSE stream read
+ * incrementally; a stream that breaks before the answer is resumed with GET and `Last-Event-ID`. After
+ * `notifications/initialized`, a GET stream carries the server's own requests and notifications, and is
+ * re-opened with backoff when it drops. The session id is captured from the initialize response, sent on
+ * every request and DELETEd on close; an expired session is renewed transparently.
+ */
+export class StreamableHttpTransport implements Transport {
+  readonly #options: ResolvedOptions;
+  readonly #logger: Logger;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #closing = new AbortController();
+  readonly #session = new Session();
+  #sink: TransportSink | undefined;
+  #state: 'new' | 'open' | 'closed' = 'new';
+  #listener: Promise<void> | undefined;
+  #listenerStop: AbortController | undefined;
+
+  constructor(options: StreamableHttpTransportOptions) {
+    this.#options = resolveOptions(options);
+    this.#logger = options.logger ?? warningsToConsole;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ connect: { timeout: this.#options.connectTimeout } });
+  }
+
+  /** The session id the server assigned, if any. */
+  get sessionId(): string | undefined {
+    return this.#session.id;
+  }
+
+  /** The protocol version negotiated by the initialize exchange that passed through, if any. */
+  get protocolVersion(): string | undefined {
+    return this.#session.protocolVersion;
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    if (this.#state !== 'new') throw new TypeError('a StreamableHttpTransport can be started once');
+    this.#sink = sink;
+    this.#state = 'open';
+  }
+
+  async send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
+    if (this.#state !== 'open') throw new ConnectionClosedError('method' in message ? message.method : undefined);
+    const signal = options.signal === undefined ? this.#closing.signal : AbortSignal.any([options.signal, this.#closing.signal]);
+    if ('method' in message && 'id' in message) return this.#sendRequest(message, options, signal);
+    return this.#sendOther(message, options, signal);
+  }
+
+  async close(): Promise<void> {
+    if (this.#state === 'closed') return;
+    const wasOpen = this.#state === 'open';
+    this.#state = 'closed';
+    this.#closing.abort(new ConnectionClosedError(undefined));
+    const sessionId = this.#session.id;
+    if (sessionId !== undefined) {
+      // Best-effort: a server that cannot end sessions answers 405, and one that is gone must not hold
+      // up the close.
+      try {
+        const response = await exchange(this.#dispatcher, this.#options, {
+          method: 'DELETE',
+          headers: await this.#headers('DELETE', undefined),
+          signal: AbortSignal.timeout(2_000),
+          retryable: false,
+        });
+        await discard(response);
+      } catch (error) {
+        this.#trace(`DELETE of the session failed: ${escapeForLog(errorMessage(error))}`);
+      }
+    }
+    await this.#listener?.catch(() => {});
+    if (this.#ownsDispatcher) await this.#dispatcher.close().catch(() => {});
+    if (wasOpen) this.#sink?.close();
+  }
+
+  // ── requests ────────────────────────────────────────────────────────────────────────────────────
+
+  async #sendRequest(message: JsonRpcRequest, options: TransportSendOptions, signal: AbortSignal): Promise<void> {
+    // tools/call is never re-sent, whatever the caller says: a retry could run a side effect twice.
+    const retryable = options.retryable === true && message.method !== 'tools/call';
+    if (message.method === 'initialize') this.#session.beginInitialize(message);
+    const sentWith = this.#session.id;
+    let response = await this.#post(message, options, signal, retryable);
+    if (response.statusCode === 404 && sentWith !== undefined && message.method !== 'initialize') {
+      await discard(response);
+      await this.#renewSession(sentWith, signal);
+      if (!retryable) throw new SessionExpiredError(message.method);
+      response = await this.#post(message, options, signal, retryable);
+    }
+    if (message.method === 'initialize') this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
+    await this.#readAnswer(message, response, signal, this.#deliverer());
+  }
+
+  /** Notifications and our replies to the server's requests: the server acknowledges with 202. */
+  async #sendOther(message: JsonRpcMessage, options: TransportSendOptions, signal: AbortSignal): Promise<void> {
+    const method = 'method' in message ? message.method : undefined;
+    const sentWith = this.#session.id;
+    let response = await this.#post(message, options, signal, false);
+    if (response.statusCode === 404 && sentWith !== undefined) {
+      await discard(response);
+      await this.#renewSession(sentWith, signal);
+      // A reply belongs to a request of the session that is gone; a notification is still meaningful.
+      if (method === undefined) return this.#trace(`dropped a reply to a request of the expired session`);
+      response = await this.#post(message, options, signal, false);
+    }
+    if (response.statusCode === 401 || response.statusCode === 403) {
+      await discard(response);
+      throw new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'));
+    }
+    if (response.statusCode >= 400) throw await this.#httpError(response, method);
+    // 202 is what the spec says; a server answering 200 with a body gets it read, in case it carries messages.
+    if (response.statusCode === 200) await this.#readMessages(response, { lastEventId: undefined, retryMs: undefined }, this.#deliverer());
+    else await discard(response);
+    if (method === 'notifications/initialized') {
+      this.#session.initialized = true;
+      this.#startListening();
+    }
+  }
+
+  #post(message: JsonRpcMessage, options: TransportSendOptions, signal: AbortSignal, retryable: boolean): Promise<Dispatcher.ResponseData> {
+    return this.#headers('POST', options.headers).then((headers) =>
+      exchange(this.#dispatcher, this.#options, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(message),
+        signal,
+        retryable,
+        rpcMethod: 'method' in message ? message.method : undefined,
+      }),
+    );
+  }
+
+  /**
+   * Reads the answer to a request: a JSON body, or an SSE stream resumed with `Last-Event-ID` when it
+   * breaks before the answer. Resolves once the answer was delivered.
+   */
+  async #readAnswer(request: JsonRpcRequest, response: Dispatcher.ResponseData, signal: AbortSignal, deliver: MessageHandlers): Promise<void> {
+    const status = response.statusCode;
+    if (status === 401 || status === 403) {
+      await discard(response);
+      throw new UnauthorizedError(status, header(response, 'www-authenticate'));
+    }
+    if (status >= 400) return this.#errorAnswer(request, response, deliver);
+    let answered = false;
+    const watch: MessageHandlers = {
+      ...deliver,
+      message: (m, bytes) => {
+        if (!('method' in m) && m.id === request.id) answered = true;
+        deliver.message(m, bytes);
+      },
+    };
+    const cursor: StreamCursor = { lastEventId: undefined, retryMs: undefined };
+    let failure: unknown;
+    try {
+      await this.#readMessages(response, cursor, watch);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (answered) return; // The socket died after the answer: the answer stands.
+      if (error instanceof ResponseTooLargeError || error instanceof HttpError) throw error;
+      failure = error;
+    }
+    for (let attempt = 0; !answered; attempt++) {
+      if (mediaType(response) !== 'text/event-stream' || this.#options.mode === 'json') {
+        throw new ResponseStreamClosedError(request.method, failure === undefined ? 'the response carried no answer' : errorMessage(failure));
+      }
+      if (cursor.lastEventId === undefined) {
+        throw new ResponseStreamClosedError(request.method, 'the server gave no event id to resume from');
+      }
+      if (attempt >= this.#options.maxResumeAttempts) {
+        throw new ResponseStreamClosedError(request.method, `resumption failed ${attempt} times`);
+      }
+      await sleep(this.#reconnectDelay(cursor, attempt), signal);
+      try {
+        const resumed = await this.#get(signal, cursor.lastEventId, this.#options.readTimeout);
+        if (resumed.statusCode >= 400 || mediaType(resumed) !== 'text/event-stream') {
+          await discard(resumed);
+          throw new ResponseStreamClosedError(request.method, `the server refused to resume it (HTTP ${resumed.statusCode})`);
+        }
+        response = resumed;
+        await this.#readMessages(resumed, cursor, watch);
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        if (answered) return;
+        if (error instanceof ResponseStreamClosedError || error instanceof ResponseTooLargeError) throw error;
+        failure = error;
+      }
+    }
+  }
+
+  /** A 4xx to a request: a JSON-RPC error in the body keeps its code and data; anything else is an HttpError. */
+  async #errorAnswer(request: JsonRpcRequest, response: Dispatcher.ResponseData, deliver: MessageHandlers): Promise<void> {
+    let delivered = false;
+    if (mediaType(response) === 'application/json') {
+      try {
+        await readJsonMessage(response, ERROR_BODY_LIMIT, {
+          ...deliver,
+          message: (m, bytes) => {
+            if ('error' in m && (m.id === null || m.id === request.id)) {
+              // The server may not have read the id; the error is this request's all the same.
+              deliver.message({ jsonrpc: '2.0', id: request.id, error: m.error }, bytes);
+              delivered = true;
+            }
+          },
+        });
+      } catch {
+        // Not a JSON-RPC error after all: fall through to the HTTP status.
+      }
+    } else {
+      await discard(response);
+    }
+    if (!delivered) throw new HttpError(response.statusCode, `the server answered ${request.method} with HTTP ${response.statusCode}`);
+  }
+
+  async #httpError(response: Dispatcher.ResponseData, method: string | undefined): Promise<HttpError> {
+    await discard(response);
+    return new HttpError(response.statusCode, `the server refused ${method ?? 'a reply'} with HTTP ${response.statusCode}`);
+  }
+
+  #readMessages(response: Dispatcher.ResponseData, cursor: StreamCursor, on: MessageHandlers): Promise<void> {
+    const type = mediaType(response);
+    if (type === 'application/json') return readJsonMessage(response, this.#options.maxBodyBytes, on);
+    if (type === 'text/event-stream' && this.#options.mode === 'streamable') return readEventStream(response, this.#options.maxSseEventBytes, cursor, on);
+    return discard(response).then(() => {
+      if (response.statusCode !== 202 && response.statusCode !== 204) {
+        throw new HttpError(response.statusCode, `the server answered with an unexpected content type "${escapeForLog(type, 60)}"`);
+      }
+    });
+  }
+
+  // ── sessions ────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * The server ended the session: start a fresh one by replaying the initialize exchange that set it up
+   * (under an id of the transport's own, answered here), then re-open the GET stream. Concurrent
+   * requests that met the 404 share one renewal.
+   */
+  #renewSession(staleId: string, signal: AbortSignal): Promise<void> {
+    return this.#session.renew(staleId, signal, async (initialize) => {
+      this.#stopListening();
+      this.#warn('the server ended the session; starting a new one');
+      const replay: JsonRpcRequest = { ...initialize, id: this.#session.nextRenewalId() };
+      const response = await this.#post(replay, {}, this.#closing.signal, true);
+      this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
+      const deliver = this.#deliverer();
+      let refusal: string | undefined;
+      await this.#readAnswer(replay, response, this.#closing.signal, {
+        ...deliver,
+        message: (m, bytes) => {
+          if ('method' in m || m.id !== replay.id) deliver.message(m, bytes);
+          else if ('error' in m) refusal = m.error.message;
+          else this.#session.observeResponse(m);
+        },
+      });
+      if (refusal !== undefined) throw new HttpError(404, `the server refused to start a new session: ${escapeForLog(refusal)}`);
+      if (this.#session.initialized) {
+        const ack = await this.#post({ jsonrpc: '2.0', method: 'notifications/initialized' }, {}, this.#closing.signal, true);
+        await discard(ack);
+        this.#startListening();
+      }
+    });
+  }
+
+  // ── the GET stream ──────────────────────────────────────────────────────────────────────────────
+
+  #startListening(): void {
+    if (!this.#options.listen || this.#listener !== undefined || this.#state !== 'open') return;
+    const stop = new AbortController();
+    this.#listenerStop = stop;
+    const signal = AbortSignal.any([stop.signal, this.#closing.signal]);
+    this.#listener = this.#listen(signal).finally(() => {
+      if (this.#listenerStop === stop) {
+        this.#listener = undefined;
+        this.#listenerStop = undefined;
+      }
+    });
+  }
+
+  #stopListening(): void {
+    this.#listenerStop?.abort();
+    this.#listener = undefined;
+    this.#listenerStop = undefined;
+  }
+
+  /** Keeps a GET stream open for the server's messages, re-opening it with backoff when it drops. */
+  async #listen(signal: AbortSignal): Promise<void> {
+    const cursor: StreamCursor = { lastEventId: undefined, retryMs: undefined };
+    for (let attempt = 0; !signal.aborted; ) {
+      let received = false;
+      const sentWith = this.#session.id;
+      try {
+        const response = await this.#get(signal, cursor.lastEventId, 0);
+        const status = response.statusCode;
+        if (status === 405) return void (await discard(response)); // The server offers no GET stream.
+        if (status === 404 && sentWith !== undefined) {
+          await discard(response);
+          void this.#renewSession(sentWith, this.#closing.signal).catch((e: unknown) => this.#warn(`could not renew the session: ${escapeForLog(errorMessage(e))}`));
+          return;
+        }
+        if (status >= 400 || mediaType(response) !== 'text/event-stream') {
+          await discard(response);
+          return this.#warn(`the server refused the GET stream (HTTP ${status}); server-initiated messages will arrive only on request streams`);
+        }
+        const deliver = this.#deliverer();
+        await readEventStream(response, this.#options.maxSseEventBytes, cursor, {
+          ...deliver,
+          message: (m, bytes) => {
+            received = true;
+            deliver.message(m, bytes);
+          },
+        });
+      } catch (error) {
+        if (signal.aborted) return;
+        this.#trace(`the GET stream dropped: ${escapeForLog(errorMessage(error))}`);
+      }
+      attempt = received ? 0 : attempt + 1;
+      try {
+        await sleep(this.#reconnectDelay(cursor, attempt), signal);
+      } catch {
+        return;
+      }
+    }
+  }
+
+  async #get(signal: AbortSignal, lastEventId: string | undefined, bodyTimeout: number): Promise<Dispatcher.ResponseData> {
+    const headers = await this.#headers('GET', undefined);
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+    return exchange(this.#dispatcher, this.#options, { method: 'GET', headers, signal, retryable: false, bodyTimeout });
+  }
+
+  /** The server's `retry:` when it gave one (never below the floor), else our backoff. */
+  #reconnectDelay(cursor: StreamCursor, attempt: number): number {
+    const floor = this.#options.minRetryIntervalMs;
+    return Math.max(floor, cursor.retryMs ?? backoffDelay(attempt, this.#options.reconnectDelay));
+  }
+
+  // ── plumbing ────────────────────────────────────────────────────────────────────────────────────
+
+  async #headers(method: HttpMethod, extra: Readonly<Record<string, string>> | undefined): Promise<Record<string, string>> {
+    const configured = typeof this.#options.headers === 'function' ? await this.#options.headers() : this.#options.headers;
+    const headers: Record<string, string> = {};
+    for (const source of [configured, extra]) {
+      if (source === undefined) continue;
+      for (const [name, value] of Object.entries(source)) headers[name.toLowerCase()] = value;
+    }
+    // What the protocol owns is set last, so configured headers cannot contradict it.
+    headers.accept = method === 'GET' ? 'text/event-stream' : this.#options.mode === 'json' ? 'application/json' : 'application/json, text/event-stream';
+    if (method === 'POST') headers['content-type'] = 'application/json';
+    if (method !== 'DELETE') headers['accept-encoding'] = ACCEPT_ENCODING;
+    if (this.#session.id !== undefined) headers['mcp-session-id'] = this.#session.id;
+    if (this.#session.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.#session.protocolVersion;
+    return headers;
+  }
+
+  /** Hands messages to the sink, noting the negotiated protocol version on its way past. */
+  #deliverer(): MessageHandlers {
+    return {
+      message: (m, byteLength) => {
+        if (this.#state !== 'open') return;
+        if (!('method' in m)) this.#session.observeResponse(m);
+        this.#sink?.message(m, { byteLength });
+      },
+      malformed: (e) => {
+        if (this.#state === 'open') this.#sink?.error(e);
+      },
+      warning: (w) => this.#warn(w),
+    };
+  }
+
+  #warn(message: string): void {
+    safeLog(this.#logger, 'warn', `[mcpc] ${message}`);
+  }
+
+  #trace(message: string): void {
+    if (this.#logger.isLevelEnabled?.('debug') === false) return;
+    safeLog(this.#logger, 'debug', `[mcpc] ${message}`);
+  }
+}
+
+const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
