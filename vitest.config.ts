@@ -8,6 +8,8 @@ const src = (pkg: string): string => fileURLToPath(new URL(`./packages/${pkg}/sr
 export default defineConfig({
   resolve: {
     alias: {
+      '@mcpc/transport-streamable-http/toolkit': fileURLToPath(new URL('./packages/transport-streamable-http/src/toolkit.ts', import.meta.url)),
+      '@mcpc/transport-sse-legacy': src('transport-sse-legacy'),
       '@mcpc/jsonrpc': src('jsonrpc'),
       '@mcpc/transport-stdio': src('transport-stdio'),
       '@mcpc/transport-streamable-http': src('transport-streamable-http'),

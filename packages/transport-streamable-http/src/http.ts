@@ -1,12 +1,24 @@
 import { request, type Dispatcher } from 'undici';
 import { backoffDelay, sleep } from './backoff.js';
 import { NetworkError, TransientServerError } from './errors.js';
-import type { ResolvedOptions } from './options.js';
+import type { BackoffOptions } from './backoff.js';
 
 export type HttpMethod = 'POST' | 'GET' | 'DELETE';
 
+/** Where and how patiently to send: the part of a transport's options an exchange needs. */
+export interface ExchangeSettings {
+  readonly url: URL;
+  /** Re-sends of a retryable exchange. */
+  readonly retries: number;
+  readonly retryDelay: BackoffOptions;
+  /** Milliseconds to wait for response headers, and by default between body chunks. */
+  readonly readTimeout: number;
+}
+
 export interface Exchange {
   readonly method: HttpMethod;
+  /** Overrides the settings' URL (the legacy transport POSTs to the endpoint its stream named). */
+  readonly url?: URL;
   readonly headers: Record<string, string>;
   readonly body?: string;
   readonly signal: AbortSignal;
@@ -43,12 +55,12 @@ const errorCode = (e: unknown): string | undefined => {
  * jittered exponential backoff. Timeouts, 4xx and anything after the response started are never
  * re-sent: the server may have acted on the request.
  */
-export async function exchange(dispatcher: Dispatcher, options: ResolvedOptions, x: Exchange): Promise<Dispatcher.ResponseData> {
+export async function exchange(dispatcher: Dispatcher, options: ExchangeSettings, x: Exchange): Promise<Dispatcher.ResponseData> {
   for (let attempt = 0; ; attempt++) {
     const canRetry = x.retryable && attempt < options.retries;
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(options.url, {
+      response = await request(x.url ?? options.url, {
         method: x.method,
         headers: x.headers,
         body: x.body ?? null,
@@ -64,7 +76,7 @@ export async function exchange(dispatcher: Dispatcher, options: ResolvedOptions,
         await sleep(backoffDelay(attempt, options.retryDelay), x.signal);
         continue;
       }
-      throw new NetworkError(options.url, error);
+      throw new NetworkError(x.url ?? options.url, error);
     }
     if (response.statusCode >= 500) {
       await discard(response);

@@ -1,4 +1,5 @@
 import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from '@mcpc/jsonrpc';
+import { untilAborted } from './backoff.js';
 
 // The spec: a session id is visible ASCII (0x21–0x7E). A length bound keeps a hostile one off every request.
 const SESSION_ID = /^[\x21-\x7e]{1,1024}$/;
@@ -62,22 +63,4 @@ export class Session {
     }
     return untilAborted(this.#renewal, signal);
   }
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }

@@ -1,0 +1,3 @@
+export { SseTransport } from './transport.js';
+export type { SseTransportOptions } from './options.js';
+export { EndpointOriginError, EndpointTimeoutError } from './errors.js';

@@ -1,0 +1,377 @@
+import {
+  ConnectionClosedError,
+  decodeMessage,
+  escapeForLog,
+  safeLog,
+  warningsToConsole,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type Logger,
+  type Transport,
+  type TransportSendOptions,
+  type TransportSink,
+} from '@mcpc/jsonrpc';
+import { HttpError, ResponseStreamClosedError, UnauthorizedError } from '@mcpc/transport-streamable-http';
+import { backoffDelay, bodyChunks, discard, exchange, header, readSse, sleep, untilAborted, type ExchangeSettings } from '@mcpc/transport-streamable-http/toolkit';
+import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { EndpointOriginError, EndpointTimeoutError } from './errors.js';
+import { resolveOptions, type ResolvedSseOptions, type SseTransportOptions } from './options.js';
+
+interface Waiter {
+  readonly method: string;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+interface Stream {
+  /** Resolves once the stream's endpoint is known. */
+  readonly ready: Promise<URL>;
+  /** Settles when the stream ends, for whatever reason. */
+  readonly done: Promise<void>;
+  readonly abort: AbortController;
+}
+
+let deprecationNoticeGiven = false;
+
+/**
+ * MCP's deprecated HTTP+SSE transport (2024-11-05): a GET opens an SSE stream whose `endpoint` event
+ * names where to POST messages; every answer comes back on the stream. The endpoint must stay on the
+ * stream's origin. A dropped stream is re-opened with backoff; since the server starts a new session on
+ * it, requests still waiting fail with `ResponseStreamClosedError` and the initialize exchange is
+ * replayed. Idle connections are probed with `ping`.
+ */
+export class SseTransport implements Transport {
+  readonly #options: ResolvedSseOptions;
+  readonly #settings: ExchangeSettings;
+  readonly #logger: Logger;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #closing = new AbortController();
+  readonly #waiting = new Map<JsonRpcId, Waiter>();
+  #sink: TransportSink | undefined;
+  #state: 'new' | 'open' | 'closed' = 'new';
+  #stream: Stream | undefined;
+  #endpoint: Promise<URL> | undefined;
+  #initialize: JsonRpcRequest | undefined;
+  #initialized = false;
+  #run: Promise<void> | undefined;
+  #internalIds = 0;
+  #lastInbound = Date.now();
+  #pingOutstanding: string | undefined;
+  #pingTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: SseTransportOptions) {
+    this.#options = resolveOptions(options);
+    this.#settings = { url: this.#options.url, retries: this.#options.retries, retryDelay: this.#options.retryDelay, readTimeout: this.#options.readTimeout };
+    this.#logger = options.logger ?? warningsToConsole;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ connect: { timeout: this.#options.connectTimeout } });
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    if (this.#state !== 'new') throw new TypeError('an SseTransport can be started once');
+    this.#sink = sink;
+    const stream = this.#open();
+    try {
+      await stream.ready;
+    } catch (error) {
+      stream.abort.abort();
+      if (this.#ownsDispatcher) await this.#dispatcher.close().catch(() => {});
+      throw error;
+    }
+    this.#state = 'open';
+    this.#stream = stream;
+    this.#endpoint = stream.ready;
+    this.#run = this.#keepOpen(stream);
+    this.#startPings();
+    if (this.#options.deprecationNotice && !deprecationNoticeGiven) {
+      deprecationNoticeGiven = true;
+      this.#warn('the HTTP+SSE transport is deprecated (since MCP 2025-03-26); migrate the server to Streamable HTTP');
+    }
+  }
+
+  async send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
+    if (this.#state !== 'open') throw new ConnectionClosedError('method' in message ? message.method : undefined);
+    const signal = options.signal === undefined ? this.#closing.signal : AbortSignal.any([options.signal, this.#closing.signal]);
+    const isRequest = 'method' in message && 'id' in message;
+    if (isRequest && message.method === 'initialize') this.#initialize = message;
+    const answered = isRequest ? this.#await(message, signal) : undefined;
+    try {
+      await this.#post(message, signal, options.retryable === true && !(isRequest && message.method === 'tools/call'), options.headers);
+    } catch (error) {
+      if (isRequest) this.#waiting.delete(message.id);
+      throw error;
+    }
+    if ('method' in message && message.method === 'notifications/initialized') this.#initialized = true;
+    await answered;
+  }
+
+  async close(): Promise<void> {
+    if (this.#state === 'closed') return;
+    const wasOpen = this.#state === 'open';
+    this.#state = 'closed';
+    this.#closing.abort(new ConnectionClosedError(undefined));
+    if (this.#pingTimer !== undefined) clearInterval(this.#pingTimer);
+    this.#failWaiting(new ConnectionClosedError(undefined));
+    await this.#run?.catch(() => {});
+    if (this.#ownsDispatcher) await this.#dispatcher.close().catch(() => {});
+    if (wasOpen) this.#sink?.close();
+  }
+
+  // ── the stream ──────────────────────────────────────────────────────────────────────────────────
+
+  /** Opens a GET stream and reads it in the background; `ready` settles with its endpoint. */
+  #open(): Stream {
+    const abort = new AbortController();
+    const signal = AbortSignal.any([abort.signal, this.#closing.signal]);
+    let settleReady!: { resolve(url: URL): void; reject(e: unknown): void };
+    const ready = new Promise<URL>((resolve, reject) => (settleReady = { resolve, reject }));
+    ready.catch(() => {});
+    let known = false;
+    const timer = setTimeout(() => {
+      if (known) return;
+      settleReady.reject(new EndpointTimeoutError(this.#options.endpointTimeoutMs));
+      abort.abort();
+    }, this.#options.endpointTimeoutMs);
+
+    const done = (async () => {
+      try {
+        const headers = await this.#headers({ accept: 'text/event-stream' });
+        const response = await exchange(this.#dispatcher, this.#settings, { method: 'GET', headers, signal, retryable: false, bodyTimeout: 0 });
+        if (response.statusCode === 401 || response.statusCode === 403) {
+          await discard(response);
+          throw new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'));
+        }
+        const type = (header(response, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+        if (response.statusCode !== 200 || type !== 'text/event-stream') {
+          await discard(response);
+          throw new HttpError(response.statusCode, `the server did not open an SSE stream (HTTP ${response.statusCode}, ${escapeForLog(type, 60) || 'no content type'})`);
+        }
+        await readSse(bodyChunks(response.body, header(response, 'content-encoding'), undefined), this.#options.maxSseEventBytes, {
+          onId: () => {},
+          onRetry: () => {},
+          onWarning: (w) => this.#warn(w),
+          onEvent: (event) => {
+            this.#lastInbound = Date.now();
+            if (event.event === 'endpoint') {
+              const url = this.#endpointFrom(event.data);
+              if (url instanceof Error) {
+                settleReady.reject(url);
+                abort.abort(url);
+                return;
+              }
+              known = true;
+              settleReady.resolve(url);
+              // A later endpoint event on the same stream moves the endpoint along with it.
+              if (this.#stream?.abort === abort) this.#endpoint = Promise.resolve(url);
+            } else if (event.event === undefined || event.event === 'message') {
+              this.#onMessage(event.data);
+            }
+          },
+        });
+      } catch (error) {
+        const why = abort.signal.reason instanceof Error ? abort.signal.reason : error;
+        settleReady.reject(why);
+        throw why;
+      } finally {
+        clearTimeout(timer);
+        if (!known) settleReady.reject(new EndpointTimeoutError(this.#options.endpointTimeoutMs));
+      }
+    })();
+    // The first failure to surface is the one start() or the reconnect loop reports.
+    done.catch((e: unknown) => settleReady.reject(e));
+    return { ready, done, abort };
+  }
+
+  /** Keeps a stream open: when one ends, waiting requests fail and a new one is opened with backoff. */
+  async #keepOpen(stream: Stream): Promise<void> {
+    for (;;) {
+      const cause = await stream.done.then(
+        () => new ResponseStreamClosedError(undefined, 'the server closed the SSE stream'),
+        (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+      );
+      if (this.#state !== 'open') return;
+      this.#trace(`the SSE stream ended: ${escapeForLog(cause.message)}`);
+      let settle!: (url: URL) => void;
+      let fail!: (e: unknown) => void;
+      this.#endpoint = new Promise<URL>((resolve, reject) => ((settle = resolve), (fail = reject)));
+      this.#endpoint.catch(() => {});
+      this.#failWaiting(new ResponseStreamClosedError(undefined, `the SSE stream dropped before the answer (${cause.message})`));
+      const next = await this.#reopen(cause);
+      if (next === undefined) return fail(new ConnectionClosedError(undefined, cause));
+      stream = next;
+      this.#stream = next;
+      // A ping that went out on the old stream says nothing about this one.
+      this.#pingOutstanding = undefined;
+      this.#lastInbound = Date.now();
+      const endpoint = await next.ready;
+      // Nothing else goes out on the new session before it is initialized again.
+      await this.#replayInitialize(endpoint).catch((e: unknown) => this.#warn(`could not re-initialize the new session: ${escapeForLog(String(e))}`));
+      settle(endpoint);
+    }
+  }
+
+  async #reopen(cause: Error): Promise<Stream | undefined> {
+    for (let attempt = 0; attempt < this.#options.maxReconnectAttempts; attempt++) {
+      try {
+        await sleep(backoffDelay(attempt, this.#options.reconnectDelay), this.#closing.signal);
+      } catch {
+        return undefined;
+      }
+      const stream = this.#open();
+      try {
+        await stream.ready;
+        return stream;
+      } catch (error) {
+        if (this.#state !== 'open') return undefined;
+        // The server refusing us, or pointing off-origin, will not improve by asking again.
+        if (error instanceof UnauthorizedError || error instanceof EndpointOriginError || (error instanceof HttpError && error.status < 500)) {
+          await this.#fail(error);
+          return undefined;
+        }
+        cause = error instanceof Error ? error : cause;
+      }
+    }
+    await this.#fail(cause);
+    return undefined;
+  }
+
+  /** The server's new session knows nothing of us: replay initialize (answered here) and initialized. */
+  async #replayInitialize(endpoint: URL): Promise<void> {
+    if (this.#initialize === undefined) return;
+    const replay: JsonRpcRequest = { ...this.#initialize, id: `mcpc-session-renewal-${++this.#internalIds}` };
+    const answered = this.#await(replay, AbortSignal.any([this.#closing.signal, AbortSignal.timeout(this.#options.endpointTimeoutMs)]));
+    await this.#post(replay, this.#closing.signal, true, undefined, endpoint);
+    await answered;
+    if (this.#initialized) await this.#post({ jsonrpc: '2.0', method: 'notifications/initialized' }, this.#closing.signal, true, undefined, endpoint);
+  }
+
+  #endpointFrom(data: string): URL | Error {
+    let url: URL;
+    try {
+      url = new URL(data.trim(), this.#options.url);
+    } catch {
+      return new HttpError(200, 'the server sent an endpoint event that is not a URL');
+    }
+    if (url.origin !== this.#options.url.origin) return new EndpointOriginError(this.#options.url.origin);
+    return url;
+  }
+
+  #onMessage(data: string): void {
+    const decoded = decodeMessage(data);
+    if (!decoded.ok) return this.#sink?.error(decoded.error);
+    const message = decoded.message;
+    if (!('method' in message) && message.id !== null) {
+      if (message.id === this.#pingOutstanding) {
+        this.#pingOutstanding = undefined;
+        return;
+      }
+      const waiter = this.#waiting.get(message.id);
+      this.#waiting.delete(message.id);
+      // A replayed initialize is the transport's own business, not the engine's.
+      if (typeof message.id === 'string' && message.id.startsWith('mcpc-session-renewal-')) return waiter?.resolve();
+      if (this.#state === 'open') this.#sink?.message(message, { byteLength: Buffer.byteLength(data) });
+      return waiter?.resolve();
+    }
+    if (this.#state === 'open') this.#sink?.message(message, { byteLength: Buffer.byteLength(data) });
+  }
+
+  // ── sending ─────────────────────────────────────────────────────────────────────────────────────
+
+  async #post(message: JsonRpcMessage, signal: AbortSignal, retryable: boolean, extra: Readonly<Record<string, string>> | undefined, to?: URL): Promise<void> {
+    const url = to ?? (await untilAborted(this.#endpointOrTimeout(), signal));
+    const headers = await this.#headers({ 'content-type': 'application/json' }, extra);
+    const method = 'method' in message ? message.method : undefined;
+    const response = await exchange(this.#dispatcher, this.#settings, { method: 'POST', url, headers, body: JSON.stringify(message), signal, retryable, rpcMethod: method });
+    await discard(response);
+    if (response.statusCode === 401 || response.statusCode === 403) throw new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'));
+    if (response.statusCode >= 400) throw new HttpError(response.statusCode, `the server refused ${method ?? 'a reply'} with HTTP ${response.statusCode}`);
+  }
+
+  /** The current endpoint; while the stream is re-opening, waits for the next one, within a bound. */
+  #endpointOrTimeout(): Promise<URL> {
+    const endpoint = this.#endpoint;
+    if (endpoint === undefined) return Promise.reject(new ConnectionClosedError(undefined));
+    const ms = this.#options.endpointTimeoutMs + this.#options.reconnectDelay.maxMs;
+    return new Promise<URL>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new EndpointTimeoutError(ms)), ms);
+      endpoint.then(
+        (u) => (clearTimeout(timer), resolve(u)),
+        (e: unknown) => (clearTimeout(timer), reject(e)),
+      );
+    });
+  }
+
+  /** Resolves when the answer to `request` has been delivered; rejects when the stream drops first. */
+  #await(request: JsonRpcRequest, signal: AbortSignal): Promise<void> {
+    const answered = new Promise<void>((resolve, reject) => {
+      this.#waiting.set(request.id, { method: request.method, resolve, reject });
+    });
+    return untilAborted(answered, signal).finally(() => this.#waiting.delete(request.id));
+  }
+
+  #failWaiting(error: Error): void {
+    for (const [id, waiter] of this.#waiting) {
+      this.#waiting.delete(id);
+      waiter.reject(error instanceof ResponseStreamClosedError ? new ResponseStreamClosedError(waiter.method, error.message) : error);
+    }
+  }
+
+  async #fail(cause: Error): Promise<void> {
+    if (this.#state !== 'open') return;
+    this.#state = 'closed';
+    this.#closing.abort(cause);
+    if (this.#pingTimer !== undefined) clearInterval(this.#pingTimer);
+    this.#failWaiting(new ConnectionClosedError(undefined, cause));
+    if (this.#ownsDispatcher) await this.#dispatcher.close().catch(() => {});
+    this.#sink?.close(cause);
+  }
+
+  // ── keep-alive ──────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * A stream can die without the socket noticing (a proxy that drops idle connections). When nothing has
+   * arrived for a while, a ping is sent; if its answer has not come back by the next check, the stream is
+   * taken for dead and re-opened.
+   */
+  #startPings(): void {
+    const every = this.#options.pingIntervalMs;
+    if (every <= 0) return;
+    this.#pingTimer = setInterval(() => {
+      if (this.#state !== 'open' || !this.#initialized) return;
+      if (this.#pingOutstanding !== undefined) {
+        this.#pingOutstanding = undefined;
+        this.#trace('no answer to the keep-alive ping; re-opening the stream');
+        this.#stream?.abort.abort();
+        return;
+      }
+      if (Date.now() - this.#lastInbound < every) return;
+      const id = `mcpc-keepalive-${++this.#internalIds}`;
+      this.#pingOutstanding = id;
+      this.#post({ jsonrpc: '2.0', id, method: 'ping' }, this.#closing.signal, false, undefined).catch(() => {});
+    }, every);
+    this.#pingTimer.unref();
+  }
+
+  // ── plumbing ────────────────────────────────────────────────────────────────────────────────────
+
+  async #headers(own: Record<string, string>, extra?: Readonly<Record<string, string>>): Promise<Record<string, string>> {
+    const configured = typeof this.#options.headers === 'function' ? await this.#options.headers() : this.#options.headers;
+    const headers: Record<string, string> = {};
+    for (const source of [configured, extra, own]) {
+      if (source === undefined) continue;
+      for (const [name, value] of Object.entries(source)) headers[name.toLowerCase()] = value;
+    }
+    return headers;
+  }
+
+  #warn(message: string): void {
+    safeLog(this.#logger, 'warn', `[mcpc] ${message}`);
+  }
+
+  #trace(message: string): void {
+    if (this.#logger.isLevelEnabled?.('debug') === false) return;
+    safeLog(this.#logger, 'debug', `[mcpc] ${message}`);
+  }
+}

@@ -1,0 +1,7 @@
+// Building blocks for other HTTP-based transports (the legacy HTTP+SSE transport uses them): the same
+// bounded SSE reading, incremental decompression and backoff this transport relies on. Public and
+// semver-covered, so no package has to reach into this one's internals.
+export { readSse, isAcceptableEventId, type SseEvent, type SseHandlers } from './sse.js';
+export { bodyChunks, readText, ACCEPT_ENCODING } from './body.js';
+export { backoffDelay, sleep, untilAborted, type BackoffOptions } from './backoff.js';
+export { exchange, discard, header, type Exchange, type ExchangeSettings, type HttpMethod } from './http.js';
