@@ -1,0 +1,10 @@
+export {
+  StdioTransport,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_STDERR_TAIL_BYTES,
+  type StdioTransportOptions,
+  type ShutdownTimeouts,
+} from './stdio-transport.js';
+export { SpawnError, ProcessExitError } from './errors.js';
+export { defaultEnvironment, type EnvironmentOptions } from './environment.js';
+export { resolveCommand, type ResolveCommandOptions, type ResolvedCommand } from './resolve-command.js';

@@ -1,0 +1,92 @@
+const LF = 0x0a;
+const CR = 0x0d;
+
+export interface LineDecoderHandlers {
+  /** A complete, non-blank line, without its terminator. `frameBytes` counts the terminator too. */
+  line(content: Buffer, frameBytes: number): void;
+  /** A line grew past the limit. Nothing more is delivered after it. */
+  overflow(): void;
+}
+
+/**
+ * Splits a byte stream into newline-terminated lines, working on the Buffers as they arrive: a line
+ * inside one chunk is a zero-copy view of it, and a line spread over chunks is assembled once, when
+ * its newline arrives. A line that would exceed `maxLineBytes` (not counting `\n` or a `\r` before it)
+ * fails as soon as it does, whether its newline has arrived or not, so no more than the limit (plus
+ * the chunk being looked at) is ever held.
+ */
+export class LineDecoder {
+  readonly #maxLineBytes: number;
+  readonly #handlers: LineDecoderHandlers;
+  // The start of a line whose newline has not arrived yet.
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #stopped = false;
+
+  constructor(maxLineBytes: number, handlers: LineDecoderHandlers) {
+    this.#maxLineBytes = maxLineBytes;
+    this.#handlers = handlers;
+  }
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    // Each turn consumes through one newline, so the loop runs at most once per line in the chunk.
+    while (!this.#stopped && start < chunk.length) {
+      const newline = chunk.indexOf(LF, start);
+      if (newline === -1) {
+        // A trailing `\r` may yet turn out to be half of a `\r\n`, hence the one byte of slack.
+        if (this.#pendingBytes + (chunk.length - start) > this.#maxLineBytes + 1) return this.#overflow();
+        this.#pending.push(chunk.subarray(start));
+        this.#pendingBytes += chunk.length - start;
+        return;
+      }
+      const piece = chunk.subarray(start, newline);
+      start = newline + 1;
+      this.#emit(piece, 1);
+    }
+  }
+
+  /** The stream ended: a last line without a newline still counts. */
+  end(): void {
+    if (this.#stopped || this.#pendingBytes === 0) return;
+    this.#emit(Buffer.alloc(0), 0);
+  }
+
+  /** Drops what is held and ignores all further input. */
+  stop(): void {
+    this.#stopped = true;
+    this.#pending = [];
+    this.#pendingBytes = 0;
+  }
+
+  #emit(piece: Buffer, terminatorBytes: number): void {
+    let line: Buffer;
+    if (this.#pendingBytes === 0) {
+      line = piece;
+    } else {
+      this.#pending.push(piece);
+      line = Buffer.concat(this.#pending, this.#pendingBytes + piece.length);
+      this.#pending = [];
+      this.#pendingBytes = 0;
+    }
+    const frameBytes = line.length + terminatorBytes;
+    if (line.length > 0 && line[line.length - 1] === CR) line = line.subarray(0, line.length - 1);
+    if (line.length > this.#maxLineBytes) return this.#overflow();
+    if (isBlank(line)) return;
+    this.#handlers.line(line, frameBytes);
+  }
+
+  #overflow(): void {
+    this.stop();
+    this.#handlers.overflow();
+  }
+}
+
+/** Blank and whitespace-only lines carry no message; servers emit them and they must not count as errors. */
+function isBlank(line: Buffer): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const byte = line[i];
+    if (byte !== 0x20 && byte !== 0x09 && byte !== CR) return false;
+  }
+  return true;
+}

@@ -1,0 +1,419 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import {
+  ConnectionClosedError,
+  MessageTooLargeError,
+  TransportError,
+  decodeMessage,
+  escapeForLog,
+  safeLog,
+  warningsToConsole,
+  type JsonRpcMessage,
+  type Logger,
+  type Transport,
+  type TransportSendOptions,
+  type TransportSink,
+} from '@mcpc/jsonrpc';
+import { defaultEnvironment, mergeEnvironment } from './environment.js';
+import { ProcessExitError, SpawnError } from './errors.js';
+import { LineDecoder } from './line-decoder.js';
+import { LineWriter } from './line-writer.js';
+import { killGroupSurvivors, killOnProcessExit, signalTree } from './process-tree.js';
+import { resolveCommand } from './resolve-command.js';
+import { StderrTail } from './stderr-tail.js';
+
+/** 128 MiB: room for a 64 MiB binary result once base64 has grown it by a third. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
+export const DEFAULT_STDERR_TAIL_BYTES = 8 * 1024;
+const DEFAULT_STDIN_CLOSE_MS = 2_000;
+const DEFAULT_SIGTERM_MS = 2_000;
+// Past SIGKILL only an uninterruptible sleep keeps a process alive; close() stops waiting on it.
+const SIGKILL_WAIT_MS = 5_000;
+// A process's exit and the end of its pipes arrive in either order; this is how long one waits for
+// the other, so a last response written just before exiting is still delivered.
+const EXIT_GRACE_MS = 1_000;
+
+export interface ShutdownTimeouts {
+  /** How long to wait for the server to exit once its stdin is closed, before SIGTERM (2000 ms). */
+  readonly stdinCloseMs?: number;
+  /** How long to wait after SIGTERM before SIGKILL (2000 ms). */
+  readonly sigtermMs?: number;
+}
+
+export interface StdioTransportOptions {
+  /** The program to run. Never run through a shell; on Windows `.cmd` shims such as `npx` are handled. */
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Added to the safe default environment (see `defaultEnvironment`); nothing else is inherited. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** Receives the server's stderr as text, as it arrives. Without it, stderr is still read and its tail kept. */
+  readonly onStderr?: (chunk: string) => void;
+  /** How much of the end of stderr to keep for error messages (8 KiB). */
+  readonly stderrTailBytes?: number;
+  /** The longest line accepted from the server (128 MiB); a longer one closes the transport. */
+  readonly maxMessageBytes?: number;
+  readonly shutdownTimeouts?: ShutdownTimeouts;
+  /** Defaults to warnings and errors on `console`. */
+  readonly logger?: Logger;
+}
+
+type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
+
+/**
+ * The MCP stdio transport: runs the server as a child process and exchanges newline-delimited
+ * JSON-RPC over its stdin and stdout. Implements the `Transport` contract of `@mcpc/jsonrpc`.
+ */
+export class StdioTransport implements Transport {
+  readonly #command: string;
+  readonly #args: readonly string[];
+  readonly #env: Readonly<Record<string, string>> | undefined;
+  readonly #cwd: string | undefined;
+  readonly #logger: Logger;
+  readonly #maxMessageBytes: number;
+  readonly #stdinCloseMs: number;
+  readonly #sigtermMs: number;
+  readonly #stderr: StderrTail;
+  readonly #decoder: LineDecoder;
+
+  #state: State = 'new';
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #writer: LineWriter | undefined;
+  #sink: TransportSink | undefined;
+  #sinkClosed = false;
+  /** Why the connection ended, when it was not asked to. */
+  #closeCause: Error | undefined;
+  #starting: Promise<void> | undefined;
+  /** The one shutdown in progress, whoever began it; resolves once everything is released. */
+  #teardown: Promise<void> | undefined;
+  #closeCall: Promise<void> | undefined;
+  #exit: { readonly code: number | null; readonly signal: NodeJS.Signals | null } | undefined;
+  #stdoutDone = false;
+  #stderrDone = false;
+  readonly #waiters = new Set<() => void>();
+  #unwatchHostExit: (() => void) | undefined;
+
+  constructor(options: StdioTransportOptions) {
+    if (typeof options.command !== 'string' || options.command.length === 0) throw new TypeError('command must be a non-empty string');
+    this.#command = options.command;
+    this.#args = [...(options.args ?? [])];
+    this.#env = options.env;
+    this.#cwd = options.cwd;
+    this.#logger = options.logger ?? warningsToConsole;
+    this.#maxMessageBytes = count('maxMessageBytes', options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, 1);
+    this.#stdinCloseMs = count('shutdownTimeouts.stdinCloseMs', options.shutdownTimeouts?.stdinCloseMs, DEFAULT_STDIN_CLOSE_MS, 0);
+    this.#sigtermMs = count('shutdownTimeouts.sigtermMs', options.shutdownTimeouts?.sigtermMs, DEFAULT_SIGTERM_MS, 0);
+    const onStderr = options.onStderr;
+    this.#stderr = new StderrTail(
+      count('stderrTailBytes', options.stderrTailBytes, DEFAULT_STDERR_TAIL_BYTES, 0),
+      onStderr === undefined ? undefined : (text) => this.#guard('onStderr', () => onStderr(text)),
+    );
+    this.#decoder = new LineDecoder(this.#maxMessageBytes, {
+      line: (content, frameBytes) => this.#onLine(content, frameBytes),
+      overflow: () => this.#fail(new MessageTooLargeError(this.#maxMessageBytes)),
+    });
+  }
+
+  /** The server's process id, once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The last `stderrTailBytes` the server wrote to stderr, as text (untrusted). */
+  get stderrTail(): string {
+    return this.#stderr.text;
+  }
+
+  start(sink: TransportSink): Promise<void> {
+    if (this.#state !== 'new') return Promise.reject(new TransportError('start() was already called', { code: 'MCPC_ALREADY_STARTED' }));
+    this.#state = 'starting';
+    this.#starting = this.#spawn(sink);
+    return this.#starting;
+  }
+
+  send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.#state === 'new' || this.#state === 'starting') {
+      return Promise.reject(new TransportError('the transport is not started', { code: 'MCPC_NOT_STARTED' }));
+    }
+    if (this.#state !== 'open' || this.#writer === undefined) return Promise.reject(new ConnectionClosedError(undefined, this.#closeCause));
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(message);
+    } catch (error) {
+      return Promise.reject(new TransportError('the message cannot be serialized as JSON', { code: 'MCPC_ENCODE_FAILED', cause: error }));
+    }
+    if (typeof json !== 'string') return Promise.reject(new TransportError('the message is not a JSON value', { code: 'MCPC_ENCODE_FAILED' }));
+    // JSON.stringify escapes every newline inside strings, so the frame holds exactly one.
+    return this.#writer.write(`${json}\n`, options?.signal);
+  }
+
+  close(): Promise<void> {
+    this.#closeCall ??= this.#close();
+    return this.#closeCall;
+  }
+
+  // ── starting ────────────────────────────────────────────────────────────────────────────────────
+
+  async #spawn(sink: TransportSink): Promise<void> {
+    const platform = process.platform;
+    const env = mergeEnvironment(defaultEnvironment({ platform }), this.#env, platform);
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      const resolved = resolveCommand(this.#command, this.#args, this.#cwd === undefined ? { platform, env } : { platform, env, cwd: this.#cwd });
+      child = spawn(resolved.command, resolved.args, {
+        ...(this.#cwd === undefined ? {} : { cwd: this.#cwd }),
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        windowsHide: true,
+        windowsVerbatimArguments: resolved.windowsVerbatimArguments,
+        // Its own process group, so that shutdown can signal the whole tree (an npx wrapper and the
+        // server under it). Windows has no groups, and `detached` would open a console there.
+        detached: platform !== 'win32',
+      });
+    } catch (error) {
+      this.#state = 'closed';
+      throw new SpawnError(this.#command, error);
+    }
+    // A pipe fails with EPIPE when the server goes away; an 'error' without a listener would crash the host.
+    child.stdin.on('error', (error) => this.#debug(`stdin: ${escapeForLog(error.message)}`));
+    child.stderr.on('error', (error) => this.#debug(`stderr: ${escapeForLog(error.message)}`));
+    child.stdout.on('error', (error) => {
+      this.#fail(new TransportError(`reading the server's stdout failed: ${escapeForLog(error.message)}`, { code: 'MCPC_READ_FAILED', cause: error }));
+    });
+
+    const failure = await new Promise<Error | undefined>((resolve) => {
+      const onSpawn = (): void => {
+        child.off('error', onError);
+        resolve(undefined);
+      };
+      const onError = (error: Error): void => {
+        child.off('spawn', onSpawn);
+        resolve(error);
+      };
+      child.once('spawn', onSpawn);
+      child.once('error', onError);
+    });
+    if (failure !== undefined) {
+      this.#state = 'closed';
+      child.stdin.destroy();
+      child.stdout.destroy();
+      child.stderr.destroy();
+      throw new SpawnError(this.#command, failure, spawnDetail(failure, this.#cwd));
+    }
+
+    this.#child = child;
+    this.#sink = sink;
+    this.#writer = new LineWriter(child.stdin, (cause) => this.#writeError(cause));
+    child.on('error', (error) => this.#log('warn', `the server process reported: ${escapeForLog(error.message)}`));
+    child.on('exit', (code, signal) => this.#onExit(code, signal));
+    child.stdout.on('data', (chunk: Buffer) => this.#decoder.push(chunk));
+    child.stdout.on('end', () => this.#onStdoutEnd());
+    child.stdout.on('close', () => this.#streamDone('stdout'));
+    // Always read stderr, listener or not: a full pipe would block the server on its next log line.
+    child.stderr.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
+    child.stderr.on('end', () => this.#stderr.end());
+    child.stderr.on('close', () => this.#streamDone('stderr'));
+    this.#unwatchHostExit = killOnProcessExit(child.pid!, platform);
+    this.#state = 'open';
+    this.#debug(`started pid ${child.pid}`);
+  }
+
+  // ── receiving ───────────────────────────────────────────────────────────────────────────────────
+
+  #onLine(content: Buffer, frameBytes: number): void {
+    const sink = this.#sink;
+    if (sink === undefined || this.#sinkClosed) return;
+    const decoded = decodeMessage(content);
+    if (decoded.ok) this.#guard('sink.message', () => sink.message(decoded.message, { byteLength: frameBytes }));
+    else this.#guard('sink.error', () => sink.error(decoded.error));
+  }
+
+  #onStdoutEnd(): void {
+    this.#decoder.end();
+    this.#streamDone('stdout');
+    if (this.#state !== 'open') return;
+    // The server closed its output: the connection is over, whether or not the process has exited yet.
+    this.#state = 'closing';
+    this.#teardown = this.#run(async () => {
+      if (await this.#waitUntil(() => this.#exit !== undefined, EXIT_GRACE_MS)) {
+        await this.#waitUntil(() => this.#stderrDone, EXIT_GRACE_MS);
+        return this.#finalize(this.#exitError());
+      }
+      const cause = new TransportError(`the server process "${escapeForLog(this.#command, 100)}" closed its stdout but kept running`, {
+        code: 'MCPC_STDOUT_CLOSED',
+      });
+      this.#closeCause = cause;
+      this.#closeSink(cause);
+      await this.#terminate(new ConnectionClosedError(undefined, cause));
+      this.#finalize(cause);
+    });
+  }
+
+  #onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.#exit = { code, signal };
+    const pid = this.#child?.pid;
+    // A wrapper that exits without waiting for its child leaves it running in the group; nothing
+    // can talk to it any more.
+    if (pid !== undefined && killGroupSurvivors(pid)) this.#debug(`killed what was left of process group ${pid}`);
+    this.#unwatchHostExit?.();
+    this.#wake();
+    if (this.#state !== 'open') return;
+    this.#state = 'closing';
+    this.#teardown = this.#run(async () => {
+      await this.#waitUntil(() => this.#stdoutDone && this.#stderrDone, EXIT_GRACE_MS);
+      this.#finalize(this.#exitError());
+    });
+  }
+
+  // ── closing ─────────────────────────────────────────────────────────────────────────────────────
+
+  async #close(): Promise<void> {
+    if (this.#state === 'starting') await this.#starting?.catch(() => {});
+    if (this.#state === 'new') {
+      this.#state = 'closed';
+      return;
+    }
+    if (this.#state === 'open') {
+      this.#state = 'closing';
+      this.#teardown = this.#run(async () => {
+        await this.#terminate(new ConnectionClosedError(undefined));
+        this.#finalize(undefined);
+      });
+    }
+    await this.#teardown;
+  }
+
+  /** A fatal problem on our side of the pipe: the consumer hears of it at once, the process is stopped. */
+  #fail(cause: Error): void {
+    if (this.#state !== 'open') return;
+    this.#state = 'closing';
+    this.#closeCause = cause;
+    this.#decoder.stop();
+    // Stop reading: a server stuck writing an oversized line gets EPIPE instead of filling our memory.
+    this.#child?.stdout.destroy();
+    this.#teardown = this.#run(async () => {
+      await this.#terminate(new ConnectionClosedError(undefined, cause));
+      this.#finalize(cause);
+    });
+    // After the teardown exists: a sink that calls close() from here must wait for it.
+    this.#closeSink(cause);
+  }
+
+  /** The MCP stdio shutdown: close stdin, then SIGTERM, then SIGKILL, each to the whole process group. */
+  async #terminate(abandoned: Error): Promise<void> {
+    const pid = this.#child?.pid;
+    this.#writer?.end(abandoned);
+    if (pid === undefined || (await this.#waitForExit(this.#stdinCloseMs))) return;
+    this.#log('info', `pid ${pid} still running ${this.#stdinCloseMs} ms after stdin closed; sending SIGTERM`);
+    signalTree(pid, 'SIGTERM');
+    if (await this.#waitForExit(this.#sigtermMs)) return;
+    this.#log('warn', `pid ${pid} still running ${this.#sigtermMs} ms after SIGTERM; sending SIGKILL`);
+    signalTree(pid, 'SIGKILL');
+    if (await this.#waitForExit(SIGKILL_WAIT_MS)) return;
+    this.#log('error', `pid ${pid} still running ${SIGKILL_WAIT_MS} ms after SIGKILL; giving up on it`);
+  }
+
+  #finalize(cause: Error | undefined): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    if (cause !== undefined) this.#closeCause ??= cause;
+    this.#writer?.abandon(new ConnectionClosedError(undefined, cause));
+    this.#decoder.stop();
+    this.#child?.stdin.destroy();
+    this.#child?.stdout.destroy();
+    this.#child?.stderr.destroy();
+    this.#closeSink(cause);
+  }
+
+  #closeSink(cause: Error | undefined): void {
+    const sink = this.#sink;
+    if (sink === undefined || this.#sinkClosed) return;
+    this.#sinkClosed = true;
+    this.#guard('sink.close', () => (cause === undefined ? sink.close() : sink.close(cause)));
+  }
+
+  #exitError(): ProcessExitError {
+    return new ProcessExitError(this.#command, this.#exit?.code ?? null, this.#exit?.signal ?? null, this.#stderr.text);
+  }
+
+  #writeError(cause: unknown): Error {
+    if (this.#state !== 'open') return new ConnectionClosedError(undefined, this.#closeCause ?? cause);
+    const why = cause instanceof Error ? `: ${escapeForLog(cause.message)}` : '';
+    return new TransportError(`could not write to the server's stdin${why}`, { code: 'MCPC_WRITE_FAILED', cause });
+  }
+
+  // ── waiting ─────────────────────────────────────────────────────────────────────────────────────
+
+  #streamDone(stream: 'stdout' | 'stderr'): void {
+    if (stream === 'stdout') this.#stdoutDone = true;
+    else this.#stderrDone = true;
+    this.#wake();
+  }
+
+  #waitForExit(ms: number): Promise<boolean> {
+    return this.#waitUntil(() => this.#exit !== undefined, ms);
+  }
+
+  /** Resolves true once `done()` holds (re-checked on every exit and stream end), false after `ms`. */
+  #waitUntil(done: () => boolean, ms: number): Promise<boolean> {
+    if (done()) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const finish = (value: boolean): void => {
+        clearTimeout(timer);
+        this.#waiters.delete(check);
+        resolve(value);
+      };
+      const check = (): void => {
+        if (done()) finish(true);
+      };
+      const timer = setTimeout(() => finish(done()), ms);
+      this.#waiters.add(check);
+    });
+  }
+
+  #wake(): void {
+    for (const check of [...this.#waiters]) check();
+  }
+
+  // ── plumbing ────────────────────────────────────────────────────────────────────────────────────
+
+  #run(task: () => Promise<void>): Promise<void> {
+    return task().catch((error: unknown) => {
+      this.#log('error', `shutdown failed: ${escapeForLog(error instanceof Error ? error.message : String(error))}`);
+      this.#finalize(error instanceof Error ? error : undefined);
+    });
+  }
+
+  /** Runs consumer code; its exception is the consumer's bug and must not unwind the stream handler. */
+  #guard(what: string, call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      this.#log('error', `${what} threw: ${escapeForLog(error instanceof Error ? error.message : String(error))}`);
+    }
+  }
+
+  #log(level: 'info' | 'warn' | 'error', message: string): void {
+    safeLog(this.#logger, level, `[mcpc] stdio "${escapeForLog(this.#command, 100)}": ${message}`);
+  }
+
+  #debug(message: string): void {
+    if (this.#logger.isLevelEnabled?.('debug') === false) return;
+    safeLog(this.#logger, 'debug', `[mcpc] stdio "${escapeForLog(this.#command, 100)}": ${message}`);
+  }
+}
+
+function count(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+    throw new RangeError(`${name} must be a finite number of at least ${min}, not ${String(value)}`);
+  }
+  return Math.floor(value);
+}
+
+/** ENOENT names the command even when the missing file is the working directory; say which it was. */
+function spawnDetail(error: Error, cwd: string | undefined): { detail: string } | undefined {
+  if (cwd === undefined || (error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(cwd)) return undefined;
+  return { detail: `the working directory "${escapeForLog(cwd)}" does not exist` };
+}
