@@ -1,5 +1,5 @@
 import type { Logger } from '@mcpc/jsonrpc';
-import type { BackoffOptions, HeadersOption } from '@mcpc/transport-streamable-http';
+import type { BackoffOptions, HeadersOption, HttpAuth } from '@mcpc/transport-streamable-http';
 import type { Dispatcher } from 'undici';
 
 export interface SseTransportOptions {
@@ -26,6 +26,8 @@ export interface SseTransportOptions {
   readonly maxSseEventBytes?: number;
   /** Log the deprecation notice once per process when a stream opens (true). `@mcpc/client` turns it off and notes it itself. */
   readonly deprecationNotice?: boolean;
+  /** Authorization: headers per request and what to do on 401/403 (`@mcpc/oauth`'s provider implements it). */
+  readonly auth?: HttpAuth;
   readonly logger?: Logger;
 }
 
@@ -42,6 +44,7 @@ export interface ResolvedSseOptions {
   readonly readTimeout: number;
   readonly maxSseEventBytes: number;
   readonly deprecationNotice: boolean;
+  readonly auth: HttpAuth | undefined;
 }
 
 export function resolveOptions(o: SseTransportOptions): ResolvedSseOptions {
@@ -60,5 +63,6 @@ export function resolveOptions(o: SseTransportOptions): ResolvedSseOptions {
     readTimeout: o.readTimeout ?? 60_000,
     maxSseEventBytes: o.maxSseEventBytes ?? 64 * 1024 * 1024,
     deprecationNotice: o.deprecationNotice ?? true,
+    auth: o.auth,
   };
 }

@@ -138,7 +138,7 @@ export class SseTransport implements Transport {
     const done = (async () => {
       try {
         const headers = await this.#headers({ accept: 'text/event-stream' });
-        const response = await exchange(this.#dispatcher, this.#settings, { method: 'GET', headers, signal, retryable: false, bodyTimeout: 0 });
+        const response = await exchange(this.#dispatcher, this.#settings, { method: 'GET', headers, signal, retryable: false, bodyTimeout: 0, auth: this.#options.auth });
         if (response.statusCode === 401 || response.statusCode === 403) {
           await discard(response);
           throw new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'));
@@ -283,7 +283,7 @@ export class SseTransport implements Transport {
     const url = to ?? (await untilAborted(this.#endpointOrTimeout(), signal));
     const headers = await this.#headers({ 'content-type': 'application/json' }, extra);
     const method = 'method' in message ? message.method : undefined;
-    const response = await exchange(this.#dispatcher, this.#settings, { method: 'POST', url, headers, body: JSON.stringify(message), signal, retryable, rpcMethod: method });
+    const response = await exchange(this.#dispatcher, this.#settings, { method: 'POST', url, headers, body: JSON.stringify(message), signal, retryable, rpcMethod: method, auth: this.#options.auth });
     await discard(response);
     if (response.statusCode === 401 || response.statusCode === 403) throw new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'));
     if (response.statusCode >= 400) throw new HttpError(response.statusCode, `the server refused ${method ?? 'a reply'} with HTTP ${response.statusCode}`);

@@ -1,6 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 import { backoffDelay, sleep } from './backoff.js';
-import { NetworkError, TransientServerError } from './errors.js';
+import { NetworkError, TransientServerError, UnauthorizedError } from './errors.js';
 import type { BackoffOptions } from './backoff.js';
 
 export type HttpMethod = 'POST' | 'GET' | 'DELETE';
@@ -13,6 +13,36 @@ export interface ExchangeSettings {
   readonly retryDelay: BackoffOptions;
   /** Milliseconds to wait for response headers, and by default between body chunks. */
   readonly readTimeout: number;
+}
+
+export interface AuthContext {
+  readonly method: HttpMethod;
+  readonly url: URL;
+}
+
+export interface AuthChallenge extends AuthContext {
+  readonly status: 401 | 403;
+  /** The `WWW-Authenticate` challenge, when the server sent one. */
+  readonly wwwAuthenticate: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/**
+ * The seam between the HTTP transports and an authorization provider (such as `@mcpc/oauth`'s): the
+ * transport asks it for headers before every HTTP request, and tells it about a 401/403. Neither side
+ * imports the other.
+ */
+export interface HttpAuth {
+  /** Headers for this request (`Authorization`, a DPoP proof…). */
+  headers(context: AuthContext): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
+  /**
+   * The server refused the request. Resolve `'retry'` once new credentials are in place (the request is
+   * re-sent once, with fresh headers: a refused request did not run); `'fail'` raises
+   * `UnauthorizedError`; throw to raise an error of your own (an `InsufficientScopeError`).
+   */
+  challenge(challenge: AuthChallenge): 'retry' | 'fail' | Promise<'retry' | 'fail'>;
+  /** Every response, for what it may carry for the provider (a `DPoP-Nonce`). */
+  responded?(response: { readonly url: URL; readonly status: number; readonly headers: Readonly<Record<string, string | string[] | undefined>> }): void;
 }
 
 export interface Exchange {
@@ -28,6 +58,7 @@ export interface Exchange {
   readonly rpcMethod?: string | undefined;
   /** Idle time allowed between body chunks; 0 for long-lived streams. */
   readonly bodyTimeout?: number;
+  readonly auth?: HttpAuth | undefined;
 }
 
 // Failures where the request most likely never reached the server (or the server never answered).
@@ -56,13 +87,20 @@ const errorCode = (e: unknown): string | undefined => {
  * re-sent: the server may have acted on the request.
  */
 export async function exchange(dispatcher: Dispatcher, options: ExchangeSettings, x: Exchange): Promise<Dispatcher.ResponseData> {
+  const url = x.url ?? options.url;
+  let challenged = false;
   for (let attempt = 0; ; attempt++) {
     const canRetry = x.retryable && attempt < options.retries;
+    let headers = x.headers;
+    if (x.auth !== undefined) {
+      headers = { ...x.headers };
+      for (const [name, value] of Object.entries(await x.auth.headers({ method: x.method, url }))) headers[name.toLowerCase()] = value;
+    }
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(x.url ?? options.url, {
+      response = await request(url, {
         method: x.method,
-        headers: x.headers,
+        headers,
         body: x.body ?? null,
         signal: x.signal,
         dispatcher,
@@ -76,7 +114,20 @@ export async function exchange(dispatcher: Dispatcher, options: ExchangeSettings
         await sleep(backoffDelay(attempt, options.retryDelay), x.signal);
         continue;
       }
-      throw new NetworkError(x.url ?? options.url, error);
+      throw new NetworkError(url, error);
+    }
+    x.auth?.responded?.({ url, status: response.statusCode, headers: response.headers });
+    if ((response.statusCode === 401 || response.statusCode === 403) && x.auth !== undefined) {
+      const status = response.statusCode;
+      const wwwAuthenticate = header(response, 'www-authenticate');
+      await discard(response);
+      if (!challenged && (await x.auth.challenge({ method: x.method, url, status, wwwAuthenticate, headers: response.headers })) === 'retry') {
+        // Once: a provider that keeps asking for a retry must not loop. A refused request did not run.
+        challenged = true;
+        attempt--;
+        continue;
+      }
+      throw new UnauthorizedError(status, wwwAuthenticate);
     }
     if (response.statusCode >= 500) {
       await discard(response);

@@ -1,6 +1,7 @@
 export { StreamableHttpTransport } from './transport.js';
 export type { StreamableHttpTransportOptions, HeadersOption } from './options.js';
 export type { BackoffOptions } from './backoff.js';
+export type { HttpAuth, AuthContext, AuthChallenge } from './http.js';
 export {
   HttpError,
   UnauthorizedError,

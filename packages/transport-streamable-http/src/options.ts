@@ -1,6 +1,7 @@
 import type { Logger } from '@mcpc/jsonrpc';
 import type { Dispatcher } from 'undici';
 import type { BackoffOptions } from './backoff.js';
+import type { HttpAuth } from './http.js';
 
 /** Headers sent with every HTTP request: fixed, or computed per request (a rotating token). */
 export type HeadersOption =
@@ -42,6 +43,8 @@ export interface StreamableHttpTransportOptions {
   readonly maxResumeAttempts?: number;
   /** Open the GET stream for server-initiated messages once the session is initialized (true in streamable mode). */
   readonly listen?: boolean;
+  /** Authorization: headers per request and what to do on 401/403 (`@mcpc/oauth`'s provider implements it). */
+  readonly auth?: HttpAuth;
   readonly logger?: Logger;
 }
 
@@ -59,6 +62,7 @@ export interface ResolvedOptions {
   readonly reconnectDelay: BackoffOptions;
   readonly maxResumeAttempts: number;
   readonly listen: boolean;
+  readonly auth: HttpAuth | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -82,5 +86,6 @@ export function resolveOptions(o: StreamableHttpTransportOptions): ResolvedOptio
     reconnectDelay: { initialMs: 1_000, maxMs: 30_000, ...o.reconnectDelay },
     maxResumeAttempts: o.maxResumeAttempts ?? 5,
     listen: mode === 'streamable' && o.listen !== false,
+    auth: o.auth,
   };
 }

@@ -4,4 +4,4 @@
 export { readSse, isAcceptableEventId, type SseEvent, type SseHandlers } from './sse.js';
 export { bodyChunks, readText, ACCEPT_ENCODING } from './body.js';
 export { backoffDelay, sleep, untilAborted, type BackoffOptions } from './backoff.js';
-export { exchange, discard, header, type Exchange, type ExchangeSettings, type HttpMethod } from './http.js';
+export { exchange, discard, header, type Exchange, type ExchangeSettings, type HttpMethod, type HttpAuth } from './http.js';

@@ -87,6 +87,7 @@ export class StreamableHttpTransport implements Transport {
           headers: await this.#headers('DELETE', undefined),
           signal: AbortSignal.timeout(2_000),
           retryable: false,
+          auth: this.#options.auth,
         });
         await discard(response);
       } catch (error) {
@@ -151,6 +152,7 @@ export class StreamableHttpTransport implements Transport {
         signal,
         retryable,
         rpcMethod: 'method' in message ? message.method : undefined,
+        auth: this.#options.auth,
       }),
     );
   }
@@ -349,7 +351,7 @@ export class StreamableHttpTransport implements Transport {
   async #get(signal: AbortSignal, lastEventId: string | undefined, bodyTimeout: number): Promise<Dispatcher.ResponseData> {
     const headers = await this.#headers('GET', undefined);
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return exchange(this.#dispatcher, this.#options, { method: 'GET', headers, signal, retryable: false, bodyTimeout });
+    return exchange(this.#dispatcher, this.#options, { method: 'GET', headers, signal, retryable: false, bodyTimeout, auth: this.#options.auth });
   }
 
   /** The server's `retry:` when it gave one (never below the floor), else our backoff. */

@@ -159,3 +159,65 @@ describe('configuration', () => {
     expect(() => new StreamableHttpTransport({ url: 'file:///etc/passwd' })).toThrow(TypeError);
   });
 });
+
+describe('the auth hook', () => {
+  it('asks for headers on every request; a 401 challenge it answers with retry re-sends once with fresh headers', async () => {
+    let token = 'stale';
+    const challenges: unknown[] = [];
+    const nonces: unknown[] = [];
+    const peer = await startPeer((req, res, body) => {
+      if (req.headers.authorization !== 'Bearer fresh') {
+        res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"', 'dpop-nonce': 'n-1' });
+        return res.end();
+      }
+      json(res, 200, result(body, { ok: true }), { 'dpop-nonce': 'n-2' });
+    });
+    cleanups.push(peer.close);
+    const { engine } = await connectEngine(peer.url, {
+      listen: false,
+      auth: {
+        headers: ({ method, url }) => ({ Authorization: `Bearer ${token}`, 'x-htm': method, 'x-htu': url.pathname }),
+        challenge: (c) => {
+          challenges.push({ status: c.status, www: c.wwwAuthenticate, nonce: c.headers['dpop-nonce'] });
+          token = 'fresh';
+          return 'retry';
+        },
+        responded: (r) => nonces.push(r.headers['dpop-nonce']),
+      },
+    });
+    cleanups.push(() => engine.close());
+    await expect(engine.request('tools/call', { name: 'x' })).resolves.toEqual({ ok: true });
+    expect(challenges).toEqual([{ status: 401, www: 'Bearer error="invalid_token"', nonce: 'n-1' }]);
+    expect(nonces).toEqual(['n-1', 'n-2']);
+    expect(peer.seen.map((s) => s.headers.authorization)).toEqual(['Bearer stale', 'Bearer fresh']);
+    expect(peer.seen[1]!.headers['x-htm']).toBe('POST');
+    expect(peer.seen[1]!.headers['x-htu']).toBe('/mcp');
+  });
+
+  it('retries at most once, and a failed challenge raises UnauthorizedError; a throwing hook raises its own error', async () => {
+    const peer = await startPeer((_req, res) => {
+      res.writeHead(403, { 'www-authenticate': 'Bearer error="insufficient_scope", scope="files:write"' });
+      res.end();
+    });
+    cleanups.push(peer.close);
+    let verdict: 'retry' | 'fail' | 'throw' = 'retry';
+    const { engine } = await connectEngine(peer.url, {
+      listen: false,
+      auth: {
+        headers: () => ({ authorization: 'Bearer t' }),
+        challenge: () => {
+          if (verdict === 'throw') throw new RangeError('insufficient scope: files:write');
+          return verdict;
+        },
+      },
+    });
+    cleanups.push(() => engine.close());
+    await expect(engine.request('tools/list')).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(peer.seen).toHaveLength(2);
+    verdict = 'fail';
+    await expect(engine.request('tools/list')).rejects.toMatchObject({ status: 403 });
+    expect(peer.seen).toHaveLength(3);
+    verdict = 'throw';
+    await expect(engine.request('tools/list')).rejects.toBeInstanceOf(RangeError);
+  });
+});
