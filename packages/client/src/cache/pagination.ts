@@ -1,0 +1,73 @@
+import { PaginationError, ValidationError } from '../errors.js';
+
+export interface Page<T> {
+  readonly items: T[];
+  readonly nextCursor: string | undefined;
+}
+
+/** How to read one kind of list result. */
+export interface ListKind<T> {
+  readonly method: string;
+  /** The array's key in the result: `tools`, `prompts`, `resources`, `resourceTemplates`. */
+  readonly key: string;
+  /** Singular, for messages. */
+  readonly noun: string;
+  /** A valid item, or a string saying why the raw item was dropped. */
+  readonly read: (raw: unknown, server: string) => T | string;
+}
+
+export const DEFAULT_MAX_PAGES = 1000;
+
+/**
+ * Reads one page: a result that is not an object, or whose list is not an array, is a
+ * `ValidationError` (nothing on it can be trusted); an invalid item is dropped and reported in
+ * `dropped`, so one bad tool does not hide the others.
+ */
+export function readPage<T>(kind: ListKind<T>, raw: unknown, server: string, dropped: string[]): Page<T> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ValidationError(`server "${server}" answered ${kind.method} with something that is not an object`, { server, method: kind.method });
+  }
+  const list = (raw as Record<string, unknown>)[kind.key];
+  if (!Array.isArray(list)) {
+    throw new ValidationError(`server "${server}" answered ${kind.method} without a "${kind.key}" array`, {
+      server,
+      method: kind.method,
+      issues: [`"${kind.key}" is ${list === null ? 'null' : typeof list}`],
+    });
+  }
+  const items: T[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const item = kind.read(list[i], server);
+    if (typeof item === 'string') dropped.push(`${kind.noun} #${i}: ${item}`);
+    else items.push(item);
+  }
+  const next = (raw as Record<string, unknown>).nextCursor;
+  // An empty cursor can only mean "no more": treat it as the end rather than ask for page "".
+  const nextCursor = typeof next === 'string' && next.length > 0 ? next : undefined;
+  if (next !== undefined && next !== null && typeof next !== 'string') dropped.push(`nextCursor is not a string; stopped after this page`);
+  return { items, nextCursor };
+}
+
+/**
+ * Follows `nextCursor` to the complete set. A cursor the server already returned means a loop, and
+ * more than `maxPages` pages means a list that does not end: both throw a `PaginationError` carrying the
+ * items read so far, rather than returning a list that is silently incomplete.
+ */
+export async function collectPages<T>(
+  fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+  context: { readonly server: string; readonly method: string; readonly maxPages: number },
+): Promise<T[]> {
+  const all: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let pages = 0; ; ) {
+    const page = await fetchPage(cursor);
+    pages++;
+    for (const item of page.items) all.push(item);
+    if (page.nextCursor === undefined) return all;
+    if (seen.has(page.nextCursor)) throw new PaginationError('cursor-loop', context.server, context.method, pages, all);
+    if (pages >= context.maxPages) throw new PaginationError('page-limit', context.server, context.method, pages, all);
+    seen.add(page.nextCursor);
+    cursor = page.nextCursor;
+  }
+}

@@ -1,0 +1,68 @@
+import { TransportUnavailableError } from './errors.js';
+import { stdio, type ServerConfig } from './transports.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+const isStringRecord = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((s) => typeof s === 'string');
+
+const HTTP_TYPES: Readonly<Record<string, string>> = {
+  streamable_http: '@mcpc/transport-streamable-http',
+  'streamable-http': '@mcpc/transport-streamable-http',
+  streamableHttp: '@mcpc/transport-streamable-http',
+  http: '@mcpc/transport-streamable-http',
+  sse: '@mcpc/transport-sse-legacy',
+};
+
+/**
+ * Server configs from a server-definition document, the `{ "mcpServers": { name: { … } } }` shape
+ * most MCP hosts share. A stdio entry has `command` (and optionally `args`, `env`, `cwd`; `type` is
+ * `"stdio"` or absent). HTTP entries (`type` `streamable_http`, `http`, `sse`, or a `url`) are kept, but
+ * connecting them fails with `TransportUnavailableError` until the HTTP transports are released.
+ * A malformed entry is a `TypeError` naming it.
+ */
+export function serversFromConfig(document: unknown): ServerConfig[] {
+  const servers = isObject(document) ? document.mcpServers : undefined;
+  if (!isObject(servers)) throw new TypeError('a server definition document needs an "mcpServers" object');
+  return Object.entries(servers).map(([name, entry]) => {
+    if (!isObject(entry)) throw new TypeError(`mcpServers["${name}"] must be an object`);
+    const type = entry.type ?? (typeof entry.url === 'string' ? 'streamable_http' : 'stdio');
+    if (type === 'stdio') {
+      if (typeof entry.command !== 'string' || entry.command.length === 0) throw new TypeError(`mcpServers["${name}"] needs a "command"`);
+      if (entry.args !== undefined && !isStringArray(entry.args)) throw new TypeError(`mcpServers["${name}"].args must be an array of strings`);
+      if (entry.env !== undefined && !isStringRecord(entry.env)) throw new TypeError(`mcpServers["${name}"].env must map names to strings`);
+      if (entry.cwd !== undefined && typeof entry.cwd !== 'string') throw new TypeError(`mcpServers["${name}"].cwd must be a string`);
+      return stdio({
+        name,
+        command: entry.command,
+        ...(entry.args !== undefined && { args: entry.args }),
+        ...(entry.env !== undefined && { env: entry.env }),
+        ...(entry.cwd !== undefined && { cwd: entry.cwd }),
+      });
+    }
+    const pkg = typeof type === 'string' ? HTTP_TYPES[type] : undefined;
+    if (pkg === undefined) throw new TypeError(`mcpServers["${name}"] has an unknown type; use "stdio", "streamable_http", "http" or "sse"`);
+    if (typeof entry.url !== 'string') throw new TypeError(`mcpServers["${name}"] needs a "url"`);
+    return {
+      name,
+      kind: String(type),
+      // The URL without its query or credentials: labels end up in logs.
+      label: URL.canParse(entry.url) ? new URL(entry.url).origin : String(type),
+      open: () =>
+        Promise.reject(new TransportUnavailableError(pkg, `server "${name}" needs ${pkg}, which this version of @mcpc/client cannot use yet; the HTTP transports arrive in a later release`)),
+    };
+  });
+}
+
+/** Reads a server definition file (JSON) into server configs; see {@link serversFromConfig}. */
+export async function readServerConfigFile(path: string | URL): Promise<ServerConfig[]> {
+  // Loaded on demand, so the package's entry point imports no Node-only module.
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(path, 'utf8');
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (cause) {
+    throw new TypeError(`${String(path)} is not valid JSON`, { cause });
+  }
+  return serversFromConfig(document);
+}

@@ -1,0 +1,121 @@
+import { Client, type ClientOptions } from './client.js';
+import { TransportUnavailableError } from './errors.js';
+import { stdio, type ServerSpec, type StdioServerOptions } from './transports.js';
+
+/**
+ * What `connect` accepts for one server: a command line (`'npx -y some-server'`, optionally prefixed
+ * `stdio://`), an argv array (`['node', 'server.js']`), a URL (once the HTTP transports exist), or a
+ * server config.
+ */
+export type ConnectTarget = string | readonly string[] | ServerSpec;
+
+export interface ConnectOptions extends Omit<ClientOptions, 'servers'> {
+  /** The server's name, for a single target. */
+  readonly name?: string;
+  /** For stdio targets: extra environment variables, working directory, stderr sink. */
+  readonly env?: StdioServerOptions['env'];
+  readonly cwd?: string;
+  readonly onStderr?: StdioServerOptions['onStderr'];
+}
+
+/**
+ * Creates a client for one target or several and connects it: resolves once every server has
+ * completed the handshake, or closes everything and rejects with the first `ConnectionError`.
+ *
+ * An array is one argv when its first element is neither a URL nor contains whitespace
+ * (`['node', 'server.js']`); otherwise each element is a target of its own
+ * (`['npx -y a', ['node', 'b.js'], 'https://c.example/mcp']`).
+ */
+export async function connect(target: ConnectTarget | readonly (ConnectTarget | readonly string[])[], options: ConnectOptions = {}): Promise<Client> {
+  const { name, env, cwd, onStderr, ...clientOptions } = options;
+  const targets: (ConnectTarget | readonly string[])[] = Array.isArray(target) && !isArgv(target) ? [...target] : [target as ConnectTarget];
+  if (targets.length === 0) throw new TypeError('connect() needs at least one target');
+  if (name !== undefined && targets.length > 1) throw new TypeError('the name option applies to a single target; use server configs to name several');
+  const stdioExtras = { ...(env && { env }), ...(cwd !== undefined && { cwd }), ...(onStderr && { onStderr }) };
+  const servers = targets.map((t) => toSpec(t, stdioExtras, name));
+  const client = new Client({ ...clientOptions, servers });
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return client;
+}
+
+const URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+function isArgv(value: readonly unknown[]): value is readonly string[] {
+  const first = value[0];
+  return value.every((v) => typeof v === 'string') && typeof first === 'string' && !URL_SCHEME.test(first) && !/\s/.test(first);
+}
+
+function toSpec(target: ConnectTarget | readonly string[], extras: Partial<StdioServerOptions>, name: string | undefined): ServerSpec {
+  const named = name === undefined ? {} : { name };
+  if (Array.isArray(target)) {
+    if (!isArgv(target)) throw new TypeError('an argv target must be an array of strings, the command first');
+    const [command, ...args] = target;
+    return stdio({ ...extras, ...named, command: command!, args });
+  }
+  if (typeof target !== 'string') {
+    if (typeof target === 'object' && target !== null) return name === undefined ? (target as ServerSpec) : { ...(target as ServerSpec), name };
+    throw new TypeError('a connect target is a command line, an argv array, a URL or a server config');
+  }
+  const text = target.trim();
+  if (text.startsWith('stdio://')) return commandSpec(text.slice('stdio://'.length), extras, named);
+  if (/^https?:\/\//i.test(text)) {
+    const legacy = /\/sse\/?(\?|#|$)/.test(new URL(text).pathname + '?');
+    const pkg = legacy ? '@mcpc/transport-sse-legacy' : '@mcpc/transport-streamable-http';
+    throw new TransportUnavailableError(
+      pkg,
+      `connecting to ${legacy ? 'an HTTP+SSE' : 'an HTTP'} URL needs ${pkg}, which this version of @mcpc/client cannot use yet; ` +
+        'the HTTP transports arrive in a later release. Connect to a stdio server for now, or pass { transport } with your own Transport',
+    );
+  }
+  if (URL_SCHEME.test(text)) throw new TypeError(`unsupported target scheme in "${text.slice(0, 40)}": use a command line, an http(s) URL or a server config`);
+  return commandSpec(text, extras, named);
+}
+
+function commandSpec(line: string, extras: Partial<StdioServerOptions>, named: { name?: string }): ServerSpec {
+  const [command, ...args] = splitCommandLine(line);
+  if (command === undefined) throw new TypeError('the command line is empty');
+  return stdio({ ...extras, ...named, command, args });
+}
+
+/**
+ * Splits a command line the way a POSIX shell splits words: whitespace separates, single quotes are
+ * literal, double quotes and backslashes escape. Nothing is expanded and no shell ever runs it.
+ */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else word += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1]!)) word += line[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote !== undefined) throw new TypeError('the command line has an unterminated quote');
+  if (inWord) words.push(word);
+  return words;
+}

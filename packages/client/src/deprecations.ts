@@ -1,0 +1,124 @@
+import type { Logger } from '@mcpc/jsonrpc';
+
+/** The features MCP's deprecated-features registry lists (as of 2026-07-28) that this client implements or will. */
+export type DeprecatedFeature = 'roots' | 'sampling' | 'logging' | 'sse-transport' | 'sampling-include-context' | 'dynamic-client-registration';
+
+export interface Deprecation {
+  readonly feature: DeprecatedFeature;
+  /** What counts as using it. */
+  readonly use: string;
+  readonly deprecatedSince: string;
+  /** A revision, not a date: the feature may not go before the first revision released on or after it. */
+  readonly earliestRemoval: string;
+  readonly migration: string;
+}
+
+const NEXT_YEAR = 'the first MCP revision released on or after 2027-07-28';
+
+export const DEPRECATIONS: readonly Deprecation[] = Object.freeze([
+  {
+    feature: 'roots',
+    use: 'the roots option, client.roots = […] with a root in it, or answering roots/list with a root',
+    deprecatedSince: '2026-07-28 (SEP-2577)',
+    earliestRemoval: NEXT_YEAR,
+    migration: 'pass directories or files through tool parameters, resource URIs or server configuration',
+  },
+  {
+    feature: 'sampling',
+    use: 'the onSampling option',
+    deprecatedSince: '2026-07-28 (SEP-2577)',
+    earliestRemoval: NEXT_YEAR,
+    migration: 'integrate directly with the LLM provider API',
+  },
+  {
+    feature: 'logging',
+    use: 'setLogLevel() on the client or a server',
+    deprecatedSince: '2026-07-28 (SEP-2577)',
+    earliestRemoval: NEXT_YEAR,
+    migration: 'log to stderr (stdio) or use OpenTelemetry',
+  },
+  {
+    feature: 'sse-transport',
+    use: 'connecting over the HTTP+SSE transport',
+    deprecatedSince: '2025-03-26 (reclassified by SEP-2596)',
+    earliestRemoval: 'three months after SEP-2596 reaches Final',
+    migration: 'migrate the server to Streamable HTTP',
+  },
+  {
+    feature: 'sampling-include-context',
+    use: 'serving a sampling request whose includeContext is "thisServer" or "allServers"',
+    deprecatedSince: '2025-11-25 (reclassified by SEP-2596)',
+    earliestRemoval: 'follows Sampling (SEP-2577)',
+    migration: 'servers omit includeContext or send "none"',
+  },
+  {
+    feature: 'dynamic-client-registration',
+    use: 'OAuth Dynamic Client Registration',
+    deprecatedSince: '2026-07-28 (PR #2858)',
+    earliestRemoval: NEXT_YEAR,
+    migration: 'use Client ID Metadata Documents or pre-registered credentials',
+  },
+].map((d) => Object.freeze(d)) as Deprecation[]);
+
+interface State {
+  enabled: boolean;
+  /** Features whose notice was delivered: one per process. */
+  readonly spent: Set<DeprecatedFeature>;
+  /** Notices being written right now: a reentrant use stands down instead of writing a second one. */
+  readonly writing: Set<DeprecatedFeature>;
+}
+
+// Process-wide, and shared by every copy of the package that is loaded, so "once per process" holds
+// even when two versions are installed side by side.
+const STATE_KEY = Symbol.for('@mcpc/client.deprecations');
+const state: State = ((globalThis as { [STATE_KEY]?: State })[STATE_KEY] ??= { enabled: true, spent: new Set(), writing: new Set() });
+
+const byFeature = new Map(DEPRECATIONS.map((d) => [d.feature, d]));
+
+/**
+ * The deprecation notices: one per feature per process, through the logger of the client that used the
+ * feature, on its first use.
+ */
+export const deprecations = {
+  /** The registry. */
+  registry: DEPRECATIONS,
+  /** `false` silences every notice in this process (a client's `deprecationNotices: false` silences its own). */
+  get enabled(): boolean {
+    return state.enabled;
+  },
+  set enabled(value: boolean) {
+    state.enabled = value;
+  },
+  /** Whether the notice for `feature` has been given in this process. */
+  noticed(feature: DeprecatedFeature): boolean {
+    return state.spent.has(feature);
+  },
+  /** Forget which notices were given (for tests). */
+  reset(): void {
+    state.spent.clear();
+  },
+};
+
+/**
+ * Note a use of a deprecated feature. Costs the caller at most one `logger.warn`: a logger that throws
+ * is swallowed and the notice stays owed to a later use, as it does when the logger says warnings are
+ * off; a reentrant use (a logger that itself reaches a deprecated feature) stands down.
+ */
+export function noteDeprecatedUse(feature: DeprecatedFeature, logger: Logger, enabled = true): void {
+  if (!enabled || !state.enabled || state.spent.has(feature) || state.writing.has(feature)) return;
+  const d = byFeature.get(feature);
+  if (d === undefined) return;
+  state.writing.add(feature);
+  try {
+    if (logger.isLevelEnabled?.('warn') === false) return;
+    logger.warn(
+      `[mcpc] deprecated: ${d.feature} (${d.use}) is deprecated since MCP ${d.deprecatedSince}; ` +
+        `earliest removal: ${d.earliestRemoval}. Migration: ${d.migration}.`,
+    );
+    state.spent.add(feature);
+  } catch {
+    // The host's logger failed; the feature goes on and the notice stays owed.
+  } finally {
+    state.writing.delete(feature);
+  }
+}

@@ -1,0 +1,76 @@
+import type { JsonRpcParams } from '@mcpc/jsonrpc';
+import { ValidationError } from '../errors.js';
+import type { ListKind } from '../cache/pagination.js';
+import type { CallToolResult, TaskSupport, Tool, ToolAnnotations } from '../types/entities.js';
+import type { Meta } from '../types/protocol.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const bool = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
+
+/** The MCP ToolAnnotations defaults: absent (or non-boolean) hints read as the less-safe value. */
+export function resolveAnnotations(raw: unknown): ToolAnnotations {
+  const a = isObject(raw) ? raw : {};
+  const resolved: { -readonly [K in keyof ToolAnnotations]: ToolAnnotations[K] } = {
+    ...a,
+    readOnlyHint: bool(a.readOnlyHint, false),
+    destructiveHint: bool(a.destructiveHint, true),
+    idempotentHint: bool(a.idempotentHint, false),
+    openWorldHint: bool(a.openWorldHint, true),
+  };
+  if (a.title !== undefined && typeof a.title !== 'string') delete resolved.title;
+  return resolved;
+}
+
+const TASK_SUPPORT: ReadonlySet<unknown> = new Set(['forbidden', 'optional', 'required']);
+
+/** A tool from `tools/list`, or why it was dropped. Unknown fields pass through. */
+export function readTool(raw: unknown, server: string): Tool | string {
+  if (!isObject(raw)) return 'not an object';
+  if (typeof raw.name !== 'string' || raw.name.length === 0) return 'no string "name"';
+  let inputSchema = raw.inputSchema;
+  // Missing is tolerated (older servers); present but not an object is a broken definition.
+  if (inputSchema === undefined) inputSchema = { type: 'object' };
+  else if (!isObject(inputSchema)) return `"${raw.name.slice(0, 64)}": inputSchema is not an object`;
+  const execution = raw.execution;
+  const taskSupport = (isObject(execution) && TASK_SUPPORT.has(execution.taskSupport) ? execution.taskSupport : 'forbidden') as TaskSupport;
+  const tool: Record<string, unknown> = { ...raw, server, inputSchema, annotations: resolveAnnotations(raw.annotations), taskSupport };
+  if (raw.outputSchema !== undefined && !isObject(raw.outputSchema)) delete tool.outputSchema;
+  for (const key of ['title', 'description'] as const) if (raw[key] !== undefined && typeof raw[key] !== 'string') delete tool[key];
+  if (raw.icons !== undefined && !Array.isArray(raw.icons)) delete tool.icons;
+  return tool as unknown as Tool;
+}
+
+export const TOOLS: ListKind<Tool> = { method: 'tools/list', key: 'tools', noun: 'tool', read: readTool };
+
+/**
+ * The params of a `tools/call`. A `_meta` key inside the arguments is request metadata, not an
+ * argument: it is hoisted into the params' `_meta` (the call's own `meta` option wins on a clash).
+ */
+export function buildCallParams(name: string, args: Readonly<Record<string, unknown>> | undefined, meta: Meta | undefined): JsonRpcParams {
+  let argumentsOut = args ?? {};
+  let hoisted: Meta | undefined;
+  if (args !== undefined && Object.hasOwn(args, '_meta')) {
+    const { _meta, ...rest } = args;
+    argumentsOut = rest;
+    if (isObject(_meta)) hoisted = _meta;
+  }
+  const combined = hoisted === undefined ? meta : meta === undefined ? hoisted : { ...hoisted, ...meta };
+  return combined === undefined ? { name, arguments: argumentsOut } : { name, arguments: argumentsOut, _meta: combined };
+}
+
+/**
+ * Checks a `tools/call` result where the client relies on it. The result is returned as received (no
+ * copy of what may be a large payload), except that a missing `content` becomes `[]`.
+ */
+export function readCallToolResult(raw: unknown, server: string, tool: string): CallToolResult {
+  if (!isObject(raw)) {
+    throw new ValidationError(`server "${server}" answered tools/call "${tool}" with something that is not an object`, { server, method: 'tools/call' });
+  }
+  if (raw.content === undefined) raw.content = [];
+  else if (!Array.isArray(raw.content)) {
+    throw new ValidationError(`server "${server}" answered tools/call "${tool}" with a "content" that is not an array`, { server, method: 'tools/call' });
+  }
+  if (raw.isError !== undefined && typeof raw.isError !== 'boolean') raw.isError = Boolean(raw.isError);
+  if (raw.structuredContent !== undefined && !isObject(raw.structuredContent)) delete raw.structuredContent;
+  return raw as unknown as CallToolResult;
+}

@@ -1,0 +1,55 @@
+import type { JsonRpcParams, Logger } from '@mcpc/jsonrpc';
+import type { ServerSpec } from './transports.js';
+import type { CallToolResult, LogMessage } from './types/entities.js';
+import type { ElicitationHandler, ElicitationMode, SamplingHandler } from './types/host.js';
+import type { Implementation, Root } from './types/protocol.js';
+
+export interface ClientOptions {
+  /** The servers, in order; the order of aggregated lists follows it. */
+  readonly servers?: readonly ServerSpec[];
+  /** Sent as `clientInfo` (name and version required). Defaults to this package. */
+  readonly clientInfo?: Implementation;
+  /** Where the client logs (never payloads). Defaults to warnings and errors on the console. */
+  readonly logger?: Logger;
+  /** Answers the servers' `elicitation/create` requests; declaring it declares the `elicitation` capability. */
+  readonly onElicitation?: ElicitationHandler;
+  /** The elicitation modes the handler supports (`['form']`). Add `'url'` only with a UI for URL consent. */
+  readonly elicitationModes?: readonly ElicitationMode[];
+  /** Answers `sampling/createMessage`; declares `sampling`. Deprecated in MCP 2026-07-28. */
+  readonly onSampling?: SamplingHandler;
+  /** Declares `sampling.tools` and lets tool-enabled sampling requests reach the handler. */
+  readonly samplingSupportsTools?: boolean;
+  /** Declares `roots` (even when empty) and answers `roots/list` with them. Deprecated in MCP 2026-07-28. */
+  readonly roots?: readonly Root[];
+  /** Default per-request timeout in milliseconds (60 000); `0` waits for ever. A call's `timeout` overrides it. */
+  readonly requestTimeout?: number;
+  /** Bound on the `initialize` handshake (the request timeout by default). */
+  readonly handshakeTimeout?: number;
+  /** The most pages a list follows before failing with `PaginationError` (1000). */
+  readonly maxPages?: number;
+  /** Cap on strings in a server's log messages (2000 characters). */
+  readonly logMessageLimit?: number;
+  /** `false` silences this client's deprecation notices. */
+  readonly deprecationNotices?: boolean;
+}
+
+export type NotificationListener = (server: string, method: string, params: JsonRpcParams | undefined) => void;
+export type LogListener = (server: string, message: LogMessage) => void;
+
+export interface RouteOptions {
+  /** The server to send to; needed when a name is offered by several. */
+  readonly server?: string;
+}
+
+export interface ToolCall {
+  readonly name: string;
+  readonly arguments?: Readonly<Record<string, unknown>>;
+  readonly server?: string;
+  readonly meta?: CallToolResult['_meta'];
+  readonly timeout?: number;
+}
+
+/** One item of a batch, in the position of its call: the result, or the error, never both. */
+export type ToolCallOutcome =
+  | { readonly ok: true; readonly name: string; readonly server: string; readonly result: CallToolResult }
+  | { readonly ok: false; readonly name: string; readonly server: string | undefined; readonly error: Error };

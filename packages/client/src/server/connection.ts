@@ -1,0 +1,189 @@
+import { JsonRpcEngine, escapeForLog, safeLog, type JsonRpcParams, type Logger } from '@mcpc/jsonrpc';
+import { noteDeprecatedUse } from '../deprecations.js';
+import { CapabilityError, ClientClosedError, ConnectionError, McpError } from '../errors.js';
+import type { ServerConfig } from '../transports.js';
+import type { ServerCapabilities, Implementation, LoggingLevel } from '../types/protocol.js';
+import { requiredCapability } from './capabilities.js';
+import { ClassicEra } from './classic.js';
+import type { EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
+
+/** What every connection shares with its client. */
+export interface ConnectionContext {
+  readonly logger: Logger;
+  readonly requestTimeout: number | undefined;
+  readonly handshakeTimeout: number | undefined;
+  readonly deprecationNotices: boolean;
+  /** The host side, built when the connection opens, so capabilities reflect what is registered then. */
+  readonly host: (server: string) => HostBridge;
+  /** Called synchronously for each server notification the engine does not consume itself. */
+  readonly onNotification: (connection: Connection, method: string, params: JsonRpcParams | undefined) => void;
+  readonly onClose: (connection: Connection, cause: Error | undefined) => void;
+}
+
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'closed';
+
+/**
+ * One server's connection: its lifecycle, the era it speaks, and capability gating. Requests go
+ * through {@link request}, which connects on first use and refuses (with `CapabilityError`, nothing
+ * sent) any method whose capability the server did not negotiate.
+ */
+export class Connection {
+  readonly name: string;
+  readonly config: ServerConfig;
+  readonly #context: ConnectionContext;
+  #state: ConnectionState = 'idle';
+  #opening: Promise<ProtocolEra> | undefined;
+  #engine: JsonRpcEngine | undefined;
+  #era: ProtocolEra | undefined;
+  #facts: SessionFacts | undefined;
+  #host: HostBridge | undefined;
+
+  constructor(name: string, config: ServerConfig, context: ConnectionContext) {
+    this.name = name;
+    this.config = config;
+    this.#context = context;
+  }
+
+  get state(): ConnectionState {
+    return this.#state;
+  }
+  get facts(): SessionFacts | undefined {
+    return this.#facts;
+  }
+  get era(): ProtocolEra['kind'] | undefined {
+    return this.#era?.kind;
+  }
+  /** The host side as declared to this server (undefined before connecting). */
+  get host(): HostBridge | undefined {
+    return this.#host;
+  }
+
+  /** Connects (once; concurrent callers share the attempt). A failed attempt may be retried by calling again. */
+  connect(): Promise<ProtocolEra> {
+    if (this.#state === 'closed') return Promise.reject(new ClientClosedError('connect'));
+    if (this.#state === 'connected' && this.#era !== undefined) return Promise.resolve(this.#era);
+    if (this.#state === 'disconnected') {
+      return Promise.reject(new ConnectionError(this.name, 'the connection was lost; reconnecting is not supported yet, create a new client', { cause: this.#engine?.closeCause, code: 'MCPC_CONNECTION_LOST' }));
+    }
+    this.#opening ??= this.#open().finally(() => {
+      this.#opening = undefined;
+    });
+    return this.#opening;
+  }
+
+  async #open(): Promise<ProtocolEra> {
+    this.#state = 'connecting';
+    const { logger } = this.#context;
+    let engine: JsonRpcEngine | undefined;
+    try {
+      let transport;
+      try {
+        transport = await this.config.open({ name: this.name, logger });
+      } catch (error) {
+        throw new ConnectionError(this.name, `its ${this.config.kind} transport could not be created: ${messageOf(error)}`, { cause: error });
+      }
+      const requestTimeout = this.config.requestTimeout ?? this.#context.requestTimeout;
+      engine = new JsonRpcEngine(transport, requestTimeout === undefined ? { logger } : { logger, requestTimeout });
+      this.#engine = engine;
+      const host = this.#context.host(this.name);
+      this.#host = host;
+      const handshakeTimeout = this.#context.handshakeTimeout ?? requestTimeout;
+      const era = new ClassicEra(engine, host, handshakeTimeout === undefined ? { server: this.name, logger } : { server: this.name, logger, handshakeTimeout });
+      engine.onNotification((method, params) => this.#context.onNotification(this, method, params));
+      engine.onClose((cause) => this.#closed(cause));
+      try {
+        await engine.start();
+      } catch (error) {
+        throw new ConnectionError(this.name, `its ${this.config.kind} transport failed to start: ${messageOf(error)}`, { cause: error });
+      }
+      if (this.#isClosed()) throw new ClientClosedError('connect');
+      try {
+        this.#facts = await era.open();
+      } catch (error) {
+        if (error instanceof ConnectionError || error instanceof ClientClosedError) throw error;
+        throw new ConnectionError(this.name, `the initialize handshake failed: ${messageOf(error)}`, { cause: error });
+      }
+      if (this.#isClosed()) throw new ClientClosedError('connect');
+      this.#era = era;
+      this.#state = 'connected';
+      if (this.config.deprecated !== undefined) noteDeprecatedUse(this.config.deprecated, logger, this.#context.deprecationNotices);
+      return era;
+    } catch (error) {
+      if (!this.#isClosed()) this.#state = 'idle';
+      this.#engine = undefined;
+      this.#host = undefined;
+      // Whatever failed, nothing of this attempt may keep running (a spawned process above all).
+      await engine?.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Sends a request, connecting first if needed. Gated on the capability the method needs. */
+  async request(method: string, params: JsonRpcParams | undefined, options: EraRequestOptions = {}): Promise<unknown> {
+    const era = this.#state === 'connected' && this.#era !== undefined ? this.#era : await this.connect();
+    this.assertCapability(method);
+    return era.request(method, params, options);
+  }
+
+  /** Throws `CapabilityError` when `method` needs a capability the server did not negotiate. */
+  assertCapability(method: string, capability: string | undefined = requiredCapability(method)): void {
+    if (capability !== undefined && this.#era !== undefined && !this.#era.supports(capability)) {
+      throw new CapabilityError(this.name, capability, method);
+    }
+  }
+
+  supports(capability: string): boolean {
+    return this.#era?.supports(capability) ?? false;
+  }
+
+  async ping(options: EraRequestOptions = {}): Promise<void> {
+    const era = await this.connect();
+    await era.ping(options);
+  }
+
+  /** `beforeSend` runs once the call passed its gate: a refused call is no use of the feature. */
+  async setLogLevel(level: LoggingLevel, options: EraRequestOptions = {}, beforeSend?: () => void): Promise<void> {
+    const era = await this.connect();
+    this.assertCapability('logging/setLevel');
+    beforeSend?.();
+    await era.setLogLevel(level, options);
+  }
+
+  /** Tells a connected server its roots changed; a no-op for one that is not connected or did not declare roots. */
+  async rootsChanged(): Promise<void> {
+    if (this.#state !== 'connected' || this.#era === undefined) return;
+    await this.#era.rootsChanged();
+  }
+
+  async close(): Promise<void> {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    const opening = this.#opening;
+    if (opening !== undefined) await opening.catch(() => {});
+    await this.#engine?.close();
+  }
+
+  // A method, not an inline comparison: close() may run during any await of #open.
+  #isClosed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  #closed(cause: Error | undefined): void {
+    if (this.#state === 'connected') {
+      this.#state = 'disconnected';
+      if (cause !== undefined) safeLog(this.#context.logger, 'warn', `[mcpc] server "${escapeForLog(this.name, 100)}" disconnected: ${escapeForLog(cause.message)}`);
+    }
+    this.#context.onClose(this, cause);
+  }
+}
+
+const messageOf = (error: unknown): string => escapeForLog(error instanceof Error ? error.message : String(error), 500);
+
+/** The server's facts, or an error saying the server is not connected yet. */
+export function factsOf(connection: Connection): SessionFacts {
+  const facts = connection.facts;
+  if (facts === undefined) throw new McpError(`server "${connection.name}" is not connected yet; await client.connect() first`, { code: 'MCPC_NOT_CONNECTED' });
+  return facts;
+}
+
+export type { ServerCapabilities, Implementation };

@@ -1,0 +1,55 @@
+import type { JsonRpcParams, Progress, RequestContext } from '@mcpc/jsonrpc';
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../types/protocol.js';
+
+/** What a server told the client about itself when the session was established. */
+export interface SessionFacts {
+  readonly protocolVersion: string;
+  readonly serverInfo: Implementation;
+  readonly capabilities: ServerCapabilities;
+  readonly instructions: string | undefined;
+}
+
+/** Per-request options every era honours. */
+export interface EraRequestOptions {
+  readonly timeout?: number;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: Progress) => void;
+  readonly resetTimeoutOnProgress?: boolean;
+  readonly maxTotalTimeout?: number;
+}
+
+/**
+ * The host side of the client, as an era sees it: who the client is, what it declared, and the
+ * handlers that answer a server's input requests. The handlers take the server's raw params, check
+ * them, and resolve with the wire result, or throw an `ErrorReply` for a malformed request. An era only
+ * decides how such input arrives (classic: server-to-client JSON-RPC requests; stateless: input requests
+ * inside a result) and how the answer goes back.
+ */
+export interface HostBridge {
+  readonly clientInfo: Implementation;
+  /** Derived from what the host registered, when the connection opens. */
+  readonly capabilities: ClientCapabilities;
+  readonly elicit: ((params: JsonRpcParams | undefined, context: RequestContext) => Promise<unknown>) | undefined;
+  readonly sample: ((params: JsonRpcParams | undefined, context: RequestContext) => Promise<unknown>) | undefined;
+  readonly listRoots: ((context: RequestContext) => unknown) | undefined;
+}
+
+/**
+ * The seam between MCP semantics and a protocol era. The classic era (2024-11-05 … 2025-11-25) runs the
+ * `initialize` handshake and keeps the negotiated session; the stateless era (2026-07-28) discovers the
+ * server and carries the client's identity in every request's `_meta`. Features call only this
+ * interface, so a second era is a second implementation, not a branch in every feature.
+ */
+export interface ProtocolEra {
+  readonly kind: 'classic';
+  /** Establish the session. Rejects with a typed error (`UnsupportedProtocolVersionError`, …). */
+  open(): Promise<SessionFacts>;
+  /** Whether the server offers a capability, given as a path (`'resources.subscribe'`). */
+  supports(capability: string): boolean;
+  /** Send one logical request and resolve with its result (several round trips, in eras that need them). */
+  request(method: string, params: JsonRpcParams | undefined, options: EraRequestOptions): Promise<unknown>;
+  ping(options: EraRequestOptions): Promise<void>;
+  setLogLevel(level: LoggingLevel, options: EraRequestOptions): Promise<void>;
+  /** Tell the server the roots changed, where this session can be told. */
+  rootsChanged(): Promise<void>;
+}

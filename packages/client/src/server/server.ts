@@ -1,0 +1,273 @@
+import { escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
+import { ListCache, type CacheInfo } from '../cache/list-cache.js';
+import { collectPages, readPage, type ListKind, type Page } from '../cache/pagination.js';
+import { noteDeprecatedUse } from '../deprecations.js';
+import { buildCompleteParams, readCompletion } from '../features/completion.js';
+import { checkLevel, sanitizeLogMessage } from '../features/logging.js';
+import { PROMPTS, checkPromptArguments, readGetPromptResult } from '../features/prompts.js';
+import { RESOURCES, TEMPLATES, readContents, type ResourceContents } from '../features/resources.js';
+import { TOOLS, buildCallParams, readCallToolResult } from '../features/tools.js';
+import type { ServerConfig } from '../transports.js';
+import type {
+  CallToolResult,
+  CompleteRequest,
+  Completion,
+  GetPromptResult,
+  ListPage,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from '../types/entities.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, Meta, ServerCapabilities } from '../types/protocol.js';
+import { Connection, factsOf, type ConnectionContext, type ConnectionState } from './connection.js';
+import type { EraRequestOptions } from './era.js';
+
+/** Options every request takes. */
+export interface RequestOptions extends EraRequestOptions {}
+
+export interface CallToolOptions extends RequestOptions {
+  /** Request metadata, merged over a `_meta` found in the arguments. */
+  readonly meta?: Meta;
+}
+
+export interface PageOptions {
+  /** `null` for the first page, or a `nextCursor` from the page before. */
+  readonly cursor: string | null;
+}
+
+export type ListKindName = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+
+export interface ServerContext extends Omit<ConnectionContext, 'onNotification' | 'onClose'> {
+  readonly maxPages: number;
+  readonly logMessageLimit: number;
+  readonly deprecationNotices: boolean;
+  /** Hands a notification to the client's listeners; called after the caches it invalidates are dropped. */
+  readonly deliver: (server: Server, method: string, params: JsonRpcParams | undefined) => void;
+}
+
+// Symbol-keyed, and not exported from the package: the client's levers, not part of a server's API.
+export const CLOSE: unique symbol = Symbol('close');
+export const ROOTS_CHANGED: unique symbol = Symbol('rootsChanged');
+
+/** Notifications that invalidate a cached list, and the lists they invalidate. */
+const INVALIDATES: ReadonlyMap<string, readonly ListKindName[]> = new Map([
+  ['notifications/tools/list_changed', ['tools']],
+  ['notifications/prompts/list_changed', ['prompts']],
+  ['notifications/resources/list_changed', ['resources', 'resourceTemplates']],
+]);
+
+/**
+ * One of the client's servers: its identity and negotiated session, and every feature addressed to it
+ * alone. Get one with `client.server(name)`. Lists are cached until the server says they changed.
+ */
+export class Server {
+  readonly #connection: Connection;
+  readonly #context: ServerContext;
+  readonly #caches: { readonly [K in ListKindName]: ListCache<unknown> };
+  readonly #subscriptions = new Set<string>();
+
+  constructor(name: string, config: ServerConfig, context: ServerContext) {
+    this.#context = context;
+    this.#connection = new Connection(name, config, {
+      ...context,
+      onNotification: (_c, method, params) => this.#onNotification(method, params),
+      onClose: () => this.clearCache(),
+    });
+    const cache = <T>(kind: ListKind<T>): ListCache<unknown> => new ListCache(() => this.#fetchAll(kind));
+    this.#caches = { tools: cache(TOOLS), prompts: cache(PROMPTS), resources: cache(RESOURCES), resourceTemplates: cache(TEMPLATES) };
+  }
+
+  /** Unique within the client. */
+  get name(): string {
+    return this.#connection.name;
+  }
+  get state(): ConnectionState {
+    return this.#connection.state;
+  }
+  /** The protocol era of the session (`'classic'`: the initialize handshake); undefined until connected. */
+  get era(): 'classic' | undefined {
+    return this.#connection.era;
+  }
+  /** The negotiated protocol revision. Throws before the server is connected, as do the other session facts. */
+  get protocolVersion(): string {
+    return factsOf(this.#connection).protocolVersion;
+  }
+  get serverInfo(): Implementation {
+    return factsOf(this.#connection).serverInfo;
+  }
+  get capabilities(): ServerCapabilities {
+    return factsOf(this.#connection).capabilities;
+  }
+  /** The server's hint on how to use it (untrusted text, meant for the model's context). */
+  get instructions(): string | undefined {
+    return factsOf(this.#connection).instructions;
+  }
+  /** The capabilities this client declared to the server. */
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.#connection.host?.capabilities;
+  }
+  /** URIs this client is subscribed to on this server. */
+  get subscriptions(): ReadonlySet<string> {
+    return this.#subscriptions;
+  }
+
+  /** Connects, if not already connected. Rejects with `ConnectionError` (or a subclass) when it cannot. */
+  async connect(): Promise<void> {
+    await this.#connection.connect();
+  }
+
+  /** Whether the server negotiated a capability, given as a path: `'tools'`, `'resources.subscribe'`. */
+  supports(capability: string): boolean {
+    return this.#connection.supports(capability);
+  }
+
+  ping(options?: RequestOptions): Promise<void> {
+    return this.#connection.ping(options);
+  }
+
+  /**
+   * Sends any request to this server and resolves with its raw result (gated like every other call).
+   * For methods this client has no wrapper for; prefer the typed methods.
+   */
+  request(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<unknown> {
+    return this.#connection.request(method, params, options);
+  }
+
+  // ── lists ───────────────────────────────────────────────────────────────────────────────────────
+
+  listTools(): Promise<readonly Tool[]>;
+  listTools(options: PageOptions): Promise<ListPage<Tool>>;
+  listTools(options?: PageOptions): Promise<readonly Tool[] | ListPage<Tool>> {
+    return this.#list(TOOLS, 'tools', options);
+  }
+
+  listPrompts(): Promise<readonly Prompt[]>;
+  listPrompts(options: PageOptions): Promise<ListPage<Prompt>>;
+  listPrompts(options?: PageOptions): Promise<readonly Prompt[] | ListPage<Prompt>> {
+    return this.#list(PROMPTS, 'prompts', options);
+  }
+
+  listResources(): Promise<readonly Resource[]>;
+  listResources(options: PageOptions): Promise<ListPage<Resource>>;
+  listResources(options?: PageOptions): Promise<readonly Resource[] | ListPage<Resource>> {
+    return this.#list(RESOURCES, 'resources', options);
+  }
+
+  listResourceTemplates(): Promise<readonly ResourceTemplate[]>;
+  listResourceTemplates(options: PageOptions): Promise<ListPage<ResourceTemplate>>;
+  listResourceTemplates(options?: PageOptions): Promise<readonly ResourceTemplate[] | ListPage<ResourceTemplate>> {
+    return this.#list(TEMPLATES, 'resourceTemplates', options);
+  }
+
+  /** The cached list of `kind`, without fetching (undefined when not cached). */
+  cached(kind: 'tools'): readonly Tool[] | undefined;
+  cached(kind: 'prompts'): readonly Prompt[] | undefined;
+  cached(kind: 'resources'): readonly Resource[] | undefined;
+  cached(kind: 'resourceTemplates'): readonly ResourceTemplate[] | undefined;
+  cached(kind: ListKindName): readonly unknown[] | undefined {
+    return this.#caches[kind].peek();
+  }
+
+  cacheInfo(kind: ListKindName): CacheInfo {
+    return this.#caches[kind].info();
+  }
+
+  /** Drops one cached list, or all of them. */
+  clearCache(kind?: ListKindName): void {
+    if (kind !== undefined) return this.#caches[kind].invalidate();
+    for (const cache of Object.values(this.#caches)) cache.invalidate();
+  }
+
+  async #list<T>(kind: ListKind<T>, name: ListKindName, options: PageOptions | undefined): Promise<readonly T[] | ListPage<T>> {
+    await this.#connection.connect();
+    this.#connection.assertCapability(kind.method);
+    if (options === undefined) return (await this.#caches[name].get()) as readonly T[];
+    const page = await this.#fetchPage(kind, options.cursor ?? undefined);
+    return page.nextCursor === undefined ? { items: page.items, server: this.name } : { items: page.items, nextCursor: page.nextCursor, server: this.name };
+  }
+
+  #fetchAll<T>(kind: ListKind<T>): Promise<T[]> {
+    return collectPages((cursor) => this.#fetchPage(kind, cursor), { server: this.name, method: kind.method, maxPages: this.#context.maxPages });
+  }
+
+  async #fetchPage<T>(kind: ListKind<T>, cursor: string | undefined): Promise<Page<T>> {
+    const raw = await this.#connection.request(kind.method, cursor === undefined ? undefined : { cursor });
+    const dropped: string[] = [];
+    const page = readPage(kind, raw, this.name, dropped);
+    if (dropped.length > 0) {
+      const more = dropped.length > 5 ? ` (and ${dropped.length - 5} more)` : '';
+      this.#warn(`dropped from ${kind.method}: ${escapeForLog(dropped.slice(0, 5).join('; '), 1000)}${more}`);
+    }
+    return page;
+  }
+
+  // ── tools, prompts, resources, completion ─────────────────────────────────────────────────────────
+
+  async callTool(name: string, args?: Readonly<Record<string, unknown>>, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const params = buildCallParams(name, args, options.meta);
+    const raw = await this.#connection.request('tools/call', params, options);
+    return readCallToolResult(raw, this.name, name);
+  }
+
+  async getPrompt(name: string, args?: Readonly<Record<string, string>>, options: RequestOptions = {}): Promise<GetPromptResult> {
+    const checked = checkPromptArguments(args);
+    const raw = await this.#connection.request('prompts/get', checked === undefined ? { name } : { name, arguments: checked }, options);
+    return readGetPromptResult(raw, this.name, name);
+  }
+
+  async readResource(uri: string, options: RequestOptions = {}): Promise<ResourceContents[]> {
+    const raw = await this.#connection.request('resources/read', { uri }, options);
+    const dropped: string[] = [];
+    const contents = readContents(raw, this.name, uri, dropped);
+    if (dropped.length > 0) this.#warn(`dropped from resources/read: ${escapeForLog(dropped.slice(0, 5).join('; '), 1000)}`);
+    return contents;
+  }
+
+  async complete(request: CompleteRequest, options: RequestOptions = {}): Promise<Completion> {
+    const params = buildCompleteParams(request);
+    return readCompletion(await this.#connection.request('completion/complete', params, options), this.name);
+  }
+
+  /** Resolves once the server has confirmed the subscription; updates then arrive as `notifications/resources/updated`. */
+  async subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    await this.#connection.request('resources/subscribe', { uri }, options);
+    this.#subscriptions.add(uri);
+  }
+
+  async unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    await this.#connection.request('resources/unsubscribe', { uri }, options);
+    this.#subscriptions.delete(uri);
+  }
+
+  /** Sets the minimum level of the server's log messages. Deprecated in MCP 2026-07-28 (a notice, once). */
+  async setLogLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
+    checkLevel(level);
+    await this.#connection.setLogLevel(level, options, () => noteDeprecatedUse('logging', this.#context.logger, this.#context.deprecationNotices));
+  }
+
+  /** Closes the connection; the client does it for every server on close(). */
+  [CLOSE](): Promise<void> {
+    return this.#connection.close();
+  }
+
+  [ROOTS_CHANGED](): Promise<void> {
+    return this.#connection.rootsChanged();
+  }
+
+  // Runs on the transport's reader: only cheap, synchronous work, then the hand-off to the client.
+  #onNotification(method: string, params: JsonRpcParams | undefined): void {
+    const kinds = INVALIDATES.get(method);
+    if (kinds !== undefined) for (const kind of kinds) this.#caches[kind].invalidate();
+    if (method === 'notifications/message') {
+      const message = sanitizeLogMessage(params, this.#context.logMessageLimit);
+      if (message === undefined) return;
+      params = message as unknown as JsonRpcParams;
+    }
+    this.#context.deliver(this, method, params);
+  }
+
+  #warn(message: string): void {
+    safeLog(this.#context.logger, 'warn', `[mcpc] server "${escapeForLog(this.name, 100)}": ${message}`);
+  }
+}

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client, ConnectionError, TransportUnavailableError, serversFromConfig } from '@mcpc/client';
+
+const REVISION_SERVER = new URL('../../../tooling/fixtures/servers/revision-server.mjs', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'mcpc-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('server definition files', () => {
+  it('loads stdio and HTTP entries; the stdio one connects, the HTTP one says what it needs', async () => {
+    const path = join(dir, 'servers.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        mcpServers: {
+          rev: { type: 'stdio', command: process.execPath, args: [REVISION_SERVER, '2025-06-18'], env: { MCPC_TEST: '1' } },
+          api: { type: 'streamable_http', url: 'https://user:secret@api.example.com/mcp?token=t', headers: { Authorization: 'Bearer x' } },
+        },
+      }),
+    );
+    await using client = await Client.fromConfigFile(path, { logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    expect(client.servers.map((s) => s.name)).toEqual(['rev', 'api']);
+    await client.server('rev').connect();
+    expect(client.server('rev').protocolVersion).toBe('2025-06-18');
+    const error = await client.server('api').connect().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).cause).toBeInstanceOf(TransportUnavailableError);
+    expect((error as Error).message).not.toContain('secret');
+  });
+
+  it('refuses malformed documents and entries with a TypeError naming the entry', () => {
+    expect(() => serversFromConfig({ servers: {} })).toThrow(/"mcpServers" object/);
+    expect(() => serversFromConfig({ mcpServers: { a: { type: 'stdio' } } })).toThrow(/mcpServers\["a"\] needs a "command"/);
+    expect(() => serversFromConfig({ mcpServers: { b: { command: 'x', args: 'y' } } })).toThrow(/args must be an array/);
+    expect(() => serversFromConfig({ mcpServers: { c: { type: 'carrier-pigeon' } } })).toThrow(/unknown type/);
+  });
+
+  it('rejects a file that is not JSON', async () => {
+    const path = join(dir, 'broken.json');
+    writeFileSync(path, '{ nope');
+    await expect(Client.fromConfigFile(path)).rejects.toThrow(/not valid JSON/);
+  });
+});
