@@ -15,7 +15,7 @@ import {
   type OpenAIChatTool,
 } from './convert/index.js';
 import { noteDeprecatedUse } from './deprecations.js';
-import { ClientClosedError, UnknownServerError } from './errors.js';
+import { ClientClosedError, ToolNotFoundError, UnknownServerError } from './errors.js';
 import { DEFAULT_LOG_MESSAGE_LIMIT, checkLevel } from './features/logging.js';
 import type { ResourceContents } from './features/resources.js';
 import { streamCall, type ToolStreamEvent } from './features/streaming.js';
@@ -124,7 +124,7 @@ export class Client {
       const server = options.server !== undefined ? this.server(options.server) : await routeTool(await this.#connected(), name);
       return (await server.listTools()).find((t) => t.name === name);
     } catch (error) {
-      if (error instanceof Error && (error as { code?: string }).code === 'MCPC_TOOL_NOT_FOUND') return undefined;
+      if (error instanceof ToolNotFoundError) return undefined;
       throw error;
     }
   }

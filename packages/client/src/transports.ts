@@ -70,7 +70,7 @@ export function stdio(options: StdioServerOptions): ServerConfig {
   return config;
 }
 
-async function loadStdio(): Promise<typeof import('@mcpc/transport-stdio')> {
+async function loadStdio() {
   try {
     return await import('@mcpc/transport-stdio');
   } catch (error) {

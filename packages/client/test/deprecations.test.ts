@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { CapabilityError, Client, DEPRECATIONS, deprecations, type Logger } from '@mcpc/client';
 import { ask, recordingLogger, scripted, tapped } from './helpers.js';
 

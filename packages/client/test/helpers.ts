@@ -95,6 +95,6 @@ const SCRIPTED = fileURLToPath(new URL('./fixtures/scripted-server.mjs', import.
 export const scripted = (name = 'scripted'): ServerConfig => stdio({ name, command: process.execPath, args: [SCRIPTED] });
 
 /** Has the scripted server send `method` to the client, and returns the client's JSON-RPC answer. */
-export async function ask(client: Client, method: string, params?: unknown): Promise<{ result?: any; error?: { code: number; message: string } }> {
+export async function ask(client: Client, method: string, params?: unknown): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
   return JSON.parse(textOf(await client.callTool('ask', { method, params })));
 }

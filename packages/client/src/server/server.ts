@@ -24,7 +24,7 @@ import { Connection, factsOf, type ConnectionContext, type ConnectionState } fro
 import type { EraRequestOptions } from './era.js';
 
 /** Options every request takes. */
-export interface RequestOptions extends EraRequestOptions {}
+export type RequestOptions = EraRequestOptions;
 
 export interface CallToolOptions extends RequestOptions {
   /** Request metadata, merged over a `_meta` found in the arguments. */
