@@ -1,23 +1,23 @@
-import { TransportUnavailableError } from './errors.js';
+import { http, sse, streamableHttp } from './http-transports.js';
 import { stdio, type ServerConfig } from './transports.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 const isStringRecord = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((s) => typeof s === 'string');
 
-const HTTP_TYPES: Readonly<Record<string, string>> = {
-  streamable_http: '@mcpc/transport-streamable-http',
-  'streamable-http': '@mcpc/transport-streamable-http',
-  streamableHttp: '@mcpc/transport-streamable-http',
-  http: '@mcpc/transport-streamable-http',
-  sse: '@mcpc/transport-sse-legacy',
+const HTTP_TYPES: Readonly<Record<string, typeof streamableHttp>> = {
+  streamable_http: streamableHttp,
+  'streamable-http': streamableHttp,
+  streamableHttp,
+  http,
+  sse,
 };
 
 /**
  * Server configs from a server-definition document, the `{ "mcpServers": { name: { … } } }` shape
  * most MCP hosts share. A stdio entry has `command` (and optionally `args`, `env`, `cwd`; `type` is
- * `"stdio"` or absent). HTTP entries (`type` `streamable_http`, `http`, `sse`, or a `url`) are kept, but
- * connecting them fails with `TransportUnavailableError` until the HTTP transports are released.
+ * `"stdio"` or absent). HTTP entries have `type` `streamable_http`, `http` or `sse` (a `url` alone means
+ * Streamable HTTP), a `url`, and optionally `headers`.
  * A malformed entry is a `TypeError` naming it.
  */
 export function serversFromConfig(document: unknown): ServerConfig[] {
@@ -39,17 +39,13 @@ export function serversFromConfig(document: unknown): ServerConfig[] {
         ...(entry.cwd !== undefined && { cwd: entry.cwd }),
       });
     }
-    const pkg = typeof type === 'string' ? HTTP_TYPES[type] : undefined;
-    if (pkg === undefined) throw new TypeError(`mcpServers["${name}"] has an unknown type; use "stdio", "streamable_http", "http" or "sse"`);
-    if (typeof entry.url !== 'string') throw new TypeError(`mcpServers["${name}"] needs a "url"`);
-    return {
-      name,
-      kind: String(type),
-      // The URL without its query or credentials: labels end up in logs.
-      label: URL.canParse(entry.url) ? new URL(entry.url).origin : String(type),
-      open: () =>
-        Promise.reject(new TransportUnavailableError(pkg, `server "${name}" needs ${pkg}, which this version of @mcpc/client cannot use yet; the HTTP transports arrive in a later release`)),
-    };
+    const factory = typeof type === 'string' && Object.hasOwn(HTTP_TYPES, type) ? HTTP_TYPES[type] : undefined;
+    if (factory === undefined) throw new TypeError(`mcpServers["${name}"] has an unknown type; use "stdio", "streamable_http", "http" or "sse"`);
+    if (typeof entry.url !== 'string' || !URL.canParse(entry.url)) throw new TypeError(`mcpServers["${name}"] needs a "url" that is an http(s) URL`);
+    const url = new URL(entry.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`mcpServers["${name}"].url must be an http: or https: URL`);
+    if (entry.headers !== undefined && !isStringRecord(entry.headers)) throw new TypeError(`mcpServers["${name}"].headers must map names to strings`);
+    return factory({ name, url, ...(entry.headers !== undefined && { headers: entry.headers }) });
   });
 }
 

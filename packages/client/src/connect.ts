@@ -1,11 +1,13 @@
 import { Client, type ClientOptions } from './client.js';
-import { TransportUnavailableError } from './errors.js';
+import { autoHttp, http, sse, streamableHttp, type HttpServerOptions } from './http-transports.js';
 import { stdio, type ServerSpec, type StdioServerOptions } from './transports.js';
+
+/** Which transport a URL target uses; `'auto'` detects it (see {@link connect}). */
+export type TransportChoice = 'auto' | 'stdio' | 'streamable-http' | 'sse' | 'http';
 
 /**
  * What `connect` accepts for one server: a command line (`'npx -y some-server'`, optionally prefixed
- * `stdio://`), an argv array (`['node', 'server.js']`), a URL (once the HTTP transports exist), or a
- * server config.
+ * `stdio://`), an argv array (`['node', 'server.js']`), an http(s) URL, or a server config.
  */
 export type ConnectTarget = string | readonly string[] | ServerSpec;
 
@@ -16,6 +18,21 @@ export interface ConnectOptions extends Omit<ClientOptions, 'servers'> {
   readonly env?: StdioServerOptions['env'];
   readonly cwd?: string;
   readonly onStderr?: StdioServerOptions['onStderr'];
+  /** Forces a transport instead of detecting it from the target. */
+  readonly transport?: TransportChoice;
+  /** For HTTP targets: headers on every request (an object, or a function evaluated per request). */
+  readonly headers?: HttpServerOptions['headers'];
+  /** For HTTP targets: re-sends of idempotent requests after a network error or 5xx (never `tools/call`). */
+  readonly retries?: number;
+  /** For HTTP targets: your undici `Dispatcher` (TLS, a custom CA, a proxy, interceptors). */
+  readonly dispatcher?: HttpServerOptions['dispatcher'];
+  /** For HTTP targets: the authorization provider (an `OAuthProvider` from `@mcpc/oauth`). */
+  readonly auth?: HttpServerOptions['auth'];
+  readonly connectTimeout?: number;
+  readonly readTimeout?: number;
+  readonly maxDecompressedBodyBytes?: number;
+  /** Shorthand for `requestTimeout`. */
+  readonly timeout?: number;
 }
 
 /**
@@ -27,13 +44,23 @@ export interface ConnectOptions extends Omit<ClientOptions, 'servers'> {
  * (`['npx -y a', ['node', 'b.js'], 'https://c.example/mcp']`).
  */
 export async function connect(target: ConnectTarget | readonly (ConnectTarget | readonly string[])[], options: ConnectOptions = {}): Promise<Client> {
-  const { name, env, cwd, onStderr, ...clientOptions } = options;
+  const { name, env, cwd, onStderr, transport, headers, retries, dispatcher, auth, connectTimeout, readTimeout, maxDecompressedBodyBytes, timeout, ...clientOptions } = options;
   const targets: (ConnectTarget | readonly string[])[] = Array.isArray(target) && !isArgv(target) ? [...target] : [target as ConnectTarget];
   if (targets.length === 0) throw new TypeError('connect() needs at least one target');
   if (name !== undefined && targets.length > 1) throw new TypeError('the name option applies to a single target; use server configs to name several');
   const stdioExtras = { ...(env && { env }), ...(cwd !== undefined && { cwd }), ...(onStderr && { onStderr }) };
-  const servers = targets.map((t) => toSpec(t, stdioExtras, name));
-  const client = new Client({ ...clientOptions, servers });
+  const httpExtras: Omit<HttpServerOptions, 'url'> = {
+    ...(headers !== undefined && { headers }),
+    ...(retries !== undefined && { retries }),
+    ...(dispatcher !== undefined && { dispatcher }),
+    ...(auth !== undefined && { auth }),
+    ...(connectTimeout !== undefined && { connectTimeout }),
+    ...(readTimeout !== undefined && { readTimeout }),
+    ...(maxDecompressedBodyBytes !== undefined && { maxDecompressedBodyBytes }),
+  };
+  const servers = targets.map((t) => toSpec(t, { stdio: stdioExtras, http: httpExtras, transport: transport ?? 'auto' }, name));
+  const requestTimeout = clientOptions.requestTimeout ?? timeout;
+  const client = new Client({ ...clientOptions, ...(requestTimeout !== undefined && { requestTimeout }), servers });
   try {
     await client.connect();
   } catch (error) {
@@ -50,30 +77,53 @@ function isArgv(value: readonly unknown[]): value is readonly string[] {
   return value.every((v) => typeof v === 'string') && typeof first === 'string' && !URL_SCHEME.test(first) && !/\s/.test(first);
 }
 
-function toSpec(target: ConnectTarget | readonly string[], extras: Partial<StdioServerOptions>, name: string | undefined): ServerSpec {
+interface Extras {
+  readonly stdio: Partial<StdioServerOptions>;
+  readonly http: Omit<HttpServerOptions, 'url'>;
+  readonly transport: TransportChoice;
+}
+
+function toSpec(target: ConnectTarget | readonly string[], extras: Extras, name: string | undefined): ServerSpec {
   const named = name === undefined ? {} : { name };
   if (Array.isArray(target)) {
     if (!isArgv(target)) throw new TypeError('an argv target must be an array of strings, the command first');
     const [command, ...args] = target;
-    return stdio({ ...extras, ...named, command: command!, args });
+    return stdio({ ...extras.stdio, ...named, command: command!, args });
   }
   if (typeof target !== 'string') {
     if (typeof target === 'object' && target !== null) return name === undefined ? (target as ServerSpec) : { ...(target as ServerSpec), name };
     throw new TypeError('a connect target is a command line, an argv array, a URL or a server config');
   }
   const text = target.trim();
-  if (text.startsWith('stdio://')) return commandSpec(text.slice('stdio://'.length), extras, named);
-  if (/^https?:\/\//i.test(text)) {
-    const legacy = /\/sse\/?(\?|#|$)/.test(new URL(text).pathname + '?');
-    const pkg = legacy ? '@mcpc/transport-sse-legacy' : '@mcpc/transport-streamable-http';
-    throw new TransportUnavailableError(
-      pkg,
-      `connecting to ${legacy ? 'an HTTP+SSE' : 'an HTTP'} URL needs ${pkg}, which this version of @mcpc/client cannot use yet; ` +
-        'the HTTP transports arrive in a later release. Connect to a stdio server for now, or pass { transport } with your own Transport',
-    );
-  }
+  if (text.startsWith('stdio://')) return commandSpec(text.slice('stdio://'.length), extras.stdio, named);
+  if (/^https?:\/\//i.test(text)) return urlSpec(new URL(text), extras, named);
   if (URL_SCHEME.test(text)) throw new TypeError(`unsupported target scheme in "${text.slice(0, 40)}": use a command line, an http(s) URL or a server config`);
-  return commandSpec(text, extras, named);
+  if (extras.transport !== 'auto' && extras.transport !== 'stdio') throw new TypeError(`transport "${extras.transport}" needs an http(s) URL, not a command line`);
+  return commandSpec(text, extras.stdio, named);
+}
+
+/**
+ * The seed's transport detection: a path ending in `/sse` is the (deprecated) HTTP+SSE transport, one
+ * ending in `/mcp` Streamable HTTP, and any other URL is tried as Streamable HTTP, then HTTP+SSE, then
+ * plain HTTP. `transport` forces one.
+ */
+function urlSpec(url: URL, extras: Extras, named: { name?: string }): ServerSpec {
+  const options: HttpServerOptions = { ...extras.http, ...named, url };
+  const path = url.pathname.replace(/\/+$/, '');
+  switch (extras.transport) {
+    case 'streamable-http':
+      return streamableHttp(options);
+    case 'sse':
+      return sse(options);
+    case 'http':
+      return http(options);
+    case 'stdio':
+      throw new TypeError('transport "stdio" needs a command line, not a URL');
+    default:
+      if (path.endsWith('/sse')) return sse(options);
+      if (path.endsWith('/mcp')) return streamableHttp(options);
+      return autoHttp(options);
+  }
 }
 
 function commandSpec(line: string, extras: Partial<StdioServerOptions>, named: { name?: string }): ServerSpec {

@@ -1,7 +1,17 @@
 // The public surface of @mcpc/client. Adding an export is an API decision.
 
 export { Client, type ClientOptions, type NotificationListener, type LogListener, type RouteOptions, type ToolCall, type ToolCallOutcome } from './client.js';
-export { connect, splitCommandLine, type ConnectTarget, type ConnectOptions } from './connect.js';
+export { connect, splitCommandLine, type ConnectTarget, type ConnectOptions, type TransportChoice } from './connect.js';
+export {
+  streamableHttp,
+  http,
+  sse,
+  autoHttp,
+  type HttpServerOptions,
+  type PlainHttpServerOptions,
+  type HttpHeaders,
+  type HttpAuthProvider,
+} from './http-transports.js';
 export { serversFromConfig, readServerConfigFile } from './config-file.js';
 export {
   stdio,

@@ -26,6 +26,11 @@ export interface ServerConfig {
   readonly requestTimeout?: number;
   /** A deprecated transport (the HTTP+SSE one) names its feature: its notice is given once it connects. */
   readonly deprecated?: DeprecatedFeature;
+  /**
+   * When connecting through this config fails, the config to try instead, if the error says the server
+   * speaks another transport (transport detection for bare HTTP URLs). Undefined ends the attempt.
+   */
+  readonly fallback?: (error: unknown) => ServerConfig | undefined;
 }
 
 /** A server reached through a transport the host built itself (any `@mcpc/jsonrpc` `Transport`). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StdioTransport } from '@mcpc/transport-stdio';
-import { Client, ConnectionError, TransportUnavailableError, connect, splitCommandLine, textOf, type ConvertibleTool, type ServerConfig, type Tool } from '@mcpc/client';
+import { Client, ConnectionError, connect, splitCommandLine, textOf, type ConvertibleTool, type ServerConfig, type Tool } from '@mcpc/client';
 import { EVERYTHING, REVISIONS } from './helpers.js';
 
 const REVISION_SERVER = new URL('../../../tooling/fixtures/servers/revision-server.mjs', import.meta.url).pathname;
@@ -24,13 +24,9 @@ describe('connect(target)', () => {
     expect(client.server('rev').protocolVersion).toBe('2025-06-18');
   });
 
-  it('explains that HTTP URLs need a transport package not available yet', async () => {
-    const error = await connect('https://api.example.com/mcp').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TransportUnavailableError);
-    expect(error).toMatchObject({ code: 'MCPC_TRANSPORT_UNAVAILABLE', packageName: '@mcpc/transport-streamable-http' });
-    expect((error as Error).message).toContain('@mcpc/transport-streamable-http');
-    await expect(connect('http://localhost:8000/sse')).rejects.toMatchObject({ packageName: '@mcpc/transport-sse-legacy' });
+  it('refuses unknown schemes, and a forced HTTP transport for a command line', async () => {
     await expect(connect('ws://localhost:1')).rejects.toThrow(TypeError);
+    await expect(connect('npx some-server', { transport: 'sse' })).rejects.toThrow(/needs an http\(s\) URL/);
   });
 
   it('wraps a server that exits during the handshake in ConnectionError, with the cause', async () => {

@@ -70,15 +70,15 @@ export class ClassicEra implements ProtocolEra {
   }
 
   request(method: string, params: JsonRpcParams | undefined, options: EraRequestOptions): Promise<unknown> {
-    return this.#engine.request(method, params, options);
+    return this.#engine.request(method, params, IDEMPOTENT.has(method) ? { ...options, send: RETRYABLE } : options);
   }
 
   async ping(options: EraRequestOptions): Promise<void> {
-    await this.#engine.request('ping', undefined, options);
+    await this.#engine.request('ping', undefined, { ...options, send: RETRYABLE });
   }
 
   async setLogLevel(level: LoggingLevel, options: EraRequestOptions): Promise<void> {
-    await this.#engine.request('logging/setLevel', { level }, options);
+    await this.#engine.request('logging/setLevel', { level }, { ...options, send: RETRYABLE });
   }
 
   async rootsChanged(): Promise<void> {
@@ -89,9 +89,24 @@ export class ClassicEra implements ProtocolEra {
   #initialize(protocolVersion: string): Promise<unknown> {
     const params = { protocolVersion, capabilities: this.#host.capabilities, clientInfo: this.#host.clientInfo };
     const timeout = this.#options.handshakeTimeout;
-    return this.#engine.request('initialize', params, timeout === undefined ? {} : { timeout });
+    return this.#engine.request('initialize', params, timeout === undefined ? { send: RETRYABLE } : { timeout, send: RETRYABLE });
   }
 }
+
+// Requests a transport may re-send when unsure they arrived: reading, or setting state to a value. Never
+// tools/call, whose side effects could run twice.
+const IDEMPOTENT: ReadonlySet<string> = new Set([
+  'tools/list',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'completion/complete',
+]);
+const RETRYABLE = { retryable: true } as const;
 
 function sharedVersion(error: unknown): string | undefined {
   if (!(error instanceof ServerError) || error.rpcCode !== ErrorCode.InvalidParams) return undefined;

@@ -37,6 +37,7 @@ export class Connection {
   #era: ProtocolEra | undefined;
   #facts: SessionFacts | undefined;
   #host: HostBridge | undefined;
+  #active: ServerConfig | undefined;
 
   constructor(name: string, config: ServerConfig, context: ConnectionContext) {
     this.name = name;
@@ -72,17 +73,35 @@ export class Connection {
   }
 
   async #open(): Promise<ProtocolEra> {
+    for (let config = this.config; ; ) {
+      try {
+        return await this.#openWith(config);
+      } catch (error) {
+        const next = this.#isClosed() ? undefined : config.fallback?.(error);
+        if (next === undefined) throw error;
+        safeLog(this.#context.logger, 'debug', `[mcpc] server "${escapeForLog(this.name, 100)}" does not speak ${config.kind} (${messageOf(error)}); trying ${next.kind}`);
+        config = next;
+      }
+    }
+  }
+
+  /** The transport that connected (after any fallback): `'stdio'`, `'streamable-http'`, `'sse'`, `'http'`, … */
+  get transportKind(): string | undefined {
+    return this.#active?.kind;
+  }
+
+  async #openWith(config: ServerConfig): Promise<ProtocolEra> {
     this.#state = 'connecting';
     const { logger } = this.#context;
     let engine: JsonRpcEngine | undefined;
     try {
       let transport;
       try {
-        transport = await this.config.open({ name: this.name, logger });
+        transport = await config.open({ name: this.name, logger });
       } catch (error) {
-        throw new ConnectionError(this.name, `its ${this.config.kind} transport could not be created: ${messageOf(error)}`, { cause: error });
+        throw new ConnectionError(this.name, `its ${config.kind} transport could not be created: ${messageOf(error)}`, { cause: error });
       }
-      const requestTimeout = this.config.requestTimeout ?? this.#context.requestTimeout;
+      const requestTimeout = config.requestTimeout ?? this.#context.requestTimeout;
       engine = new JsonRpcEngine(transport, requestTimeout === undefined ? { logger } : { logger, requestTimeout });
       this.#engine = engine;
       const host = this.#context.host(this.name);
@@ -94,7 +113,7 @@ export class Connection {
       try {
         await engine.start();
       } catch (error) {
-        throw new ConnectionError(this.name, `its ${this.config.kind} transport failed to start: ${messageOf(error)}`, { cause: error });
+        throw new ConnectionError(this.name, `its ${config.kind} transport failed to start: ${messageOf(error)}`, { cause: error });
       }
       if (this.#isClosed()) throw new ClientClosedError('connect');
       try {
@@ -105,8 +124,9 @@ export class Connection {
       }
       if (this.#isClosed()) throw new ClientClosedError('connect');
       this.#era = era;
+      this.#active = config;
       this.#state = 'connected';
-      if (this.config.deprecated !== undefined) noteDeprecatedUse(this.config.deprecated, logger, this.#context.deprecationNotices);
+      if (config.deprecated !== undefined) noteDeprecatedUse(config.deprecated, logger, this.#context.deprecationNotices);
       return era;
     } catch (error) {
       if (!this.#isClosed()) this.#state = 'idle';

@@ -86,6 +86,11 @@ export class Server {
     return this.#connection.state;
   }
   /** The protocol era of the session (`'classic'`: the initialize handshake); undefined until connected. */
+  /** The transport that connected: `'stdio'`, `'streamable-http'`, `'sse'`, `'http'`, `'custom'` (undefined before). */
+  get transportKind(): string | undefined {
+    return this.#connection.transportKind;
+  }
+
   get era(): 'classic' | undefined {
     return this.#connection.era;
   }
