@@ -162,7 +162,14 @@ describe('server-everything over Streamable HTTP', () => {
 describe('proxies', () => {
   let proxy: Fixture;
   let server: Fixture;
-  const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY, http_proxy: process.env.http_proxy, no_proxy: process.env.no_proxy };
+  const saved = {
+    HTTP_PROXY: process.env.HTTP_PROXY,
+    HTTPS_PROXY: process.env.HTTPS_PROXY,
+    NO_PROXY: process.env.NO_PROXY,
+    http_proxy: process.env.http_proxy,
+    https_proxy: process.env.https_proxy,
+    no_proxy: process.env.no_proxy,
+  };
   beforeAll(async () => {
     [proxy, server] = await Promise.all([startFixture('proxy.mjs'), startFixture('sdk-server.mjs', ['--mode', 'session'])]);
   });
@@ -179,8 +186,9 @@ describe('proxies', () => {
     return stats.forwarded + stats.connects;
   };
 
-  it('honours HTTP_PROXY by default, and NO_PROXY', async () => {
+  it('honours HTTP_PROXY and HTTPS_PROXY by default, and NO_PROXY', async () => {
     delete process.env.http_proxy;
+    delete process.env.https_proxy;
     delete process.env.no_proxy;
     process.env.HTTP_PROXY = proxy.url;
     process.env.NO_PROXY = '';
@@ -189,6 +197,16 @@ describe('proxies', () => {
     expect(text(await call(engine, 'echo', { message: 'via proxy' }))).toBe('Echo: via proxy');
     expect(await forwarded()).toBeGreaterThan(before);
     await engine.close();
+
+    // HTTPS_PROXY: an https: endpoint is reached through a CONNECT tunnel. (The TLS handshake then fails
+    // against this plain-HTTP peer; what matters is that the proxy was asked.)
+    process.env.HTTPS_PROXY = proxy.url;
+    const beforeTunnel = await forwarded();
+    const httpsUrl = server.url.replace(/^http:/, 'https:');
+    const tunnelled = await open(httpsUrl, { listen: false, retries: 0 }).catch((e: unknown) => e);
+    expect(tunnelled).toBeInstanceOf(Error);
+    expect(await forwarded()).toBeGreaterThan(beforeTunnel);
+    delete process.env.HTTPS_PROXY;
 
     process.env.NO_PROXY = '127.0.0.1';
     const middle = await forwarded();
