@@ -1,29 +1,24 @@
 // Connects to a real MCP server over stdio and prints its tools.
 //
 //   node list-tools.mjs                      the installed @modelcontextprotocol/server-everything
-//   node list-tools.mjs npx -y some-server   any stdio server
+//   node list-tools.mjs npx -y some-server   any stdio server (or an http(s) URL)
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { JsonRpcEngine } from '@mcpc/jsonrpc';
-import { StdioTransport } from '@mcpc/transport-stdio';
+import { connect } from '@mcpc/client';
 
 const require = createRequire(import.meta.url);
 const everything = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
-const [command, ...args] = process.argv.length > 2 ? process.argv.slice(2) : [process.execPath, everything, 'stdio'];
+const given = process.argv.slice(2);
+const target = given.length === 0 ? [process.execPath, everything, 'stdio'] : given.length === 1 ? given[0] : given;
 
-const transport = new StdioTransport({ command, args });
-const engine = new JsonRpcEngine(transport, { requestTimeout: 30_000 });
-await engine.start();
+const client = await connect(target, { clientInfo: { name: 'mcpc-example', version: '0.1.0' }, requestTimeout: 30_000 });
 try {
-  const init = await engine.request('initialize', {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 'mcpc-example', version: '0.1.0' },
-  });
-  await engine.notify('notifications/initialized');
-  console.log(`${init.serverInfo.name} ${init.serverInfo.version}, protocol ${init.protocolVersion}`);
-  const { tools } = await engine.request('tools/list');
-  for (const tool of tools) console.log(`  ${tool.name.padEnd(32)} ${(tool.description ?? '').split('\n')[0].slice(0, 80)}`);
+  for (const server of client.servers) {
+    console.log(`${server.serverInfo.name} ${server.serverInfo.version}, protocol ${server.protocolVersion}`);
+  }
+  for (const tool of await client.listTools()) {
+    console.log(`  ${tool.name.padEnd(32)} ${(tool.description ?? '').split('\n')[0].slice(0, 80)}`);
+  }
 } finally {
-  await engine.close();
+  await client.close();
 }
