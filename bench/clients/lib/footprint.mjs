@@ -1,0 +1,149 @@
+// Scenario 7: install footprint and cold import time.
+//
+// Each client is installed with `npm install` into a fresh temp project, as a user would install what
+// they need for stdio + Streamable HTTP. mcpc's four packages are packed from the workspace first
+// (`pnpm pack`), so the tarballs are what would be published. Bytes are the apparent sizes of every
+// file under node_modules (npm's own `.package-lock.json` excluded).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, lstat, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+export const PACKAGES = {
+  mcpc: {
+    install: null, // the packed tarballs
+    imports: ['@mcpc/client', '@mcpc/transport-stdio', '@mcpc/transport-streamable-http'],
+  },
+  sdk1: {
+    install: ['@modelcontextprotocol/sdk@1.32.2'],
+    imports: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js'],
+  },
+  sdk2: {
+    install: ['@modelcontextprotocol/client@2.4.0'],
+    imports: ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio'],
+  },
+  aisdk: {
+    install: ['@ai-sdk/mcp@2.0.99'],
+    imports: ['@ai-sdk/mcp', '@ai-sdk/mcp/mcp-stdio'],
+  },
+};
+export const MCPC_PACKAGES = ['jsonrpc', 'client', 'transport-stdio', 'transport-streamable-http'];
+
+/** Runs a command; resolves with its stdout, rejects with its stderr tail. Bounded by `timeoutMs`. */
+export function run(command, args, { cwd, timeoutMs = 300_000, env = process.env } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err = (err + c).slice(-4000)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? code}) in ${cwd}:\n${err || out.slice(-2000)}`));
+    });
+  });
+}
+
+/** Apparent bytes of the files, and what they and their folders occupy on this disk (du). */
+async function sizeOf(dir) {
+  let bytes = 0;
+  let files = 0;
+  let diskBytes = 0;
+  const walk = async (d) => {
+    diskBytes += (await lstat(d)).blocks * 512;
+    for (const entry of await readdir(d, { withFileTypes: true })) {
+      const p = join(d, entry.name);
+      if (entry.isDirectory()) await walk(p);
+      else if (entry.isFile() || entry.isSymbolicLink()) {
+        if (d === dir && entry.name === '.package-lock.json') continue;
+        const st = await lstat(p);
+        bytes += st.size;
+        diskBytes += st.blocks * 512;
+        files++;
+      }
+    }
+  };
+  await walk(dir);
+  return { bytes, files, diskBytes };
+}
+
+async function countPackages(dir) {
+  let n = 0;
+  const walk = async (d) => {
+    let entries;
+    try {
+      entries = await readdir(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (!e.isDirectory() || e.name.startsWith('.')) continue;
+      if (e.name.startsWith('@')) await walk(join(d, e.name));
+      else {
+        n++;
+        await walk(join(d, e.name, 'node_modules'));
+      }
+    }
+  };
+  await walk(dir);
+  return n;
+}
+
+/**
+ * Packs mcpc, installs every client into its own fresh project, and measures node_modules.
+ * With `reuseDir` (--quick), the pinned third-party installs are kept there and reused by later runs
+ * (same pinned versions, same tree); mcpc is always packed and installed anew.
+ * @param {{ repoRoot: string, pnpm: string[], drivers: string[], log: (s: string) => void, reuseDir?: string }} o
+ */
+export async function install({ repoRoot, pnpm, drivers, log, reuseDir }) {
+  const root = await mkdtemp(join(tmpdir(), 'mcpc-bench-footprint-'));
+  const packs = join(root, 'packs');
+  await mkdir(packs);
+  const wanted = drivers.filter((d) => d in PACKAGES);
+  const projects = {};
+  const sizes = {};
+  const npmArgs = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', '--no-update-notifier'];
+  const installOne = async (driver) => {
+    let specs = PACKAGES[driver].install;
+    const reused = reuseDir !== undefined && specs !== null ? join(reuseDir, `${driver}-${specs.join('+').replace(/[^\w.@+-]/g, '_')}`) : undefined;
+    const dir = reused ?? join(root, driver);
+    const done = join(dir, '.installed');
+    const t0 = performance.now();
+    if (reused && existsSync(done)) {
+      log(`  ${driver}: reusing the install in ${dir} (--quick)`);
+    } else {
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `footprint-${driver}`, private: true, type: 'module' }, null, 2));
+      if (specs === null) {
+        await Promise.all(MCPC_PACKAGES.map((name) => run(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', packs], { cwd: join(repoRoot, 'packages', name) })));
+        specs = (await readdir(packs)).filter((f) => f.endsWith('.tgz')).map((f) => join(packs, f));
+        if (specs.length !== MCPC_PACKAGES.length) throw new Error(`expected ${MCPC_PACKAGES.length} tarballs in ${packs}, found ${specs.length}`);
+      }
+      await run('npm', [...npmArgs, ...specs], { cwd: dir });
+      if (reused) await writeFile(done, new Date().toISOString());
+    }
+    const nm = join(dir, 'node_modules');
+    sizes[driver] = { ...(await sizeOf(nm)), packages: await countPackages(nm), installSeconds: (performance.now() - t0) / 1000 };
+    projects[driver] = dir;
+    log(`  ${driver}: ${(sizes[driver].bytes / 1e6).toFixed(2)} MB in ${sizes[driver].files} files (${(sizes[driver].diskBytes / 1e6).toFixed(2)} MB on disk), ${sizes[driver].packages} packages`);
+  };
+  await Promise.all(wanted.map(installOne));
+  return { root, projects, sizes, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+/** The script run in a fresh process to time the cold imports. */
+export async function writeImportScript(dir, specifiers) {
+  const path = join(dir, 'import-time.mjs');
+  const body = `const t0 = performance.now();\n${specifiers.map((s) => `await import(${JSON.stringify(s)});`).join('\n')}\nconst ms = performance.now() - t0;\nprocess.stdout.write('@@RESULT ' + JSON.stringify({ ms, node: process.version }) + '\\n');\n`;
+  await writeFile(path, body);
+  return path;
+}
