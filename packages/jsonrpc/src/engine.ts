@@ -1,5 +1,6 @@
 import {
   AbortError,
+  CancelledByPeerError,
   ConnectionClosedError,
   ErrorReply,
   McpError,
@@ -37,6 +38,12 @@ export interface RequestOptions {
   readonly maxTotalTimeout?: number;
   /** Passed to the transport with the request (headers, retryability). */
   readonly send?: Omit<TransportSendOptions, 'signal' | 'relatedRequestId'>;
+  /**
+   * Follow an abandoned request with `notifications/cancelled` (true, best-effort). False where
+   * cancellation is signalled otherwise: on MCP 2026-07-28 Streamable HTTP, closing the request's
+   * response stream is the cancellation, and no notification is sent.
+   */
+  readonly cancelNotification?: boolean;
 }
 
 export interface RequestContext {
@@ -69,6 +76,8 @@ interface Pending {
   readonly wire: AbortController;
   /** Restarts the timeout on progress, where asked. */
   readonly touch: (() => void) | undefined;
+  /** Whether abandoning it sends `notifications/cancelled`. */
+  readonly notifyCancel: boolean;
 }
 
 const RECENTLY_ABANDONED_LIMIT = 256;
@@ -174,6 +183,7 @@ export class JsonRpcEngine {
         reject,
         onProgress,
         touch,
+        notifyCancel: options.cancelNotification !== false,
         cleanup: () => {
           if (timer !== undefined) clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
@@ -286,7 +296,17 @@ export class JsonRpcEngine {
     if (method === 'notifications/cancelled') {
       const requestId = params?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') {
-        this.#inFlight.get(requestId)?.abort(new AbortError(undefined, 'cancelled by the server'));
+        const handler = this.#inFlight.get(requestId);
+        if (handler !== undefined) return handler.abort(new AbortError(undefined, 'cancelled by the server'));
+        // A request of ours the peer ended (MCP 2026-07-28: a subscription stream torn down on stdio).
+        // Ids are ours, so a match is ours; it is rejected rather than left pending for ever.
+        const pending = this.#settle(requestId);
+        if (pending !== undefined) {
+          const reason = typeof params?.reason === 'string' ? params.reason : undefined;
+          const error = new CancelledByPeerError(pending.method, reason);
+          pending.reject(error);
+          pending.wire.abort(error);
+        }
       }
       return;
     }
@@ -383,7 +403,7 @@ export class JsonRpcEngine {
     pending.wire.abort(error);
     this.#abandoned.add(id);
     if (this.#abandoned.size > RECENTLY_ABANDONED_LIMIT) this.#abandoned.delete(this.#abandoned.values().next().value!);
-    if (this.#uncancellable.has(pending.method) || this.#state === 'closed') return;
+    if (!pending.notifyCancel || this.#uncancellable.has(pending.method) || this.#state === 'closed') return;
     const reason = error instanceof RequestTimeoutError ? 'timeout' : 'aborted by the client';
     this.notify('notifications/cancelled', { requestId: id, reason }).catch((e: unknown) => {
       this.#trace(() => `could not send notifications/cancelled for id=${id}: ${escapeForLog(asError(e).message)}`);

@@ -180,3 +180,20 @@ export class ConnectionClosedError extends McpError {
     this.method = method;
   }
 }
+
+/**
+ * The peer ended a request of ours with `notifications/cancelled` (MCP 2026-07-28 servers end a
+ * `subscriptions/listen` stream that way on stdio). The request will not be answered.
+ */
+export class CancelledByPeerError extends McpError {
+  static override readonly brand: string = 'CancelledByPeerError';
+  readonly method: string;
+  /** The peer's reason (untrusted text), when it gave one. */
+  readonly reason: string | undefined;
+
+  constructor(method: string, reason: string | undefined) {
+    super(`the server cancelled ${method}${reason === undefined ? '' : `: ${JSON.stringify(reason.slice(0, 200))}`}`, { code: 'MCPC_CANCELLED_BY_PEER' });
+    this.method = method;
+    this.reason = reason;
+  }
+}

@@ -21,6 +21,7 @@ export {
   TransportError,
   MessageTooLargeError,
   ConnectionClosedError,
+  CancelledByPeerError,
   type ProtocolErrorReason,
 } from './errors.js';
 export type { Transport, TransportSink, TransportSendOptions, MessageInfo } from './transport.js';

@@ -45,6 +45,19 @@ export interface TransportSendOptions {
    * methods). Transports must not re-send a request without it. Defaults to false.
    */
   readonly retryable?: boolean;
+  /**
+   * The message belongs to the stateless protocol (MCP 2026-07-28 and later): each request stands
+   * alone. HTTP transports then send no session id, open no standalone stream, never resume a broken
+   * response stream (a request whose stream ends without its answer fails with a typed error, so the
+   * caller can re-issue it under a new id), and let the per-message `headers` carry the protocol
+   * headers. Defaults to false (the classic, session-based protocol).
+   */
+  readonly stateless?: boolean;
+  /**
+   * The answer may be a long time coming, with quiet periods in between (a `subscriptions/listen`
+   * stream): transports apply no idle timeout to it. The request's own timeout still applies.
+   */
+  readonly longLived?: boolean;
 }
 
 /**

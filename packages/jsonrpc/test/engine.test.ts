@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   AbortError,
+  CancelledByPeerError,
   ConnectionClosedError,
   ErrorReply,
   JsonRpcEngine,
@@ -114,6 +115,29 @@ describe('timeouts and cancellation', () => {
     expect((e as AbortError).cause).toBe('user pressed stop');
     expect(await peer.next()).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 1 } });
     expect(remove).toHaveBeenCalledWith('abort', expect.any(Function));
+  });
+
+  it('cancelNotification: false abandons a request without notifications/cancelled, and the transport signal still fires', async () => {
+    const { peer, engine } = await open();
+    const controller = new AbortController();
+    const p = engine.request('tools/call', {}, { signal: controller.signal, cancelNotification: false });
+    await peer.next();
+    controller.abort('stop');
+    await expect(p).rejects.toBeInstanceOf(AbortError);
+    await tick(10);
+    expect(peer.sent.map((s) => s.message)).toHaveLength(1);
+    expect(peer.sent[0]!.options?.signal?.aborted).toBe(true);
+  });
+
+  it("the peer's notifications/cancelled for one of our requests rejects it with CancelledByPeerError", async () => {
+    const { peer, engine } = await open();
+    const p = engine.request('subscriptions/listen', { notifications: {} }, { timeout: 0 });
+    await peer.next();
+    peer.serverSends({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'shutting down' } });
+    const e = await p.catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(CancelledByPeerError);
+    expect(e).toMatchObject({ code: 'MCPC_CANCELLED_BY_PEER', method: 'subscriptions/listen', reason: 'shutting down' });
+    expect(engine.pendingCount).toBe(0);
   });
 
   it('an already-aborted signal rejects without sending anything', async () => {
