@@ -31,7 +31,7 @@ const TITLES = {
   sequential: '2. sequential echo calls',
   concurrent: '3. echo calls, 64 in flight',
   list: '4. tools/list of 1,000 tools',
-  blob: '5. one 16 MiB blob result',
+  blob: '5. one 16 MiB blob result', // the size is set from the plan below
   rss: '6. RSS after 10,000 calls',
   footprint: '7. install footprint and cold import',
 };
@@ -41,12 +41,12 @@ function usage(message) {
   if (message) console.error(message);
   console.error(
     `usage: node bench/clients/run.mjs [--quick] [--only ${ALL_SCENARIOS.join(',')}] [--drivers ${ALL_DRIVERS.join(',')}]\n` +
-      '       [--transports stdio,http] [--rounds N] [--out results.json] [--no-build]',
+      '       [--transports stdio,http] [--rounds N] [--out results.json] [--no-build] [--cpu-prof]',
   );
   process.exit(2);
 }
 const argv = process.argv.slice(2);
-const opts = { quick: false, only: ALL_SCENARIOS, drivers: ALL_DRIVERS, transports: ['stdio', 'http'], rounds: undefined, out: undefined, build: true };
+const opts = { quick: false, only: ALL_SCENARIOS, drivers: ALL_DRIVERS, transports: ['stdio', 'http'], rounds: undefined, out: undefined, build: true, cpuProf: false };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   const value = () => {
@@ -69,6 +69,7 @@ for (let i = 0; i < argv.length; i++) {
     if (!Number.isInteger(opts.rounds) || opts.rounds < 1 || opts.rounds > 50) usage('--rounds must be 1..50');
   } else if (a === '--out') opts.out = value();
   else if (a === '--no-build') opts.build = false;
+  else if (a === '--cpu-prof') opts.cpuProf = true;
   else if (a === '--help' || a === '-h') usage();
   else usage(`unknown argument ${a}`);
 }
@@ -82,11 +83,11 @@ const BLOB = 16 * MiB;
 const PLAN = opts.quick
   ? {
       connect: { rounds: 1, budgetMs: 20_000 },
-      sequential: { rounds: 1, budgetMs: 20_000, params: { warmup: 100, calls: 500 } },
-      concurrent: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, calls: 2000, inFlight: 64 } },
-      list: { rounds: 1, budgetMs: 20_000, params: { tools: 1000, warmup: 1, lists: 5 } },
-      blob: { rounds: 1, budgetMs: 20_000, params: { bytes: BLOB } },
-      rss: { rounds: 1, budgetMs: 20_000, params: { warmup: 500, calls: 3000, inFlight: 64 } },
+      sequential: { rounds: 1, budgetMs: 20_000, params: { warmup: 50, calls: 200 } },
+      concurrent: { rounds: 1, budgetMs: 20_000, params: { warmup: 100, calls: 600, inFlight: 64 } },
+      list: { rounds: 1, budgetMs: 20_000, params: { tools: 1000, warmup: 1, lists: 3 } },
+      blob: { rounds: 1, budgetMs: 20_000, params: { bytes: 4 * MiB } },
+      rss: { rounds: 1, budgetMs: 20_000, params: { warmup: 200, calls: 1000, inFlight: 64 } },
       footprint: { rounds: 3, reuse: true },
       suite: { rounds: 1, budgetMs: 30_000 },
     }
@@ -100,6 +101,7 @@ const PLAN = opts.quick
       footprint: { rounds: 10 },
     };
 if (opts.rounds !== undefined) for (const s of Object.values(PLAN)) s.rounds = opts.rounds;
+TITLES.blob = `5. one ${PLAN.blob.params.bytes / MiB} MiB blob result`;
 
 const started = performance.now();
 const log = (s) => process.stderr.write(`${s}\n`);
@@ -185,6 +187,11 @@ function runNode(nodeBin, args, { budgetMs, cwd }) {
   });
 }
 
+/** Node flags of a trial; with --cpu-prof, each trial writes profiles/<name>-<n>.cpuprofile. */
+let profileSeq = 0;
+const trialFlags = (name) =>
+  opts.cpuProf ? ['--expose-gc', '--cpu-prof', '--cpu-prof-dir', join(here, 'profiles'), '--cpu-prof-name', `${name}-${++profileSeq}.cpuprofile`] : ['--expose-gc'];
+
 /** The stdio target, or a fresh HTTP server of its own, for a trial against a server with `tools` tools. */
 async function targetFor(transport, tools) {
   if (transport === 'http') {
@@ -200,7 +207,7 @@ async function trial(driver, scenario, transport, plan) {
   const { target, stop } = await targetFor(transport, fillers(scenario, plan.params ?? {}));
   try {
     const spec = { driver, scenario, target, params: plan.params ?? {}, budgetMs: plan.budgetMs };
-    return await runNode(nodeFor[driver], ['--expose-gc', trialPath, JSON.stringify(spec)], { budgetMs: plan.budgetMs, cwd: here });
+    return await runNode(nodeFor[driver], [...trialFlags(`${scenario}-${transport}-${driver}`), trialPath, JSON.stringify(spec)], { budgetMs: plan.budgetMs, cwd: here });
   } finally {
     await stop();
   }
@@ -218,7 +225,7 @@ async function suiteTrial(driver, transport, steps, budgetMs) {
       steps: steps.map((s) => ({ ...s, ...(s.scenario === 'list' && { target: list.target }) })),
       budgetMs,
     };
-    return await runNode(nodeFor[driver], ['--expose-gc', trialPath, JSON.stringify(spec)], { budgetMs, cwd: here });
+    return await runNode(nodeFor[driver], [...trialFlags(`suite-${transport}-${driver}`), trialPath, JSON.stringify(spec)], { budgetMs, cwd: here });
   } finally {
     await Promise.all([main.stop(), list?.stop()]);
   }
@@ -247,14 +254,22 @@ const METRICS = {
 const trials = [];
 const summary = {};
 
-async function aiSdkNode() {
-  if (!drivers.includes('aisdk') || !scenarios.some((s) => s !== 'footprint')) return;
-  // @ai-sdk/mcp declares Node >= 22. Try it on this Node first; fall back to Node 24 for its trials.
-  const probe = await trial('aisdk', 'connect', 'stdio', { budgetMs: 20_000 });
-  if (probe.error) {
-    log(`ai-sdk could not run on Node ${process.version}: ${probe.error.split('\n')[0]}; its trials run on ${NODE24}`);
-    nodeFor.aisdk = node24();
-  } else log(`ai-sdk runs on Node ${process.version} (its engines say >= 22)`);
+/**
+ * @ai-sdk/mcp declares Node >= 22. Its first trial runs on this Node; if that trial fails, the
+ * driver moves to Node 24 for the rest of the run (marked in the table), and the trial is re-run.
+ */
+let aiSdkChecked = false;
+async function withNodeFallback(driver, runIt) {
+  const result = await runIt();
+  if (driver !== 'aisdk' || aiSdkChecked) return result;
+  aiSdkChecked = true;
+  if (!result.error) {
+    log(`  ai-sdk runs on Node ${process.version} (its engines say >= 22)`);
+    return result;
+  }
+  log(`  ai-sdk failed on Node ${process.version}: ${result.error.split('\n')[0]}; its trials run on ${NODE24}`);
+  nodeFor.aisdk = node24();
+  return runIt();
 }
 
 async function runScenario(scenario) {
@@ -265,7 +280,7 @@ async function runScenario(scenario) {
     const byDriver = Object.fromEntries(drivers.map((d) => [d, []]));
     for (let round = 0; round < plan.rounds; round++) {
       for (const driver of orderFor(round, drivers)) {
-        const result = await trial(driver, scenario, transport, plan);
+        const result = await withNodeFallback(driver, () => trial(driver, scenario, transport, plan));
         trials.push({ scenario, transport, driver, round, ...result });
         byDriver[driver].push(result);
         if (result.error) log(`  ${driver} ${transport} round ${round + 1}: ERROR ${result.error.split('\n')[0]}${result.stderr ? `\n    stderr: ${result.stderr.trim().split('\n').slice(-3).join('\n    ')}` : ''}`);
@@ -341,7 +356,7 @@ async function runSuite(list) {
     const byScenario = Object.fromEntries(list.map((s) => [s, Object.fromEntries(drivers.map((d) => [d, []]))]));
     for (let round = 0; round < rounds; round++) {
       for (const driver of orderFor(round, drivers)) {
-        const result = await suiteTrial(driver, transport, steps, budgetMs);
+        const result = await withNodeFallback(driver, () => suiteTrial(driver, transport, steps, budgetMs));
         if (result.error) log(`  ${driver} ${transport}: ERROR ${result.error.split('\n')[0]}${result.stderr ? `\n    stderr: ${result.stderr.trim().split('\n').slice(-3).join('\n    ')}` : ''}`);
         for (const s of list) {
           const r = result.error ? { error: result.error, stderr: result.stderr } : (result.suite[s] ?? { error: 'not run: out of time' });
@@ -355,7 +370,6 @@ async function runSuite(list) {
   }
 }
 
-await aiSdkNode();
 const measured = scenarios.filter((s) => s !== 'footprint');
 if (opts.quick && measured.length) await runSuite(measured);
 else for (const scenario of measured) await runScenario(scenario);
@@ -406,7 +420,7 @@ function table(scenario) {
     sequential: ` (${p.calls} calls after ${p.warmup} warm-up)`,
     concurrent: ` (${p.calls} calls, ${p.inFlight} in flight, after ${p.warmup} warm-up)`,
     list: ` (median of ${p.lists} lists)`,
-    blob: ` (${(p.bytes / MiB).toFixed(0)} MiB; peak − base is the peak RSS above the RSS just before the call)`,
+    blob: ' (peak − base: the peak RSS above the RSS just before the call)',
     rss: ` (${p.calls} calls, ${p.inFlight} in flight, after ${p.warmup} warm-up, gc before and after)`,
   }[scenario];
   lines.push(`### ${TITLES[scenario]}${detail}`, '');
