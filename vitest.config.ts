@@ -13,6 +13,7 @@ export default defineConfig({
       '@mcpc/jsonrpc': src('jsonrpc'),
       '@mcpc/transport-stdio': src('transport-stdio'),
       '@mcpc/transport-streamable-http': src('transport-streamable-http'),
+      '@mcpc/schema-validator': src('schema-validator'),
       '@mcpc/client': src('client'),
     },
   },

@@ -1,0 +1,97 @@
+import { McpError } from '@mcpc/jsonrpc';
+import type { ValidationIssue } from './result.js';
+
+/**
+ * A schema that cannot be used: malformed keyword values, colliding `$id`s or anchors, a pattern that is
+ * not ECMA-262, a `$ref` cycle that never reaches the instance. Thrown by `compile`, never by `validate`.
+ * `schemaPath` is where in the document the problem is, when there is one place.
+ */
+export class SchemaError extends McpError {
+  static override readonly brand: string = 'SchemaError';
+  readonly schemaPath: string | undefined;
+
+  constructor(message: string, options?: { code?: string; schemaPath?: string; cause?: unknown }) {
+    super(message, { code: options?.code ?? 'MCPC_SCHEMA_INVALID', cause: options?.cause });
+    this.schemaPath = options?.schemaPath;
+  }
+}
+
+/** The schema (or `options.dialect`) names a JSON Schema dialect this package does not implement. */
+export class UnsupportedDialectError extends SchemaError {
+  static override readonly brand: string = 'UnsupportedDialectError';
+  /** The `$schema` URI (or dialect name) as written. */
+  readonly dialect: string;
+  /** The dialects that are supported, by their `$schema` URI. */
+  readonly supported: readonly string[];
+
+  constructor(dialect: string, supported: readonly string[], schemaPath?: string) {
+    super(`the JSON Schema dialect "${dialect}" is not supported (supported: ${supported.join(', ')})`, {
+      code: 'MCPC_SCHEMA_UNSUPPORTED_DIALECT',
+      ...(schemaPath === undefined ? {} : { schemaPath }),
+    });
+    this.dialect = dialect;
+    this.supported = supported;
+  }
+}
+
+/**
+ * A `$ref` (or `$dynamicRef`, `$recursiveRef`, `$schema`) that does not resolve inside the document or the
+ * `resources` the caller supplied. Nothing is ever fetched, so such a schema is refused at compile time
+ * rather than being treated as permissive. `external` is true when the reference names another resource
+ * (a network URI, another file), false when it points into a resource that is present but lacks the target.
+ */
+export class SchemaReferenceError extends SchemaError {
+  static override readonly brand: string = 'SchemaReferenceError';
+  /** The reference as written in the schema. */
+  readonly ref: string;
+  /** The reference resolved against its base URI. */
+  readonly uri: string;
+  readonly external: boolean;
+
+  constructor(ref: string, uri: string, external: boolean, schemaPath: string) {
+    super(
+      external
+        ? `$ref "${ref}" at ${schemaPath} names a resource the schema does not contain (${uri}); references are never fetched — pass the document in \`resources\``
+        : `$ref "${ref}" at ${schemaPath} does not resolve: ${uri} has no such location`,
+      { code: 'MCPC_SCHEMA_UNRESOLVED_REF', schemaPath },
+    );
+    this.ref = ref;
+    this.uri = uri;
+    this.external = external;
+  }
+}
+
+/** A schema past one of the compile-time `limits` (size, depth, pattern length, reference chain). */
+export class SchemaLimitError extends SchemaError {
+  static override readonly brand: string = 'SchemaLimitError';
+  /** Which limit: `'maxSchemaNodes'`, `'maxSchemaDepth'`, `'maxPatternLength'`, `'maxRefChain'`. */
+  readonly limit: string;
+  readonly value: number;
+
+  constructor(limit: string, value: number, message: string, schemaPath?: string) {
+    super(message, { code: 'MCPC_SCHEMA_LIMIT', ...(schemaPath === undefined ? {} : { schemaPath }) });
+    this.limit = limit;
+    this.value = value;
+  }
+}
+
+/** An instance that does not satisfy its schema, thrown by `validateOrThrow`. */
+export class ValidationError extends McpError {
+  static override readonly brand: string = 'ValidationError';
+  readonly errors: readonly ValidationIssue[];
+  /** The annotation-only keywords the schema uses (see `ValidationResult.partial`). */
+  readonly partial: readonly string[];
+
+  constructor(errors: readonly ValidationIssue[], partial: readonly string[], what = 'value') {
+    const first = errors[0];
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+    super(
+      first === undefined
+        ? `the ${what} does not match its schema`
+        : `the ${what} does not match its schema: ${first.instancePath || '(root)'} ${first.message}${more}`,
+      { code: 'MCPC_VALIDATION_FAILED' },
+    );
+    this.errors = errors;
+    this.partial = partial;
+  }
+}
