@@ -1,0 +1,248 @@
+import { McpError } from '@mcpc/jsonrpc';
+
+/**
+ * The root of every error `@mcpc/oauth` throws. Messages never carry a token, a code, a verifier or a
+ * secret; strings that came from a peer are escaped before they are quoted.
+ */
+export class OAuthError extends McpError {
+  static override readonly brand: string = 'OAuthError';
+
+  constructor(message: string, options?: { code?: string; cause?: unknown }) {
+    super(message, { code: options?.code ?? 'MCPC_OAUTH_ERROR', cause: options?.cause });
+  }
+}
+
+/** The provider's options are unusable (a redirect URI that is neither loopback nor HTTPS, credentials naming no issuer, …). */
+export class OAuthConfigError extends OAuthError {
+  static override readonly brand: string = 'OAuthConfigError';
+
+  constructor(message: string) {
+    super(message, { code: 'MCPC_OAUTH_CONFIG' });
+  }
+}
+
+/**
+ * A URL from the peer (a `resource_metadata`, an authorization server, an endpoint in its metadata) or a
+ * redirect URI was refused: not HTTPS, or a literal loopback, private or link-local address. Nothing was
+ * sent to it.
+ */
+export class InsecureUrlError extends OAuthError {
+  static override readonly brand: string = 'InsecureUrlError';
+  /** The refused URL, as text (it is not a secret: it came from the peer or the configuration). */
+  readonly url: string;
+  /** What the URL was for: `'resource_metadata'`, `'token_endpoint'`, `'redirect_uri'`… */
+  readonly purpose: string;
+
+  constructor(url: string, purpose: string, reason: string) {
+    super(`refused ${purpose} ${JSON.stringify(url.slice(0, 300))}: ${reason}`, { code: 'MCPC_OAUTH_INSECURE_URL' });
+    this.url = url;
+    this.purpose = purpose;
+  }
+}
+
+/** Protected-resource or authorization-server metadata could not be found, or is not usable. */
+export class DiscoveryError extends OAuthError {
+  static override readonly brand: string = 'DiscoveryError';
+  /** Which document: RFC 9728 (`'protected-resource'`) or RFC 8414 / OpenID (`'authorization-server'`). */
+  readonly document: 'protected-resource' | 'authorization-server';
+  /** The URLs that were tried, in order. */
+  readonly tried: readonly string[];
+
+  constructor(document: 'protected-resource' | 'authorization-server', message: string, options?: { tried?: readonly string[]; cause?: unknown }) {
+    super(message, { code: 'MCPC_OAUTH_DISCOVERY', cause: options?.cause });
+    this.document = document;
+    this.tried = options?.tried ?? [];
+  }
+}
+
+/**
+ * An issuer did not match: the `issuer` of a metadata document differs from the issuer it was fetched
+ * for, or the `iss` of an authorization response differs from the one recorded with the request (RFC
+ * 9207), or is missing where the server promised it.
+ */
+export class IssuerMismatchError extends OAuthError {
+  static override readonly brand: string = 'IssuerMismatchError';
+  readonly where: 'metadata' | 'authorization-response';
+  readonly expected: string;
+
+  constructor(where: 'metadata' | 'authorization-response', expected: string, detail: string) {
+    super(`${where === 'metadata' ? 'authorization server metadata' : 'the authorization response'} ${detail} (expected issuer ${JSON.stringify(expected)})`, {
+      code: 'MCPC_OAUTH_ISSUER_MISMATCH',
+    });
+    this.where = where;
+    this.expected = expected;
+  }
+}
+
+/** The authorization server does not advertise PKCE with S256 (`code_challenge_methods_supported`), so authorization does not proceed. */
+export class PkceNotSupportedError extends OAuthError {
+  static override readonly brand: string = 'PkceNotSupportedError';
+  readonly issuer: string;
+
+  constructor(issuer: string) {
+    super(`the authorization server ${JSON.stringify(issuer)} does not advertise PKCE with S256 (code_challenge_methods_supported); refusing to authorize`, {
+      code: 'MCPC_OAUTH_PKCE_UNSUPPORTED',
+    });
+    this.issuer = issuer;
+  }
+}
+
+/** No client id could be had, or a registration response was malformed or refused. */
+export class ClientRegistrationError extends OAuthError {
+  static override readonly brand: string = 'ClientRegistrationError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { code: 'MCPC_OAUTH_REGISTRATION', cause: options?.cause });
+  }
+}
+
+/**
+ * Authorization needs a user and none can be asked: no interaction is configured (a CI job, a server),
+ * and no stored token or refresh token is usable.
+ */
+export class AuthorizationRequiredError extends OAuthError {
+  static override readonly brand: string = 'AuthorizationRequiredError';
+  readonly serverUrl: string;
+
+  constructor(serverUrl: string, detail: string) {
+    super(`authorization is required for ${serverUrl}: ${detail}`, { code: 'MCPC_OAUTH_AUTHORIZATION_REQUIRED' });
+    this.serverUrl = serverUrl;
+  }
+}
+
+export type AuthorizationResponseProblem =
+  | 'repeated-parameter'
+  | 'missing-state'
+  | 'unknown-state'
+  | 'expired'
+  | 'missing-code'
+  | 'invalid';
+
+/** The redirect back from the authorization server (the callback) was refused before any code was redeemed. */
+export class AuthorizationResponseError extends OAuthError {
+  static override readonly brand: string = 'AuthorizationResponseError';
+  readonly problem: AuthorizationResponseProblem;
+
+  constructor(problem: AuthorizationResponseProblem, message: string, options?: { cause?: unknown }) {
+    super(message, { code: 'MCPC_OAUTH_AUTHORIZATION_RESPONSE', cause: options?.cause });
+    this.problem = problem;
+  }
+}
+
+/** The authorization server answered the authorization request with an error (`access_denied`, …), after its `iss` was checked. */
+export class AuthorizationDeniedError extends OAuthError {
+  static override readonly brand: string = 'AuthorizationDeniedError';
+  readonly error: string;
+  readonly errorDescription: string | undefined;
+
+  constructor(error: string, errorDescription: string | undefined) {
+    super(`the authorization server refused the authorization request: ${error}${errorDescription === undefined ? '' : ` (${errorDescription})`}`, {
+      code: 'MCPC_OAUTH_AUTHORIZATION_DENIED',
+    });
+    this.error = error;
+    this.errorDescription = errorDescription;
+  }
+}
+
+/** The token endpoint refused a grant (an OAuth error response) or answered with something that is not a token response. */
+export class TokenRequestError extends OAuthError {
+  static override readonly brand: string = 'TokenRequestError';
+  readonly grant: string;
+  /** The OAuth `error` code, when the server sent one (`invalid_grant`, …). */
+  readonly error: string | undefined;
+  readonly errorDescription: string | undefined;
+  readonly status: number | undefined;
+
+  constructor(grant: string, message: string, options?: { error?: string | undefined; errorDescription?: string | undefined; status?: number | undefined; cause?: unknown }) {
+    super(message, { code: 'MCPC_OAUTH_TOKEN_REQUEST', cause: options?.cause });
+    this.grant = grant;
+    this.error = options?.error;
+    this.errorDescription = options?.errorDescription;
+    this.status = options?.status;
+  }
+}
+
+/**
+ * A token whose `token_type` this client does not understand: not `Bearer` (nor `DPoP` with DPoP on), or
+ * none at all. RFC 6749 §5.1 makes the type required with no default, and §7.1 forbids using a token of
+ * a type the client does not understand.
+ */
+export class UnsupportedTokenTypeError extends OAuthError {
+  static override readonly brand: string = 'UnsupportedTokenTypeError';
+  readonly tokenType: string | undefined;
+
+  constructor(tokenType: string | undefined, where: 'issued' | 'stored') {
+    super(
+      `${where === 'issued' ? 'the authorization server issued' : 'storage holds'} a token of type ${tokenType === undefined ? '(none)' : JSON.stringify(tokenType.slice(0, 40))}; only Bearer${where === 'issued' ? ' (or DPoP, when DPoP is enabled)' : ''} is used`,
+      { code: 'MCPC_OAUTH_TOKEN_TYPE' },
+    );
+    this.tokenType = tokenType;
+  }
+}
+
+/**
+ * HTTP 403 with `error="insufficient_scope"`: the token lacks a scope. `scope` is what the challenge
+ * names; it is recorded, so the next authorization asks for it together with what was asked before.
+ */
+export class InsufficientScopeError extends OAuthError {
+  static override readonly brand: string = 'InsufficientScopeError';
+  readonly scope: string | undefined;
+  readonly errorDescription: string | undefined;
+  readonly resourceMetadata: string | undefined;
+
+  constructor(scope: string | undefined, errorDescription: string | undefined, resourceMetadata: string | undefined) {
+    super(`the server requires more scope${scope === undefined ? '' : ` (${scope})`}${errorDescription === undefined ? '' : `: ${errorDescription}`}; authorize again to grant it`, {
+      code: 'MCPC_OAUTH_INSUFFICIENT_SCOPE',
+    });
+    this.scope = scope;
+    this.errorDescription = errorDescription;
+    this.resourceMetadata = resourceMetadata;
+  }
+}
+
+/**
+ * The resource's authorization server changed while a code exchange or refresh was in flight. Its token
+ * was discarded: it is not stored over the current server's token, nor presented.
+ */
+export class AuthorizationServerChangedError extends OAuthError {
+  static override readonly brand: string = 'AuthorizationServerChangedError';
+  readonly issuer: string;
+  readonly currentIssuer: string | undefined;
+
+  constructor(issuer: string, currentIssuer: string | undefined) {
+    super(`the token from ${JSON.stringify(issuer)} was discarded: the resource's authorization server is now ${currentIssuer === undefined ? 'unknown' : JSON.stringify(currentIssuer)}`, {
+      code: 'MCPC_OAUTH_AUTHORIZATION_SERVER_CHANGED',
+    });
+    this.issuer = issuer;
+    this.currentIssuer = currentIssuer;
+  }
+}
+
+/** Storage could not keep something the flow needs (a registration, the per-request record). */
+export class OAuthStorageError extends OAuthError {
+  static override readonly brand: string = 'OAuthStorageError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { code: 'MCPC_OAUTH_STORAGE', cause: options?.cause });
+  }
+}
+
+/** The user did not complete authorization in time (`BrowserOAuth`'s `timeoutMs`). */
+export class AuthorizationTimeoutError extends OAuthError {
+  static override readonly brand: string = 'AuthorizationTimeoutError';
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    super(`authorization was not completed within ${timeoutMs} ms`, { code: 'MCPC_OAUTH_TIMEOUT' });
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** A response from an authorization server or a resource's metadata endpoint was malformed. */
+export class InvalidResponseError extends OAuthError {
+  static override readonly brand: string = 'InvalidResponseError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { code: 'MCPC_OAUTH_INVALID_RESPONSE', cause: options?.cause });
+  }
+}

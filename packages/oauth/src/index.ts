@@ -1,0 +1,41 @@
+export { OAuthProvider, type OAuthProviderOptions, type ClientInfo, type AuthorizationResult, type StartedAuthorization } from './provider.js';
+export { BrowserOAuth, openSystemBrowser, type BrowserOAuthOptions } from './browser.js';
+export { headlessInteraction, type AuthorizationInteraction, type PreparedInteraction, type HeadlessInteractionOptions } from './interaction.js';
+export {
+  storageKey,
+  type OAuthStorage,
+  type StoredValue,
+  type StoredClient,
+  type StoredTokens,
+  type PendingAuthorization,
+  type ResourceBinding,
+} from './storage.js';
+export { MemoryStorage } from './memory-storage.js';
+export { FileStorage } from './file-storage.js';
+export type { DPoPOptions, DPoPAlgorithm } from './dpop.js';
+export type { ClientSecrets, ClientPrivateKey, TokenEndpointAuthMethod } from './client-auth.js';
+export type { FetchFunction } from './http.js';
+export { parseWwwAuthenticate, type Challenge } from './www-authenticate.js';
+export { checkPeerUrl, checkRedirectUri, checkClientIdMetadataUrl, classifyHost, type HostClass, type PeerUrlPolicy } from './url-policy.js';
+export { wellKnownResourceMetadataUrls } from './resource-metadata.js';
+export { authorizationServerMetadataUrls } from './server-metadata.js';
+export {
+  OAuthError,
+  OAuthConfigError,
+  InsecureUrlError,
+  DiscoveryError,
+  IssuerMismatchError,
+  PkceNotSupportedError,
+  ClientRegistrationError,
+  AuthorizationRequiredError,
+  AuthorizationResponseError,
+  AuthorizationDeniedError,
+  TokenRequestError,
+  UnsupportedTokenTypeError,
+  InsufficientScopeError,
+  AuthorizationServerChangedError,
+  OAuthStorageError,
+  AuthorizationTimeoutError,
+  InvalidResponseError,
+  type AuthorizationResponseProblem,
+} from './errors.js';
