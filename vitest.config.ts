@@ -14,6 +14,7 @@ export default defineConfig({
       '@mcpc/transport-stdio': src('transport-stdio'),
       '@mcpc/transport-streamable-http': src('transport-streamable-http'),
       '@mcpc/schema-validator': src('schema-validator'),
+      '@mcpc/oauth': src('oauth'),
       '@mcpc/client': src('client'),
     },
   },
