@@ -54,6 +54,9 @@ export class Client {
     this.#logger = options.logger ?? warningsToConsole;
     this.#clientInfo = checkClientInfo(options.clientInfo);
     const notices = options.deprecationNotices !== false;
+    if (options.requestMeta !== undefined && typeof options.requestMeta !== 'function' && (typeof options.requestMeta !== 'object' || options.requestMeta === null || Array.isArray(options.requestMeta))) {
+      throw new TypeError('requestMeta must be an object or a function returning one');
+    }
     if (options.roots !== undefined) this.#roots = checkRoots(options.roots);
     for (const mode of options.elicitationModes ?? []) {
       if (mode !== 'form' && mode !== 'url') throw new TypeError('elicitationModes may hold only "form" and "url"');
@@ -70,6 +73,8 @@ export class Client {
       maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
       logMessageLimit: options.logMessageLimit ?? DEFAULT_LOG_MESSAGE_LIMIT,
       deprecationNotices: notices,
+      requestMeta: options.requestMeta,
+      onInputRequiredWait: options.onInputRequiredWait,
       host: (server: string) => this.#host(server),
       deliver: (server: Server, method: string, params: JsonRpcParams | undefined) => this.#deliver(server, method, params),
     };

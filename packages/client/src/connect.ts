@@ -1,6 +1,7 @@
 import { Client, type ClientOptions } from './client.js';
 import { autoHttp, http, sse, streamableHttp, type HttpServerOptions } from './http-transports.js';
-import { stdio, type ServerSpec, type StdioServerOptions } from './transports.js';
+import type { ProtocolChoice } from './server/detect.js';
+import { stdio, withEra, type ServerConfig, type ServerSpec, type StdioServerOptions } from './transports.js';
 
 /** Which transport a URL target uses; `'auto'` detects it (see {@link connect}). */
 export type TransportChoice = 'auto' | 'stdio' | 'streamable-http' | 'sse' | 'http';
@@ -33,6 +34,10 @@ export interface ConnectOptions extends Omit<ClientOptions, 'servers'> {
   readonly maxDecompressedBodyBytes?: number;
   /** Shorthand for `requestTimeout`. */
   readonly timeout?: number;
+  /** The protocol era for every target (see `ServerConfig.protocol`); dropped for an HTTP+SSE target. */
+  readonly protocol?: ProtocolChoice;
+  /** Bound on the `server/discover` probe, for every target. */
+  readonly discoverTimeout?: number;
 }
 
 /**
@@ -44,7 +49,7 @@ export interface ConnectOptions extends Omit<ClientOptions, 'servers'> {
  * (`['npx -y a', ['node', 'b.js'], 'https://c.example/mcp']`).
  */
 export async function connect(target: ConnectTarget | readonly (ConnectTarget | readonly string[])[], options: ConnectOptions = {}): Promise<Client> {
-  const { name, env, cwd, onStderr, transport, headers, retries, dispatcher, auth, connectTimeout, readTimeout, maxDecompressedBodyBytes, timeout, ...clientOptions } = options;
+  const { name, env, cwd, onStderr, transport, headers, retries, dispatcher, auth, connectTimeout, readTimeout, maxDecompressedBodyBytes, timeout, protocol, discoverTimeout, ...clientOptions } = options;
   const targets: (ConnectTarget | readonly string[])[] = Array.isArray(target) && !isArgv(target) ? [...target] : [target as ConnectTarget];
   if (targets.length === 0) throw new TypeError('connect() needs at least one target');
   if (name !== undefined && targets.length > 1) throw new TypeError('the name option applies to a single target; use server configs to name several');
@@ -58,7 +63,7 @@ export async function connect(target: ConnectTarget | readonly (ConnectTarget | 
     ...(readTimeout !== undefined && { readTimeout }),
     ...(maxDecompressedBodyBytes !== undefined && { maxDecompressedBodyBytes }),
   };
-  const servers = targets.map((t) => toSpec(t, { stdio: stdioExtras, http: httpExtras, transport: transport ?? 'auto' }, name));
+  const servers = targets.map((t) => withEraOptions(toSpec(t, { stdio: stdioExtras, http: httpExtras, transport: transport ?? 'auto' }, name), protocol, discoverTimeout));
   const requestTimeout = clientOptions.requestTimeout ?? timeout;
   const client = new Client({ ...clientOptions, ...(requestTimeout !== undefined && { requestTimeout }), servers });
   try {
@@ -68,6 +73,15 @@ export async function connect(target: ConnectTarget | readonly (ConnectTarget | 
     throw error;
   }
   return client;
+}
+
+/** The era options on a spec, unless the spec set its own; an HTTP+SSE config has no era to choose. */
+function withEraOptions(spec: ServerSpec, protocol: ProtocolChoice | undefined, discoverTimeout: number | undefined): ServerSpec {
+  if (protocol === undefined && discoverTimeout === undefined) return spec;
+  if ('kind' in spec && spec.kind === 'sse') return spec;
+  const copy = { ...spec } as { -readonly [K in keyof ServerConfig]: ServerConfig[K] };
+  withEra(copy, spec.protocol ?? protocol, spec.discoverTimeout ?? discoverTimeout);
+  return copy as ServerSpec;
 }
 
 const URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;

@@ -1,4 +1,4 @@
-import { ConnectionClosedError, McpError, escapeForLog } from '@mcpc/jsonrpc';
+import { ConnectionClosedError, ErrorCode, McpError, ServerError, escapeForLog } from '@mcpc/jsonrpc';
 
 export {
   McpError,
@@ -64,26 +64,137 @@ export class ConnectionError extends McpError {
 }
 
 /**
- * The server answered `initialize` with a protocol revision this client does not speak. The client
- * disconnected, as the spec asks; upgrade the client or the server.
+ * The server speaks no protocol revision this client does: it answered `initialize` with another one,
+ * `server/discover` listed only revisions this client does not speak, or it refused ours with -32022
+ * (`UnsupportedProtocolVersion`) naming none we share. The client disconnected, as the spec asks;
+ * upgrade the client or the server.
  */
 export class UnsupportedProtocolVersionError extends ConnectionError {
   static override readonly brand: string = 'UnsupportedProtocolVersionError';
+  /** The JSON-RPC code of MCP's UnsupportedProtocolVersion error. */
+  readonly rpcCode: number = ErrorCode.UnsupportedProtocolVersion;
   /** What the server answered (untrusted; `undefined` when it was not a string). */
   readonly received: string | undefined;
   readonly requested: string;
+  /** The revisions this client speaks. */
   readonly supported: readonly string[];
+  /** The revisions the server said it speaks, when it said (untrusted). */
+  readonly serverSupported: readonly string[] | undefined;
 
-  constructor(server: string, received: string | undefined, requested: string, supported: readonly string[]) {
+  constructor(server: string, received: string | undefined, requested: string, supported: readonly string[], serverSupported?: readonly string[]) {
+    const theirs = serverSupported?.map((v) => `"${escapeForLog(v, 64)}"`).slice(0, 10).join(', ');
     super(
       server,
-      `it answered protocol version ${received === undefined ? '(none)' : `"${escapeForLog(received, 64)}"`}, ` +
+      (serverSupported !== undefined
+        ? `it speaks only protocol versions ${theirs || '(none)'}, `
+        : `it answered protocol version ${received === undefined ? '(none)' : `"${escapeForLog(received, 64)}"`}, `) +
         `which this client does not speak (it speaks ${supported.join(', ')}); the connection was closed`,
       { code: 'MCPC_UNSUPPORTED_PROTOCOL_VERSION' },
     );
     this.received = received;
     this.requested = requested;
     this.supported = supported;
+    this.serverSupported = serverSupported;
+  }
+}
+
+/**
+ * MCP 2026-07-28 `HeaderMismatch` (-32020): the server found the request's HTTP headers
+ * (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`) at odds with its body. For `tools/call` the client has
+ * already refreshed the tool's definition and retried once before this reaches you.
+ */
+export class HeaderMismatchError extends ServerError {
+  static override readonly brand: string = 'HeaderMismatchError';
+  constructor(error: ServerError) {
+    super(error.rpcCode, error.message, { data: error.data, ...(error.method !== undefined && { method: error.method }), code: 'MCPC_HEADER_MISMATCH', cause: error });
+  }
+}
+
+/**
+ * MCP 2026-07-28 `MissingRequiredClientCapability` (-32021): the request needs a client capability
+ * this client did not declare (register the handler that declares it). `requiredCapabilities` is what
+ * the server named (untrusted).
+ */
+export class MissingRequiredClientCapabilityError extends ServerError {
+  static override readonly brand: string = 'MissingRequiredClientCapabilityError';
+  readonly requiredCapabilities: Readonly<Record<string, unknown>> | undefined;
+  constructor(error: ServerError) {
+    super(error.rpcCode, error.message, {
+      data: error.data,
+      ...(error.method !== undefined && { method: error.method }),
+      code: 'MCPC_MISSING_CLIENT_CAPABILITY',
+      cause: error,
+    });
+    const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
+    this.requiredCapabilities = typeof required === 'object' && required !== null && !Array.isArray(required) ? (required as Record<string, unknown>) : undefined;
+  }
+}
+
+/** Why a multi round-trip request stopped: a closed set. */
+export type InputRequiredReason =
+  /** The server asked for something this client cannot provide (a method it has no handler for). */
+  | 'unsupported'
+  /** `inputRequests` (or one of them) is not well-formed. */
+  | 'malformed'
+  /** A host handler failed or refused; answers already produced are kept for a resume. */
+  | 'handler-failed'
+  /** More than 10 rounds: the server kept asking. */
+  | 'too-many-rounds'
+  /** The host's `onInputRequiredWait` said cancel. */
+  | 'cancelled'
+  /** The request's timeout ran out while waiting. */
+  | 'timeout';
+
+/** What is needed to resume a multi round-trip request where it stopped (see `resumeInputRequired`). */
+export interface InputRequiredContinuation {
+  readonly server: string;
+  readonly method: 'tools/call' | 'resources/read' | 'prompts/get';
+  /** The original request's params (without `_meta`, which is rebuilt per request). */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The server's last `inputRequests` (untrusted). */
+  readonly inputRequests: Readonly<Record<string, unknown>> | undefined;
+  /** The server's last opaque `requestState`, echoed as is. */
+  readonly requestState: string | undefined;
+  /** Answers already produced for `inputRequests`, by key: a resume fulfils only the others. */
+  readonly inputResponses: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A multi round-trip request (MCP 2026-07-28 `input_required`) could not be completed: `reason` says
+ * why. `inputRequests` and `requestState` are the server's last; `continuation` lets
+ * `client.resumeInputRequired(error)` take it up again where `resumable` is true.
+ */
+export class InputRequiredError extends McpError {
+  static override readonly brand: string = 'InputRequiredError';
+  readonly reason: InputRequiredReason;
+  readonly server: string;
+  readonly method: string;
+  readonly inputRequests: Readonly<Record<string, unknown>> | undefined;
+  readonly requestState: string | undefined;
+  readonly continuation: InputRequiredContinuation;
+  readonly resumable: boolean;
+
+  constructor(reason: InputRequiredReason, detail: string, continuation: InputRequiredContinuation, options: { resumable: boolean; cause?: unknown }) {
+    super(`${continuation.method} on server "${continuation.server}" needs input the client could not give: ${detail}`, { code: 'MCPC_INPUT_REQUIRED', cause: options.cause });
+    this.reason = reason;
+    this.server = continuation.server;
+    this.method = continuation.method;
+    this.inputRequests = continuation.inputRequests;
+    this.requestState = continuation.requestState;
+    this.continuation = continuation;
+    this.resumable = options.resumable;
+  }
+}
+
+/**
+ * Not an error a caller sees: the server does not speak the stateless protocol (its answer to
+ * `server/discover` was not a discovery result, or it listed only classic revisions). Era detection
+ * falls back to the classic handshake on it; with `protocol: 'modern'` it becomes a `ConnectionError`.
+ */
+export class NotModernError extends McpError {
+  static override readonly brand: string = 'NotModernError';
+  constructor(detail: string, cause?: unknown) {
+    super(`the server does not speak MCP 2026-07-28: ${detail}`, { code: 'MCPC_NOT_MODERN', cause });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Transport } from '@mcpc/jsonrpc';
 import { TransportUnavailableError } from './errors.js';
-import type { ServerConfig, TransportContext } from './transports.js';
+import type { ProtocolChoice } from './server/detect.js';
+import { withEra, type ServerConfig, type TransportContext } from './transports.js';
 
 /** Headers for every HTTP request: fixed, or computed per request (a rotating token). */
 export type HttpHeaders = Readonly<Record<string, string>> | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
@@ -38,6 +39,9 @@ export interface HttpServerOptions {
   readonly maxDecompressedBodyBytes?: number;
   readonly auth?: HttpAuthProvider;
   readonly requestTimeout?: number;
+  /** The protocol era (see `ServerConfig.protocol`); ignored by `sse()`, whose transport predates the stateless era. */
+  readonly protocol?: ProtocolChoice;
+  readonly discoverTimeout?: number;
 }
 
 export interface PlainHttpServerOptions extends HttpServerOptions {
@@ -99,6 +103,7 @@ function httpConfig(kind: string, options: HttpServerOptions, url: URL, open: (u
   const config: { -readonly [K in keyof ServerConfig]: ServerConfig[K] } = { kind, label: safeLabel(url), open: (context) => open(url, context) };
   if (options.name !== undefined) config.name = options.name;
   if (options.requestTimeout !== undefined) config.requestTimeout = options.requestTimeout;
+  if (kind !== 'sse') withEra(config, options.protocol, options.discoverTimeout);
   return config;
 }
 
@@ -108,7 +113,7 @@ async function openStreamable(url: URL, options: HttpServerOptions, context: Tra
 }
 
 function transportOptions(options: HttpServerOptions): Record<string, unknown> {
-  const { name: _name, requestTimeout: _timeout, url: _url, ...rest } = options as HttpServerOptions & { endpoint?: string };
+  const { name: _name, requestTimeout: _timeout, url: _url, protocol: _protocol, discoverTimeout: _discover, ...rest } = options as HttpServerOptions & { endpoint?: string };
   delete (rest as { endpoint?: string }).endpoint;
   return rest;
 }

@@ -2,7 +2,8 @@ import type { JsonRpcParams, Logger } from '@mcpc/jsonrpc';
 import type { ServerSpec } from './transports.js';
 import type { CallToolResult, LogMessage } from './types/entities.js';
 import type { ElicitationHandler, ElicitationMode, SamplingHandler } from './types/host.js';
-import type { Implementation, Root } from './types/protocol.js';
+import type { Implementation, Meta, Root } from './types/protocol.js';
+import type { InputRequiredWaitHook } from './server/mrtr.js';
 
 export interface ClientOptions {
   /** The servers, in order; the order of aggregated lists follows it. */
@@ -31,6 +32,18 @@ export interface ClientOptions {
   readonly logMessageLimit?: number;
   /** `false` silences this client's deprecation notices. */
   readonly deprecationNotices?: boolean;
+  /**
+   * Metadata merged into every request's `_meta` (under the caller's own and the protocol's keys): an
+   * object, or a function evaluated as each request is built. Copied then, so editing it later changes
+   * nothing already sent.
+   */
+  readonly requestMeta?: Meta | (() => Meta | undefined);
+  /**
+   * Steers a multi round-trip request (MCP 2026-07-28) that the server keeps answering with only a
+   * `requestState` while it waits on something out of band: return `'cancel'` to stop (a resumable
+   * `InputRequiredError`), `'retry'` to retry now; anything else waits the growing pause.
+   */
+  readonly onInputRequiredWait?: InputRequiredWaitHook;
 }
 
 export type NotificationListener = (server: string, method: string, params: JsonRpcParams | undefined) => void;

@@ -1,6 +1,7 @@
 import type { Logger, Transport } from '@mcpc/jsonrpc';
 import type { DeprecatedFeature } from './deprecations.js';
 import { TransportUnavailableError } from './errors.js';
+import { checkProtocolChoice, type ProtocolChoice } from './server/detect.js';
 
 /** What a config's `open` gets. */
 export interface TransportContext {
@@ -31,6 +32,14 @@ export interface ServerConfig {
    * speaks another transport (transport detection for bare HTTP URLs). Undefined ends the attempt.
    */
   readonly fallback?: (error: unknown) => ServerConfig | undefined;
+  /**
+   * The protocol era: `'auto'` (default) probes with `server/discover` and falls back to the classic
+   * `initialize` handshake only when the server shows it is classic; `'modern'` insists on MCP
+   * 2026-07-28; `'legacy'` goes straight to `initialize`.
+   */
+  readonly protocol?: ProtocolChoice;
+  /** Bound on the `server/discover` probe in milliseconds (10 000 on stdio; the handshake timeout elsewhere). */
+  readonly discoverTimeout?: number;
 }
 
 /** A server reached through a transport the host built itself (any `@mcpc/jsonrpc` `Transport`). */
@@ -38,6 +47,8 @@ export interface TransportServerConfig {
   readonly name?: string;
   readonly transport: Transport;
   readonly requestTimeout?: number;
+  readonly protocol?: ProtocolChoice;
+  readonly discoverTimeout?: number;
 }
 
 export type ServerSpec = ServerConfig | TransportServerConfig;
@@ -54,6 +65,9 @@ export interface StdioServerOptions {
   /** Largest message accepted from the server, in bytes. */
   readonly maxMessageBytes?: number;
   readonly requestTimeout?: number;
+  /** The protocol era (see `ServerConfig.protocol`). */
+  readonly protocol?: ProtocolChoice;
+  readonly discoverTimeout?: number;
 }
 
 const STDIO_PACKAGE = '@mcpc/transport-stdio';
@@ -61,7 +75,7 @@ const STDIO_PACKAGE = '@mcpc/transport-stdio';
 /** A server spawned as a child process, spoken to over its stdin and stdout. */
 export function stdio(options: StdioServerOptions): ServerConfig {
   if (typeof options?.command !== 'string' || options.command.length === 0) throw new TypeError('stdio() needs a command');
-  const { name, requestTimeout, ...transportOptions } = options;
+  const { name, requestTimeout, protocol, discoverTimeout, ...transportOptions } = options;
   const config: { -readonly [K in keyof ServerConfig]: ServerConfig[K] } = {
     kind: 'stdio',
     label: [options.command, ...(options.args ?? [])].join(' '),
@@ -72,7 +86,17 @@ export function stdio(options: StdioServerOptions): ServerConfig {
   };
   if (name !== undefined) config.name = name;
   if (requestTimeout !== undefined) config.requestTimeout = requestTimeout;
+  withEra(config, protocol, discoverTimeout);
   return config;
+}
+
+/** Sets a config's era options, checked. */
+export function withEra(config: { -readonly [K in keyof ServerConfig]: ServerConfig[K] }, protocol: unknown, discoverTimeout: unknown): void {
+  if (protocol !== undefined) config.protocol = checkProtocolChoice(protocol);
+  if (discoverTimeout !== undefined) {
+    if (typeof discoverTimeout !== 'number' || !(discoverTimeout > 0)) throw new TypeError('discoverTimeout must be a positive number of milliseconds');
+    config.discoverTimeout = discoverTimeout;
+  }
 }
 
 async function loadStdio() {
@@ -95,7 +119,7 @@ export function toConfig(spec: ServerSpec): ServerConfig {
     if (typeof spec?.open !== 'function') throw new TypeError('a server config needs an open() factory (use stdio({ … })) or a transport');
     return spec;
   }
-  const { transport, name, requestTimeout } = spec;
+  const { transport, name, requestTimeout, protocol, discoverTimeout } = spec;
   if (typeof transport?.start !== 'function' || typeof transport.send !== 'function') throw new TypeError('the transport of a server config must implement Transport');
   let used = false;
   const config: { -readonly [K in keyof ServerConfig]: ServerConfig[K] } = {
@@ -110,5 +134,6 @@ export function toConfig(spec: ServerSpec): ServerConfig {
   };
   if (name !== undefined) config.name = name;
   if (requestTimeout !== undefined) config.requestTimeout = requestTimeout;
+  withEra(config, protocol, discoverTimeout);
   return config;
 }

@@ -32,7 +32,7 @@ describe('connect(target)', () => {
   it('wraps a server that exits during the handshake in ConnectionError, with the cause', async () => {
     const error = await connect([process.execPath, '-e', 'process.exit(3)']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toMatch(/could not connect to server "-e"|initialize handshake failed/);
+    expect((error as Error).message).toMatch(/could not connect to server "-e"|initialize handshake failed|server\/discover probe failed/);
     expect((error as Error).cause).toBeInstanceOf(Error);
   });
 

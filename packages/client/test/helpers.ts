@@ -98,3 +98,17 @@ export const scripted = (name = 'scripted'): ServerConfig => stdio({ name, comma
 export async function ask(client: Client, method: string, params?: unknown): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
   return JSON.parse(textOf(await client.callTool('ask', { method, params })));
 }
+
+const modernFixtures = (path: string): string => fileURLToPath(new URL(`../../../tooling/fixtures/modern/${path}`, import.meta.url));
+export const MODERN_SDK_SERVER = modernFixtures('sdk-server.mjs');
+
+/** The official SDK v2 server (dual-era) over stdio. */
+export const sdkModern = (name = 'modern', extra: Partial<Parameters<typeof stdio>[0]> = {}): ServerConfig =>
+  stdio({ name, command: process.execPath, args: [MODERN_SDK_SERVER, 'stdio'], ...extra });
+
+/** A hand-written modern fixture (tooling/fixtures/modern/<file>) over stdio. */
+export const modernFixture = (file: string, args: readonly string[] = [], extra: Partial<Parameters<typeof stdio>[0]> = {}): ServerConfig =>
+  stdio({ name: extra.name ?? 'modern', command: process.execPath, args: [modernFixtures(file), ...args], ...extra });
+
+/** The path of a modern fixture, for spawning it over HTTP with startFixture. */
+export const modernFixturePath = modernFixtures;

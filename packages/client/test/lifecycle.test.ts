@@ -30,7 +30,8 @@ describe('version negotiation', () => {
       clientInfo: { name: 'my-ide', version: '2.0.0', description: 'An IDE', websiteUrl: 'https://example.com' },
       capabilities: { sampling: { tools: {} }, elicitation: { form: {}, url: {} } },
     });
-    expect(wire.methods().slice(0, 2)).toEqual(['initialize', 'notifications/initialized']);
+    expect(wire.methods()[0]).toBe('server/discover');
+    expect(wire.methods().slice(1, 3)).toEqual(['initialize', 'notifications/initialized']);
     expect(client.server('rev').protocolVersion).toBe('2025-11-25');
   });
 

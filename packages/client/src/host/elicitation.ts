@@ -1,4 +1,4 @@
-import { escapeForLog, safeLog, type JsonRpcParams, type Logger } from '@mcpc/jsonrpc';
+import { escapeForLog, safeLog, type JsonRpcParams, type Logger, type RequestContext } from '@mcpc/jsonrpc';
 import type {
   ElicitationAction,
   ElicitationAnswer,
@@ -14,7 +14,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const ACTIONS: ReadonlySet<unknown> = new Set<ElicitationAction>(['accept', 'decline', 'cancel']);
 
 /** Checks an `elicitation/create` request: a mode the client did not declare is refused (-32602), as the spec requires. */
-export function checkElicitation(params: JsonRpcParams | undefined, modes: readonly ElicitationMode[]): ElicitationRequest | string {
+export function checkElicitation(params: JsonRpcParams | undefined, modes: readonly ElicitationMode[], stateless = false): ElicitationRequest | string {
   if (params === undefined) return 'no params';
   const mode = params.mode ?? 'form';
   if (mode !== 'form' && mode !== 'url') return 'unknown elicitation mode';
@@ -23,6 +23,8 @@ export function checkElicitation(params: JsonRpcParams | undefined, modes: reado
   const meta = isObject(params._meta) ? { _meta: params._meta } : {};
   if (mode === 'url') {
     if (typeof params.url !== 'string' || !URL.canParse(params.url)) return '"url" must be a valid URL';
+    // MCP 2026-07-28 removed elicitationId: the outcome is learned by retrying the original request.
+    if (stateless) return { mode, message: params.message, url: params.url, ...meta };
     if (typeof params.elicitationId !== 'string') return '"elicitationId" must be a string';
     return { mode, message: params.message, url: params.url, elicitationId: params.elicitationId, ...meta };
   }
@@ -72,12 +74,17 @@ function checkContent(content: Record<string, unknown>, warn: (m: string) => voi
 
 export function elicitationResponder(handler: ElicitationHandler, modes: readonly ElicitationMode[], server: string, logger: Logger) {
   const warn = (m: string): void => safeLog(logger, 'warn', `[mcpc] server "${escapeForLog(server, 100)}": ${m}`);
-  return respondWith<ElicitationRequest, ElicitationAnswer>({
-    server,
-    method: 'elicitation/create',
-    logger,
-    check: (params) => checkElicitation(params, modes),
-    handle: handler,
-    answer: (result, request) => normalizeElicitationAnswer(result, request, warn),
-  });
+  const respond = (stateless: boolean) =>
+    respondWith<ElicitationRequest, ElicitationAnswer>({
+      server,
+      method: 'elicitation/create',
+      logger,
+      check: (params) => checkElicitation(params, modes, stateless),
+      handle: handler,
+      answer: (result, request) => normalizeElicitationAnswer(result, request, warn),
+    });
+  const classic = respond(false);
+  const stateless = respond(true);
+  return (params: JsonRpcParams | undefined, context: RequestContext, options?: { readonly stateless?: boolean }): Promise<unknown> =>
+    (options?.stateless === true ? stateless : classic)(params, context);
 }

@@ -1,11 +1,15 @@
 import { JsonRpcEngine, escapeForLog, safeLog, type JsonRpcParams, type Logger } from '@mcpc/jsonrpc';
 import { noteDeprecatedUse } from '../deprecations.js';
-import { CapabilityError, ClientClosedError, ConnectionError, McpError } from '../errors.js';
+import { CapabilityError, ClientClosedError, ConnectionError, McpError, NotModernError } from '../errors.js';
 import type { ServerConfig } from '../transports.js';
 import type { ServerCapabilities, Implementation, LoggingLevel } from '../types/protocol.js';
 import { requiredCapability } from './capabilities.js';
 import { ClassicEra } from './classic.js';
-import type { EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
+import { isClassicEvidence } from './detect.js';
+import type { EraCallOptions, EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
+import type { RequestMetaOption } from './meta.js';
+import type { InputRequiredWaitHook } from './mrtr.js';
+import { StatelessEra } from './stateless.js';
 
 /** What every connection shares with its client. */
 export interface ConnectionContext {
@@ -13,6 +17,9 @@ export interface ConnectionContext {
   readonly requestTimeout: number | undefined;
   readonly handshakeTimeout: number | undefined;
   readonly deprecationNotices: boolean;
+  /** Host metadata merged into every request's `_meta`. */
+  readonly requestMeta: RequestMetaOption | undefined;
+  readonly onInputRequiredWait: InputRequiredWaitHook | undefined;
   /** The host side, built when the connection opens, so capabilities reflect what is registered then. */
   readonly host: (server: string) => HostBridge;
   /** Called synchronously for each server notification the engine does not consume itself. */
@@ -49,7 +56,7 @@ export class Connection {
     return this.#state;
   }
   get facts(): SessionFacts | undefined {
-    return this.#facts;
+    return this.#era?.facts ?? this.#facts;
   }
   get era(): ProtocolEra['kind'] | undefined {
     return this.#era?.kind;
@@ -107,7 +114,6 @@ export class Connection {
       const host = this.#context.host(this.name);
       this.#host = host;
       const handshakeTimeout = this.#context.handshakeTimeout ?? requestTimeout;
-      const era = new ClassicEra(engine, host, handshakeTimeout === undefined ? { server: this.name, logger } : { server: this.name, logger, handshakeTimeout });
       engine.onNotification((method, params) => this.#context.onNotification(this, method, params));
       engine.onClose((cause) => this.#closed(cause));
       try {
@@ -116,11 +122,16 @@ export class Connection {
         throw new ConnectionError(this.name, `its ${config.kind} transport failed to start: ${messageOf(error)}`, { cause: error });
       }
       if (this.#isClosed()) throw new ClientClosedError('connect');
-      try {
-        this.#facts = await era.open();
-      } catch (error) {
-        if (error instanceof ConnectionError || error instanceof ClientClosedError) throw error;
-        throw new ConnectionError(this.name, `the initialize handshake failed: ${messageOf(error)}`, { cause: error });
+      let era: ProtocolEra | undefined = await this.#probe(config, engine, host, requestTimeout);
+      if (era === undefined) {
+        const classic = new ClassicEra(engine, host, handshakeTimeout === undefined ? { server: this.name, logger } : { server: this.name, logger, handshakeTimeout });
+        try {
+          this.#facts = await classic.open();
+        } catch (error) {
+          if (error instanceof ConnectionError || error instanceof ClientClosedError) throw error;
+          throw new ConnectionError(this.name, `the initialize handshake failed: ${messageOf(error)}`, { cause: error });
+        }
+        era = classic;
       }
       if (this.#isClosed()) throw new ClientClosedError('connect');
       this.#era = era;
@@ -138,11 +149,58 @@ export class Connection {
     }
   }
 
+  /**
+   * Era selection. Unless the config insists on the classic protocol, `server/discover` is tried first;
+   * with `protocol: 'auto'` the classic handshake follows only on evidence that the server is classic
+   * (see `isClassicEvidence`), never on an outage or an auth wall. Undefined means "use the classic era".
+   */
+  async #probe(config: ServerConfig, engine: JsonRpcEngine, host: HostBridge, requestTimeout: number | undefined): Promise<ProtocolEra | undefined> {
+    // The deprecated HTTP+SSE transport predates the stateless era: it has no era of its own.
+    const choice = config.kind === 'sse' ? 'legacy' : (config.protocol ?? 'auto');
+    if (choice === 'legacy') return undefined;
+    const transport = config.kind === 'stdio' ? 'stdio' : config.kind === 'streamable-http' || config.kind === 'http' ? 'http' : 'other';
+    const { logger } = this.#context;
+    const era = new StatelessEra(engine, host, {
+      server: this.name,
+      logger,
+      transport,
+      discoverTimeout: config.discoverTimeout ?? (transport === 'stdio' ? DEFAULT_STDIO_DISCOVER_TIMEOUT : (this.#context.handshakeTimeout ?? requestTimeout)),
+      requestTimeout: requestTimeout ?? 60_000,
+      requestMeta: this.#context.requestMeta,
+      onInputRequiredWait: this.#context.onInputRequiredWait,
+    });
+    try {
+      this.#facts = await era.open();
+      return era;
+    } catch (error) {
+      if (this.#isClosed()) throw new ClientClosedError('connect');
+      if (choice === 'auto' && isClassicEvidence(error, transport)) {
+        safeLog(logger, 'debug', `[mcpc] server "${escapeForLog(this.name, 100)}" is not a 2026-07-28 server (${messageOf(error)}); using the initialize handshake`);
+        return undefined;
+      }
+      if (error instanceof ConnectionError || error instanceof ClientClosedError) throw error;
+      const what = error instanceof NotModernError ? 'it does not speak MCP 2026-07-28 (protocol: "modern")' : `the server/discover probe failed: ${messageOf(error)}`;
+      throw new ConnectionError(this.name, what, { cause: error });
+    }
+  }
+
   /** Sends a request, connecting first if needed. Gated on the capability the method needs. */
-  async request(method: string, params: JsonRpcParams | undefined, options: EraRequestOptions = {}): Promise<unknown> {
+  async request(method: string, params: JsonRpcParams | undefined, options: EraCallOptions = {}): Promise<unknown> {
     const era = this.#state === 'connected' && this.#era !== undefined ? this.#era : await this.connect();
+    await this.#fresh(era, method, options);
     this.assertCapability(method);
     return era.request(method, params, options);
+  }
+
+  /**
+   * A stale discovery result is re-fetched before it refuses a call: what the server offers may have
+   * grown since. One that would allow the call is not re-fetched first (the server still has the last
+   * word), so a server answering `ttlMs: 0` does not cost a discover before every request.
+   */
+  async #fresh(era: ProtocolEra, method: string, options: EraRequestOptions): Promise<void> {
+    const capability = requiredCapability(method);
+    if (capability === undefined || era.refresh === undefined || era.stale !== true || era.supports(capability)) return;
+    await era.refresh(options);
   }
 
   /** Throws `CapabilityError` when `method` needs a capability the server did not negotiate. */
@@ -196,6 +254,9 @@ export class Connection {
     this.#context.onClose(this, cause);
   }
 }
+
+/** Bound on the stdio probe: long enough for a cold `npx` start, short for a server that stays silent. */
+const DEFAULT_STDIO_DISCOVER_TIMEOUT = 10_000;
 
 const messageOf = (error: unknown): string => escapeForLog(error instanceof Error ? error.message : String(error), 500);
 

@@ -85,14 +85,23 @@ export class Server {
   get state(): ConnectionState {
     return this.#connection.state;
   }
-  /** The protocol era of the session (`'classic'`: the initialize handshake); undefined until connected. */
   /** The transport that connected: `'stdio'`, `'streamable-http'`, `'sse'`, `'http'`, `'custom'` (undefined before). */
   get transportKind(): string | undefined {
     return this.#connection.transportKind;
   }
 
-  get era(): 'classic' | undefined {
+  /** The era's implementation: `'classic'` (the initialize handshake) or `'stateless'` (MCP 2026-07-28); undefined until connected. */
+  get era(): 'classic' | 'stateless' | undefined {
     return this.#connection.era;
+  }
+  /** `'modern'` for an MCP 2026-07-28 server, `'legacy'` for one that ran the initialize handshake; undefined until connected. */
+  get protocolEra(): 'modern' | 'legacy' | undefined {
+    const era = this.#connection.era;
+    return era === undefined ? undefined : era === 'stateless' ? 'modern' : 'legacy';
+  }
+  /** Whether the server speaks the stateless protocol (MCP 2026-07-28); false until connected. */
+  get isModern(): boolean {
+    return this.#connection.era === 'stateless';
   }
   /** The negotiated protocol revision. Throws before the server is connected, as do the other session facts. */
   get protocolVersion(): string {

@@ -10,3 +10,19 @@ export const LATEST_CLASSIC_VERSION: ClassicProtocolVersion = CLASSIC_PROTOCOL_V
 
 export const isClassicVersion = (v: unknown): v is ClassicProtocolVersion =>
   typeof v === 'string' && (CLASSIC_PROTOCOL_VERSIONS as readonly string[]).includes(v);
+
+/**
+ * The stateless (per-request metadata) revisions this client speaks, newest first. Such a server is
+ * found by its answer to `server/discover`; every request then carries the revision in its `_meta`.
+ */
+export const MODERN_PROTOCOL_VERSIONS = Object.freeze(['2026-07-28'] as const);
+
+export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+
+export const LATEST_MODERN_VERSION: ModernProtocolVersion = MODERN_PROTOCOL_VERSIONS[0];
+
+export const isModernVersion = (v: unknown): v is ModernProtocolVersion =>
+  typeof v === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(v);
+
+/** Every revision this client speaks, newest first. */
+export const PROTOCOL_VERSIONS: readonly string[] = Object.freeze([...MODERN_PROTOCOL_VERSIONS, ...CLASSIC_PROTOCOL_VERSIONS]);

@@ -31,7 +31,8 @@ export interface UrlElicitation {
   readonly mode: 'url';
   readonly message: string;
   readonly url: string;
-  readonly elicitationId: string;
+  /** Present on classic servers; MCP 2026-07-28 removed it (the outcome comes from retrying the request). */
+  readonly elicitationId?: string;
   readonly _meta?: Meta;
 }
 

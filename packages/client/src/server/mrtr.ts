@@ -1,0 +1,181 @@
+import { AbortError, ErrorCode, ErrorReply, escapeForLog, safeLog, type JsonRpcParams, type Logger, type RequestContext } from '@mcpc/jsonrpc';
+import { InputRequiredError, type InputRequiredContinuation, type InputRequiredReason } from '../errors.js';
+import type { EraRequestOptions, HostBridge } from './era.js';
+
+/** The requests a server may answer with `input_required` (MCP 2026-07-28 "Supported Requests"). */
+export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
+
+/** The most `input_required` answers one request may get before the client stops asking again. */
+export const MAX_ROUNDS = 10;
+
+const FIRST_PAUSE_MS = 250;
+const MAX_PAUSE_MS = 5_000;
+
+/** What `onInputRequiredWait` is told when the server asked for no input, only to come back later. */
+export interface InputRequiredWait {
+  readonly server: string;
+  readonly method: string;
+  /** Which round trip this is (1 for the first retry). */
+  readonly round: number;
+  /** How long the client will pause before retrying, in milliseconds. */
+  readonly delay: number;
+  readonly requestState: string | undefined;
+  /** The server's `input_required` result (untrusted). */
+  readonly result: Readonly<Record<string, unknown>>;
+  /** Milliseconds since the request started. */
+  readonly elapsed: number;
+}
+
+/** `'cancel'` stops (with a resumable `InputRequiredError`), `'retry'` retries now; anything else waits the pace. */
+export type InputRequiredWaitDecision = 'cancel' | 'retry' | 'wait' | undefined | void;
+export type InputRequiredWaitHook = (wait: InputRequiredWait) => InputRequiredWaitDecision | Promise<InputRequiredWaitDecision>;
+
+export interface RoundContext {
+  readonly server: string;
+  readonly logger: Logger;
+  readonly host: HostBridge;
+  readonly requestTimeout: number;
+  readonly onWait: InputRequiredWaitHook | undefined;
+  /** Sends the request once (a new JSON-RPC id each time) within `timeout` ms. */
+  readonly send: (params: JsonRpcParams, timeout: number | undefined) => Promise<Record<string, unknown>>;
+}
+
+type MrtrMethod = InputRequiredContinuation['method'];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const NEVER = new AbortController().signal;
+
+/**
+ * A request that may need the client's input (MCP 2026-07-28 multi round-trip requests): while the
+ * server answers `input_required`, each of its `inputRequests` is fulfilled by the host's handlers and
+ * the request is re-sent, under a new id, with the same params plus `inputResponses` and the server's
+ * `requestState` echoed byte for byte. An answer with no requests (the server waits on something out of
+ * band) is retried after a growing pause the host can steer. The whole exchange lives within the
+ * request's timeout. Resolves with the final result and reports how many rounds it took.
+ */
+export async function roundTrips(
+  ctx: RoundContext,
+  method: MrtrMethod,
+  params: Record<string, unknown>,
+  options: EraRequestOptions & { readonly onRounds?: (rounds: number) => void },
+  resume?: InputRequiredContinuation,
+): Promise<Record<string, unknown>> {
+  const started = Date.now();
+  const budget = options.timeout ?? ctx.requestTimeout;
+  const deadline = budget > 0 ? started + budget : Number.POSITIVE_INFINITY;
+  const { inputResponses: _r, requestState: _s, ...base } = resume?.params ?? params;
+  let state: string | undefined = resume?.requestState;
+  let responses: Record<string, unknown> | undefined;
+  let pauses = 0;
+  const stop = (reason: InputRequiredReason, detail: string, requests: Record<string, unknown> | undefined, kept: Record<string, unknown>, resumable: boolean, cause?: unknown): never => {
+    const continuation: InputRequiredContinuation = { server: ctx.server, method, params: base, inputRequests: requests, requestState: state, inputResponses: kept };
+    throw new InputRequiredError(reason, detail, continuation, { resumable, ...(cause !== undefined && { cause }) });
+  };
+
+  if (resume !== undefined) {
+    responses = await fulfilAll(ctx, resume.inputRequests, { ...resume.inputResponses }, options.signal, (reason, detail, kept, resumable, cause) =>
+      stop(reason, detail, resume.inputRequests as Record<string, unknown> | undefined, kept, resumable, cause),
+    );
+  }
+  for (let round = resume === undefined ? 0 : 1; ; round++) {
+    const left = deadline - Date.now();
+    if (round > 0 && left <= 0) stop('timeout', `the request's ${budget} ms ran out after ${round} round trips`, undefined, {}, true);
+    const sent: Record<string, unknown> = round === 0 ? base : { ...base, ...(responses !== undefined && { inputResponses: responses }), ...(state !== undefined && { requestState: state }) };
+    const result = await ctx.send(sent as JsonRpcParams, Number.isFinite(left) ? Math.max(1, left) : undefined);
+    if (result.resultType !== 'input_required') {
+      options.onRounds?.(round);
+      return result;
+    }
+    const requests = result.inputRequests;
+    const nextState = result.requestState;
+    if ((requests !== undefined && !isObject(requests)) || (nextState !== undefined && typeof nextState !== 'string')) {
+      stop('malformed', 'its input_required result has an inputRequests that is not an object or a requestState that is not a string', undefined, {}, false);
+    }
+    if (requests === undefined && nextState === undefined) stop('malformed', 'its input_required result has neither inputRequests nor requestState', undefined, {}, false);
+    // Never invented, never carried over: the retry echoes exactly what this answer gave.
+    state = nextState as string | undefined;
+    if (round >= MAX_ROUNDS) stop('too-many-rounds', `the server still asked for input after ${MAX_ROUNDS} round trips`, requests as Record<string, unknown> | undefined, {}, true);
+    if (requests !== undefined) {
+      responses = await fulfilAll(ctx, requests as Record<string, unknown>, {}, options.signal, (reason, detail, kept, resumable, cause) =>
+        stop(reason, detail, requests as Record<string, unknown>, kept, resumable, cause),
+      );
+      continue;
+    }
+    responses = undefined;
+    const delay = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** pauses++);
+    const decision = await ctx.onWait?.({ server: ctx.server, method, round: round + 1, delay, requestState: state, result, elapsed: Date.now() - started });
+    if (decision === 'cancel') stop('cancelled', 'the host cancelled the wait', undefined, {}, true);
+    if (decision === 'retry') continue;
+    // The host's own deliberation counts against the budget too.
+    if (Date.now() + delay >= deadline) stop('timeout', `the request's ${budget} ms would run out during the wait`, undefined, {}, true);
+    await sleep(delay, options.signal, method);
+  }
+}
+
+type Stop = (reason: InputRequiredReason, detail: string, kept: Record<string, unknown>, resumable: boolean, cause?: unknown) => never;
+
+/** Fulfils every request not already answered in `kept`, one at a time (a person may be asked). */
+async function fulfilAll(ctx: RoundContext, requests: Readonly<Record<string, unknown>> | undefined, kept: Record<string, unknown>, signal: AbortSignal | undefined, stop: Stop): Promise<Record<string, unknown>> {
+  if (requests === undefined) return kept;
+  for (const [key, entry] of Object.entries(requests)) {
+    if (Object.hasOwn(kept, key)) continue;
+    if (!isObject(entry) || typeof entry.method !== 'string' || (entry.params !== undefined && !isObject(entry.params))) {
+      stop('malformed', `input request "${escapeForLog(key, 64)}" is not a { method, params } request`, kept, false);
+    }
+    const method = entry.method as string;
+    const context: RequestContext = { id: key, method, signal: signal ?? NEVER };
+    let answer: unknown;
+    try {
+      answer = await fulfil(ctx, method, entry.params as JsonRpcParams | undefined, context);
+    } catch (error) {
+      if (error instanceof AbortError) throw error;
+      if (error === UNSUPPORTED) stop('unsupported', `it asked for ${escapeForLog(method, 64)}, which this client has no handler for (or did not declare)`, kept, false);
+      const malformed = error instanceof ErrorReply && error.rpcCode === ErrorCode.InvalidParams;
+      stop(malformed ? 'malformed' : 'handler-failed', `input request "${escapeForLog(key, 64)}" (${escapeForLog(method, 64)}) failed: ${error instanceof Error ? error.message : String(error)}`, kept, !malformed, error);
+    }
+    // defineProperty: a server-chosen key such as `__proto__` stays a plain key.
+    Object.defineProperty(kept, key, { value: answer, enumerable: true, writable: true, configurable: true });
+  }
+  return kept;
+}
+
+const UNSUPPORTED = Symbol('unsupported');
+
+function fulfil(ctx: RoundContext, method: string, params: JsonRpcParams | undefined, context: RequestContext): Promise<unknown> | unknown {
+  const { host } = ctx;
+  switch (method) {
+    case 'elicitation/create': {
+      if (host.elicit === undefined || host.capabilities.elicitation === undefined) throw UNSUPPORTED;
+      let p = params;
+      if (p?.mode === 'url' && Object.hasOwn(p, 'elicitationId')) {
+        // The revision removed it: the outcome is learned by retrying, not by a later notification.
+        safeLog(ctx.logger, 'warn', `[mcpc] server "${escapeForLog(ctx.server, 100)}" sent an elicitationId with a URL-mode elicitation; MCP 2026-07-28 has none, so it was dropped`);
+        const { elicitationId: _dropped, ...rest } = p;
+        p = rest;
+      }
+      return host.elicit(p, context, { stateless: true });
+    }
+    case 'sampling/createMessage':
+      if (host.sample === undefined || host.capabilities.sampling === undefined) throw UNSUPPORTED;
+      return host.sample(params, context);
+    case 'roots/list':
+      if (host.listRoots === undefined || host.capabilities.roots === undefined) throw UNSUPPORTED;
+      return host.listRoots(context);
+    default:
+      throw UNSUPPORTED;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined, method: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortError(method, signal.reason));
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new AbortError(method, signal?.reason));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

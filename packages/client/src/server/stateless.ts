@@ -1,0 +1,316 @@
+import { ErrorCode, ServerError, escapeForLog, safeLog, type JsonRpcEngine, type JsonRpcParams, type Logger, type RequestOptions } from '@mcpc/jsonrpc';
+import {
+  HeaderMismatchError,
+  MissingRequiredClientCapabilityError,
+  NotModernError,
+  UnsupportedProtocolVersionError,
+  ValidationError,
+} from '../errors.js';
+import type { Implementation, LoggingLevel, ServerCapabilities } from '../types/protocol.js';
+import { hasCapability } from './capabilities.js';
+import type { EraCallOptions, EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
+import { requestHeaders } from './headers.js';
+import { META, hostMeta, protocolMeta, withMeta, type RequestMetaOption } from './meta.js';
+import { MRTR_METHODS, roundTrips, type InputRequiredWaitHook } from './mrtr.js';
+import { CLASSIC_PROTOCOL_VERSIONS, LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSIONS, isModernVersion } from './versions.js';
+
+export interface StatelessEraOptions {
+  readonly server: string;
+  readonly logger: Logger;
+  /** Which binding the connection runs on: the HTTP one mirrors protocol fields into headers. */
+  readonly transport: 'stdio' | 'http' | 'other';
+  /** Bound on the `server/discover` probe. */
+  readonly discoverTimeout: number | undefined;
+  /** The engine's default request timeout (the budget of a multi round-trip request). */
+  readonly requestTimeout: number;
+  readonly requestMeta: RequestMetaOption | undefined;
+  readonly onInputRequiredWait: InputRequiredWaitHook | undefined;
+}
+
+/** What a `server/discover` result told the client, with when it stops being fresh. */
+export interface DiscoverFacts extends SessionFacts {
+  readonly supportedVersions: readonly string[];
+  readonly ttlMs: number;
+  readonly cacheScope: 'public' | 'private';
+  readonly receivedAt: number;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+// Requests a transport may re-send when unsure they arrived (never tools/call; see classic.ts).
+const IDEMPOTENT: ReadonlySet<string> = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'completion/complete',
+]);
+
+/**
+ * The stateless era (MCP 2026-07-28): no handshake and no session. The server is found by its answer
+ * to `server/discover`; every request then carries the revision, the client's identity and its
+ * capabilities in `_meta` (and, over HTTP, the `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name`
+ * headers), and what the server needs from the client comes back inside results (`input_required`).
+ */
+export class StatelessEra implements ProtocolEra {
+  readonly kind = 'stateless' as const;
+  readonly #engine: JsonRpcEngine;
+  readonly #host: HostBridge;
+  readonly #options: StatelessEraOptions;
+  #version: string = LATEST_MODERN_VERSION;
+  #logLevel: LoggingLevel | undefined;
+  #protocolMeta: Record<string, unknown>;
+  #facts: DiscoverFacts | undefined;
+  #refreshing: Promise<DiscoverFacts> | undefined;
+  readonly #supported = new Map<string, boolean>();
+
+  constructor(engine: JsonRpcEngine, host: HostBridge, options: StatelessEraOptions) {
+    this.#engine = engine;
+    this.#host = host;
+    this.#options = options;
+    this.#protocolMeta = protocolMeta(this.#version, host.clientInfo, host.capabilities, undefined);
+  }
+
+  get facts(): DiscoverFacts | undefined {
+    return this.#facts;
+  }
+
+  /** Whether the discovery result's `ttlMs` has run out (it is then re-fetched before it is relied on). */
+  get stale(): boolean {
+    const f = this.#facts;
+    return f === undefined || Date.now() >= f.receivedAt + f.ttlMs;
+  }
+
+  async open(): Promise<SessionFacts> {
+    return this.#discover(this.#options.discoverTimeout, true);
+  }
+
+  supports(capability: string): boolean {
+    let answer = this.#supported.get(capability);
+    if (answer === undefined) {
+      answer = hasCapability(this.#facts?.capabilities ?? {}, capability);
+      this.#supported.set(capability, answer);
+    }
+    return answer;
+  }
+
+  /** Re-fetches the discovery result when it is stale; concurrent callers share one request. */
+  async refresh(options: EraRequestOptions = {}): Promise<SessionFacts> {
+    if (!this.stale && this.#facts !== undefined) return this.#facts;
+    this.#refreshing ??= this.#discover(options.timeout, false).finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  request(method: string, params: JsonRpcParams | undefined, options: EraCallOptions): Promise<unknown> {
+    if (!MRTR_METHODS.has(method)) return this.#send(method, params, options, undefined);
+    return roundTrips(
+      {
+        server: this.#options.server,
+        logger: this.#options.logger,
+        host: this.#host,
+        requestTimeout: this.#options.requestTimeout,
+        onWait: this.#options.onInputRequiredWait,
+        send: (p, timeout) => this.#send(method, p, options, timeout),
+      },
+      method as 'tools/call',
+      (params ?? {}) as Record<string, unknown>,
+      options,
+      options.resume,
+    );
+  }
+
+  async ping(options: EraRequestOptions): Promise<void> {
+    // No ping in this era: server/discover answers the same question, and refreshes what it told us.
+    this.#refreshing ??= this.#discover(options.timeout, false).finally(() => {
+      this.#refreshing = undefined;
+    });
+    await this.#refreshing;
+  }
+
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    // No logging/setLevel: the level rides on every request's _meta from now on.
+    this.#logLevel = level;
+    this.#protocolMeta = protocolMeta(this.#version, this.#host.clientInfo, this.#host.capabilities, level);
+  }
+
+  async rootsChanged(): Promise<void> {
+    // Nothing to send: the server asks for roots inside the results that need them.
+  }
+
+  /** The `_meta` a request would go out with now (protocol keys and host metadata), for cache binding. */
+  effectiveMeta(): Record<string, unknown> {
+    return { ...hostMeta(this.#options.requestMeta), ...this.#protocolMeta };
+  }
+
+  // ── the wire ──────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * One request under the current revision. A response stream that broke before the answer is
+   * re-issued once under a new id (the break was the cancellation, so the server stopped the first);
+   * -32022 naming another revision we speak switches to it and retries once.
+   */
+  async #send(method: string, params: JsonRpcParams | undefined, options: EraCallOptions, timeout: number | undefined): Promise<Record<string, unknown>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const raw = await this.#engine.request(method, withMeta(params, hostMeta(this.#options.requestMeta), this.#protocolMeta), this.#wireOptions(method, params, options, timeout));
+        return checkResult(raw, method, this.#options.server);
+      } catch (error) {
+        if (attempt === 0 && isBrokenStream(error) && !options.signal?.aborted) {
+          safeLog(this.#options.logger, 'debug', `[mcpc] server "${escapeForLog(this.#options.server, 100)}": the response stream of ${method} broke; re-issuing it under a new id`);
+          continue;
+        }
+        if (attempt === 0 && error instanceof ServerError && error.rpcCode === ErrorCode.UnsupportedProtocolVersion) {
+          const next = sharedModern(error.data, this.#version);
+          if (next !== undefined) {
+            this.#useVersion(next);
+            continue;
+          }
+        }
+        throw this.#typed(error);
+      }
+    }
+  }
+
+  #wireOptions(method: string, params: JsonRpcParams | undefined, options: EraCallOptions, timeout: number | undefined): RequestOptions {
+    const http = this.#options.transport === 'http';
+    const headers = http ? requestHeaders(this.#version, method, params, options.headers) : undefined;
+    const send = { stateless: true, retryable: IDEMPOTENT.has(method), ...(headers !== undefined && { headers }), ...(options.longLived === true && { longLived: true }) };
+    const out: { -readonly [K in keyof RequestOptions]: RequestOptions[K] } = { send, cancelNotification: !http };
+    const t = timeout ?? options.timeout;
+    if (t !== undefined) out.timeout = t;
+    if (options.signal !== undefined) out.signal = options.signal;
+    if (options.onProgress !== undefined) out.onProgress = options.onProgress;
+    if (options.resetTimeoutOnProgress !== undefined) out.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
+    if (options.maxTotalTimeout !== undefined) out.maxTotalTimeout = options.maxTotalTimeout;
+    return out;
+  }
+
+  /** The modern JSON-RPC errors as their typed classes; -32022 with nothing shared ends the connection. */
+  #typed(error: unknown): unknown {
+    if (!(error instanceof ServerError) || error.code !== 'MCPC_SERVER_ERROR') return error;
+    switch (error.rpcCode) {
+      case ErrorCode.HeaderMismatch:
+        return new HeaderMismatchError(error);
+      case ErrorCode.MissingRequiredClientCapability:
+        return new MissingRequiredClientCapabilityError(error);
+      case ErrorCode.UnsupportedProtocolVersion: {
+        const e = new UnsupportedProtocolVersionError(this.#options.server, undefined, this.#version, PROTOCOL_VERSIONS, stringList(error.data, 'supported'));
+        return Object.assign(e, { cause: error });
+      }
+      default:
+        return error;
+    }
+  }
+
+  #useVersion(version: string): void {
+    this.#version = version;
+    this.#protocolMeta = protocolMeta(version, this.#host.clientInfo, this.#host.capabilities, this.#logLevel);
+  }
+
+  /** `server/discover`: the probe when opening (`probe`), a refresh of a stale result otherwise. */
+  async #discover(timeout: number | undefined, probe: boolean): Promise<DiscoverFacts> {
+    const { server, logger } = this.#options;
+    let raw: Record<string, unknown>;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const options: EraCallOptions = timeout === undefined ? {} : { timeout };
+        const params = withMeta(undefined, hostMeta(this.#options.requestMeta), this.#protocolMeta);
+        const wire = this.#wireOptions('server/discover', undefined, options, undefined);
+        // The probe may go to a classic server, which must not be told to cancel what it never knew.
+        raw = checkResult(await this.#engine.request('server/discover', params, probe ? { ...wire, cancelNotification: false } : wire), 'server/discover', server);
+        break;
+      } catch (error) {
+        if (!(error instanceof ServerError) || error.rpcCode !== ErrorCode.UnsupportedProtocolVersion || error.code !== 'MCPC_SERVER_ERROR') throw error;
+        // A modern server that does not speak our revision: use one it lists, or give up cleanly.
+        const theirs = stringList(error.data, 'supported');
+        const next = sharedModern(error.data, this.#version);
+        if (next !== undefined && attempt === 0) {
+          this.#useVersion(next);
+          continue;
+        }
+        if (theirs?.some((v) => (CLASSIC_PROTOCOL_VERSIONS as readonly string[]).includes(v))) throw new NotModernError('it speaks only classic revisions', error);
+        throw Object.assign(new UnsupportedProtocolVersionError(server, undefined, this.#version, PROTOCOL_VERSIONS, theirs), { cause: error });
+      }
+    }
+    const facts = readDiscoverResult(raw, server, logger);
+    if (!facts.supportedVersions.includes(this.#version)) {
+      const shared = MODERN_PROTOCOL_VERSIONS.find((v) => facts.supportedVersions.includes(v));
+      if (shared === undefined) {
+        if (facts.supportedVersions.some((v) => (CLASSIC_PROTOCOL_VERSIONS as readonly string[]).includes(v))) throw new NotModernError('its server/discover lists only classic revisions');
+        throw new UnsupportedProtocolVersionError(server, undefined, this.#version, PROTOCOL_VERSIONS, facts.supportedVersions);
+      }
+      this.#useVersion(shared);
+    }
+    const withVersion: DiscoverFacts = { ...facts, protocolVersion: this.#version };
+    this.#facts = withVersion;
+    this.#supported.clear();
+    return withVersion;
+  }
+}
+
+/**
+ * Every result of this era has a `resultType`: absent (a server of an earlier draft) is `"complete"`;
+ * `"input_required"` is handled by the round trips of the three methods that may return it; anything
+ * else is invalid, as the spec requires.
+ */
+function checkResult(raw: unknown, method: string, server: string): Record<string, unknown> {
+  if (!isObject(raw)) throw new ValidationError(`server "${server}" answered ${method} with something that is not an object`, { server, method });
+  const type = raw.resultType;
+  if (type === undefined || type === 'complete') return raw;
+  if (type === 'input_required' && MRTR_METHODS.has(method)) return raw;
+  throw new ValidationError(
+    `server "${server}" answered ${method} with resultType ${typeof type === 'string' ? `"${escapeForLog(type, 64)}"` : typeof type}, which ${type === 'input_required' ? 'this method may not return' : 'this client does not know'}`,
+    { server, method, issues: ['resultType'] },
+  );
+}
+
+/** Checks a `server/discover` result; one that is not a discovery result means the server is not modern. */
+export function readDiscoverResult(raw: Record<string, unknown>, server: string, logger: Logger): DiscoverFacts {
+  const versions = raw.supportedVersions;
+  if (!Array.isArray(versions) || !versions.every((v) => typeof v === 'string')) throw new NotModernError('its answer to server/discover has no supportedVersions');
+  let capabilities = raw.capabilities;
+  if (!isObject(capabilities)) {
+    warn(logger, server, 'its server/discover result has no capabilities object; treating it as offering none');
+    capabilities = {};
+  }
+  const info = isObject(raw._meta) ? raw._meta[META.serverInfo] : undefined;
+  let serverInfo: Implementation;
+  if (isObject(info) && typeof info.name === 'string') {
+    serverInfo = typeof info.version === 'string' ? (info as unknown as Implementation) : { ...info, name: info.name, version: '' };
+  } else {
+    serverInfo = { name: server, version: '' };
+  }
+  const ttl = raw.ttlMs;
+  return {
+    protocolVersion: '',
+    supportedVersions: versions as string[],
+    serverInfo,
+    capabilities: capabilities as ServerCapabilities,
+    instructions: typeof raw.instructions === 'string' ? raw.instructions : undefined,
+    // Absent, negative or malformed is 0: stale at once (SEP-2549).
+    ttlMs: typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0 ? ttl : 0,
+    cacheScope: raw.cacheScope === 'public' ? 'public' : 'private',
+    receivedAt: Date.now(),
+  };
+}
+
+const isBrokenStream = (e: unknown): boolean => e instanceof Error && (e as { code?: unknown }).code === 'MCPC_RESPONSE_STREAM_CLOSED';
+
+function stringList(data: unknown, key: string): string[] | undefined {
+  const list = isObject(data) ? data[key] : undefined;
+  return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : undefined;
+}
+
+/** A modern revision the server listed in a -32022, other than the one it refused. */
+function sharedModern(data: unknown, refused: string): string | undefined {
+  const theirs = stringList(data, 'supported');
+  return theirs === undefined ? undefined : MODERN_PROTOCOL_VERSIONS.find((v) => v !== refused && theirs.includes(v) && isModernVersion(v));
+}
+
+const warn = (logger: Logger, server: string, message: string): void =>
+  safeLog(logger, 'warn', `[mcpc] server "${escapeForLog(server, 100)}": ${message}`);
