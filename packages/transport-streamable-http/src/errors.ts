@@ -84,15 +84,22 @@ export class ResponseTooLargeError extends TransportError {
   }
 }
 
-/** A response stream ended without the answer and could not be resumed. */
+/**
+ * A response stream ended without the answer and could not be resumed. On a stateless (MCP
+ * 2026-07-28) request there is no resumption (`resumable` is false): the break cancelled the request
+ * at the server, and the client may re-issue it under a new id.
+ */
 export class ResponseStreamClosedError extends TransportError {
   static override readonly brand: string = 'ResponseStreamClosedError';
   readonly method: string | undefined;
+  /** Whether the protocol offered resumption (the classic protocol did; the stateless one does not). */
+  readonly resumable: boolean;
 
-  constructor(method: string | undefined, detail: string) {
+  constructor(method: string | undefined, detail: string, options?: { resumable?: boolean }) {
     super(`the response stream${method === undefined ? '' : ` of ${method}`} closed before the result arrived: ${detail}`, {
       code: 'MCPC_RESPONSE_STREAM_CLOSED',
     });
     this.method = method;
+    this.resumable = options?.resumable ?? true;
   }
 }

@@ -104,8 +104,10 @@ export class StreamableHttpTransport implements Transport {
   async #sendRequest(message: JsonRpcRequest, options: TransportSendOptions, signal: AbortSignal): Promise<void> {
     // tools/call is never re-sent, whatever the caller says: a retry could run a side effect twice.
     const retryable = options.retryable === true && message.method !== 'tools/call';
-    if (message.method === 'initialize') this.#session.beginInitialize(message);
-    const sentWith = this.#session.id;
+    const stateless = options.stateless === true;
+    if (message.method === 'initialize' && !stateless) this.#session.beginInitialize(message);
+    // A stateless request carries no session, so a 404 to it is an answer, not an expired session.
+    const sentWith = stateless ? undefined : this.#session.id;
     let response = await this.#post(message, options, signal, retryable);
     if (response.statusCode === 404 && sentWith !== undefined && message.method !== 'initialize') {
       await discard(response);
@@ -113,14 +115,14 @@ export class StreamableHttpTransport implements Transport {
       if (!retryable) throw new SessionExpiredError(message.method);
       response = await this.#post(message, options, signal, retryable);
     }
-    if (message.method === 'initialize') this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
-    await this.#readAnswer(message, response, signal, this.#deliverer());
+    if (message.method === 'initialize' && !stateless) this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
+    await this.#readAnswer(message, response, signal, this.#deliverer(), stateless);
   }
 
   /** Notifications and our replies to the server's requests: the server acknowledges with 202. */
   async #sendOther(message: JsonRpcMessage, options: TransportSendOptions, signal: AbortSignal): Promise<void> {
     const method = 'method' in message ? message.method : undefined;
-    const sentWith = this.#session.id;
+    const sentWith = options.stateless === true ? undefined : this.#session.id;
     let response = await this.#post(message, options, signal, false);
     if (response.statusCode === 404 && sentWith !== undefined) {
       await discard(response);
@@ -144,7 +146,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   #post(message: JsonRpcMessage, options: TransportSendOptions, signal: AbortSignal, retryable: boolean): Promise<Dispatcher.ResponseData> {
-    return this.#headers('POST', options.headers).then((headers) =>
+    return this.#headers('POST', options.headers, options.stateless === true).then((headers) =>
       exchange(this.#dispatcher, this.#options, {
         method: 'POST',
         headers,
@@ -153,6 +155,8 @@ export class StreamableHttpTransport implements Transport {
         retryable,
         rpcMethod: 'method' in message ? message.method : undefined,
         auth: this.#options.auth,
+        // A subscription stream may be quiet for long: no idle timeout between its chunks.
+        ...(options.longLived === true && { bodyTimeout: 0 }),
       }),
     );
   }
@@ -161,7 +165,7 @@ export class StreamableHttpTransport implements Transport {
    * Reads the answer to a request: a JSON body, or an SSE stream resumed with `Last-Event-ID` when it
    * breaks before the answer. Resolves once the answer was delivered.
    */
-  async #readAnswer(request: JsonRpcRequest, response: Dispatcher.ResponseData, signal: AbortSignal, deliver: MessageHandlers): Promise<void> {
+  async #readAnswer(request: JsonRpcRequest, response: Dispatcher.ResponseData, signal: AbortSignal, deliver: MessageHandlers, stateless = false): Promise<void> {
     const status = response.statusCode;
     if (status === 401 || status === 403) {
       await discard(response);
@@ -185,6 +189,11 @@ export class StreamableHttpTransport implements Transport {
       if (answered) return; // The socket died after the answer: the answer stands.
       if (error instanceof ResponseTooLargeError || error instanceof HttpError) throw error;
       failure = error;
+    }
+    if (!answered && stateless) {
+      // MCP 2026-07-28 has no resumption: the break lost the request (and, for the server, cancelled
+      // it). The caller re-issues it under a new id.
+      throw new ResponseStreamClosedError(request.method, failure === undefined ? 'the response carried no answer' : errorMessage(failure), { resumable: false });
     }
     for (let attempt = 0; !answered; attempt++) {
       if (mediaType(response) !== 'text/event-stream' || this.#options.mode === 'json') {
@@ -362,12 +371,24 @@ export class StreamableHttpTransport implements Transport {
 
   // ── plumbing ────────────────────────────────────────────────────────────────────────────────────
 
-  async #headers(method: HttpMethod, extra: Readonly<Record<string, string>> | undefined): Promise<Record<string, string>> {
+  async #headers(method: HttpMethod, extra: Readonly<Record<string, string>> | undefined, stateless = false): Promise<Record<string, string>> {
     const configured = typeof this.#options.headers === 'function' ? await this.#options.headers() : this.#options.headers;
     const headers: Record<string, string> = {};
-    for (const source of [configured, extra]) {
-      if (source === undefined) continue;
-      for (const [name, value] of Object.entries(source)) headers[name.toLowerCase()] = value;
+    if (configured !== undefined) {
+      for (const [name, value] of Object.entries(configured)) {
+        const key = name.toLowerCase();
+        // On a stateless request the protocol owns Mcp-Param-*: they mirror the call's own arguments,
+        // and a configured one would stand in for an argument the call did not carry.
+        if (stateless && key.startsWith('mcp-param-')) continue;
+        headers[key] = value;
+      }
+    }
+    if (extra !== undefined) for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
+    if (stateless) {
+      headers.accept = 'application/json, text/event-stream';
+      headers['content-type'] = 'application/json';
+      headers['accept-encoding'] = ACCEPT_ENCODING;
+      return headers;
     }
     // What the protocol owns is set last, so configured headers cannot contradict it.
     headers.accept = method === 'GET' ? 'text/event-stream' : this.#options.mode === 'json' ? 'application/json' : 'application/json, text/event-stream';
