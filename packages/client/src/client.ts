@@ -15,7 +15,7 @@ import {
   type OpenAIChatTool,
 } from './convert/index.js';
 import { noteDeprecatedUse } from './deprecations.js';
-import { ClientClosedError, ToolNotFoundError, UnknownServerError } from './errors.js';
+import { ClientClosedError, InputRequiredError, ToolNotFoundError, UnknownServerError } from './errors.js';
 import { DEFAULT_LOG_MESSAGE_LIMIT, checkLevel } from './features/logging.js';
 import type { ResourceContents } from './features/resources.js';
 import { streamCall, type ToolStreamEvent } from './features/streaming.js';
@@ -215,6 +215,16 @@ export class Client {
     };
     const server = options.server !== undefined ? this.server(options.server) : await this.#single(() => this.#connected().then(route));
     return server.complete(request, options);
+  }
+
+  /**
+   * Resumes a multi round-trip request (MCP 2026-07-28) an `InputRequiredError` stopped, on the server
+   * it was sent to (see `Server.resumeInputRequired`).
+   */
+  async resumeInputRequired(error: InputRequiredError, options: RequestOptions = {}): Promise<CallToolResult | GetPromptResult | ResourceContents[]> {
+    this.#assertOpen('resumeInputRequired');
+    if (!(error instanceof InputRequiredError)) throw new TypeError('resumeInputRequired() takes the InputRequiredError a call raised');
+    return this.server(error.server).resumeInputRequired(error, options);
   }
 
   // ── logging, roots, notifications ─────────────────────────────────────────────────────────────

@@ -249,13 +249,18 @@ export class PromptNotFoundError extends NotFoundError {
 
 export class ResourceNotFoundError extends NotFoundError {
   static override readonly brand: string = 'ResourceNotFoundError';
-  constructor(uri: string, servers: readonly string[]) {
+  /** When the server itself said so (-32602 with the URI, or the older -32002): its `ServerError`. */
+  override readonly cause: unknown;
+  constructor(uri: string, servers: readonly string[], answered?: { readonly server: string; readonly error: unknown }) {
     super(
       'resource',
       uri,
-      `no server lists the resource "${uri}" or a template that matches it (searched ${list(servers)}); pass { server } to read it from a specific server`,
+      answered !== undefined
+        ? `server "${answered.server}" has no resource "${escapeForLog(uri, 200)}"`
+        : `no server lists the resource "${uri}" or a template that matches it (searched ${list(servers)}); pass { server } to read it from a specific server`,
       'MCPC_RESOURCE_NOT_FOUND',
     );
+    this.cause = answered?.error;
   }
 }
 

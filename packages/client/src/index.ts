@@ -24,7 +24,15 @@ export {
 export { Server, type RequestOptions, type CallToolOptions, type PageOptions, type ListKindName } from './server/server.js';
 export type { ConnectionState } from './server/connection.js';
 export type { ProtocolEra, SessionFacts, HostBridge, EraRequestOptions } from './server/era.js';
-export { CLASSIC_PROTOCOL_VERSIONS, LATEST_CLASSIC_VERSION, type ClassicProtocolVersion } from './server/versions.js';
+export {
+  CLASSIC_PROTOCOL_VERSIONS,
+  LATEST_CLASSIC_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  LATEST_MODERN_VERSION,
+  PROTOCOL_VERSIONS,
+  type ClassicProtocolVersion,
+  type ModernProtocolVersion,
+} from './server/versions.js';
 export type { CacheInfo } from './cache/list-cache.js';
 export type { ToolStreamEvent } from './features/streaming.js';
 export type { ResourceContents, TextResourceContents, BlobResourceContents } from './features/resources.js';
@@ -53,7 +61,15 @@ export {
   PaginationError,
   ClientClosedError,
   TransportUnavailableError,
+  HeaderMismatchError,
+  MissingRequiredClientCapabilityError,
+  InputRequiredError,
+  type InputRequiredReason,
+  type InputRequiredContinuation,
 } from './errors.js';
+export type { InputRequiredWait, InputRequiredWaitDecision, InputRequiredWaitHook } from './server/mrtr.js';
+export type { ProtocolChoice } from './server/detect.js';
+export type { EraCallOptions } from './server/era.js';
 
 export { deprecations, DEPRECATIONS, type Deprecation, type DeprecatedFeature } from './deprecations.js';
 export type { Logger, Transport, Progress } from '@mcpc/jsonrpc';

@@ -1,4 +1,5 @@
-import { escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
+import { ErrorCode, ServerError, escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
+import { InputRequiredError, ResourceNotFoundError } from '../errors.js';
 import { ListCache, type CacheInfo } from '../cache/list-cache.js';
 import { collectPages, readPage, type ListKind, type Page } from '../cache/pagination.js';
 import { noteDeprecatedUse } from '../deprecations.js';
@@ -49,6 +50,16 @@ export interface ServerContext extends Omit<ConnectionContext, 'onNotification' 
 // Symbol-keyed, and not exported from the package: the client's levers, not part of a server's API.
 export const CLOSE: unique symbol = Symbol('close');
 export const ROOTS_CHANGED: unique symbol = Symbol('rootsChanged');
+
+/**
+ * "Resource not found": -32602 naming the URI (MCP 2026-07-28), or -32002, which earlier revisions
+ * used and servers still send.
+ */
+function isResourceNotFound(error: unknown, uri: string): boolean {
+  if (!(error instanceof ServerError)) return false;
+  if (error.rpcCode === ErrorCode.ResourceNotFound) return true;
+  return error.rpcCode === ErrorCode.InvalidParams && (error.data as { uri?: unknown } | undefined)?.uri === uri;
+}
 
 /** Notifications that invalidate a cached list, and the lists they invalidate. */
 const INVALIDATES: ReadonlyMap<string, readonly ListKindName[]> = new Map([
@@ -231,7 +242,13 @@ export class Server {
   }
 
   async readResource(uri: string, options: RequestOptions = {}): Promise<ResourceContents[]> {
-    const raw = await this.#connection.request('resources/read', { uri }, options);
+    let raw: unknown;
+    try {
+      raw = await this.#connection.request('resources/read', { uri }, options);
+    } catch (error) {
+      if (isResourceNotFound(error, uri)) throw new ResourceNotFoundError(uri, [this.name], { server: this.name, error });
+      throw error;
+    }
     const dropped: string[] = [];
     const contents = readContents(raw, this.name, uri, dropped);
     if (dropped.length > 0) this.#warn(`dropped from resources/read: ${escapeForLog(dropped.slice(0, 5).join('; '), 1000)}`);
@@ -241,6 +258,24 @@ export class Server {
   async complete(request: CompleteRequest, options: RequestOptions = {}): Promise<Completion> {
     const params = buildCompleteParams(request);
     return readCompletion(await this.#connection.request('completion/complete', params, options), this.name);
+  }
+
+  /**
+   * Takes up a multi round-trip request (MCP 2026-07-28) where an `InputRequiredError` left it: the
+   * inputs not yet answered are asked for again (answers already produced are kept), and the request is
+   * re-sent with the server's last `requestState`. Resolves with what the original call would have.
+   */
+  async resumeInputRequired(error: InputRequiredError, options: RequestOptions = {}): Promise<CallToolResult | GetPromptResult | ResourceContents[]> {
+    if (!(error instanceof InputRequiredError)) throw new TypeError('resumeInputRequired() takes the InputRequiredError a call raised');
+    if (!error.resumable) throw new TypeError(`this InputRequiredError (${error.reason}) cannot be resumed: the server asked for something the client cannot give`);
+    const c = error.continuation;
+    if (c.server !== this.name) throw new TypeError(`this InputRequiredError belongs to server "${c.server}", not "${this.name}"`);
+    const raw = await this.#connection.request(c.method, c.params as JsonRpcParams, { ...options, resume: c });
+    const name = String(c.params.name ?? c.params.uri ?? '');
+    if (c.method === 'tools/call') return readCallToolResult(raw, this.name, name);
+    if (c.method === 'prompts/get') return readGetPromptResult(raw, this.name, name);
+    const dropped: string[] = [];
+    return readContents(raw, this.name, name, dropped);
   }
 
   /** Resolves once the server has confirmed the subscription; updates then arrive as `notifications/resources/updated`. */
