@@ -251,6 +251,8 @@ export class ResourceNotFoundError extends NotFoundError {
   static override readonly brand: string = 'ResourceNotFoundError';
   /** When the server itself said so (-32602 with the URI, or the older -32002): its `ServerError`. */
   override readonly cause: unknown;
+  /** The JSON-RPC code the server answered with, when it did. */
+  readonly rpcCode: number | undefined;
   constructor(uri: string, servers: readonly string[], answered?: { readonly server: string; readonly error: unknown }) {
     super(
       'resource',
@@ -261,6 +263,8 @@ export class ResourceNotFoundError extends NotFoundError {
       'MCPC_RESOURCE_NOT_FOUND',
     );
     this.cause = answered?.error;
+    const code = (answered?.error as { rpcCode?: unknown } | undefined)?.rpcCode;
+    this.rpcCode = typeof code === 'number' ? code : undefined;
   }
 }
 

@@ -78,7 +78,7 @@ describe.each(REVISIONS)('a %s server', (version) => {
     expect([...blob!.bytes()]).toEqual(Array.from({ length: 16 }, (_, i) => i));
     const [item] = await client.readResource('mem://items/42');
     expect(item?.isText() && item.text).toBe('item 42');
-    await expect(client.readResource('mem://nope')).rejects.toMatchObject({ rpcCode: -32002 });
+    await expect(client.readResource('mem://nope')).rejects.toMatchObject({ rpcCode: -32002, code: 'MCPC_RESOURCE_NOT_FOUND' });
   });
 
   it('subscribes to a resource and receives its updates', async () => {

@@ -78,4 +78,10 @@ export interface Transport {
   start(sink: TransportSink): Promise<void>;
   send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Optional. A key for the authorization context the next request would carry (a digest of its
+   * `Authorization` header; `undefined` when it carries none). Caches use it so a result marked
+   * `private` is never served to another context. A transport without it is treated as unable to say.
+   */
+  authorizationKey?(): Promise<string | undefined>;
 }

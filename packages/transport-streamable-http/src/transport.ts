@@ -10,6 +10,7 @@ import {
   type TransportSendOptions,
   type TransportSink,
 } from '@mcpc/jsonrpc';
+import { createHash } from 'node:crypto';
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { ACCEPT_ENCODING } from './body.js';
 import { backoffDelay, sleep } from './backoff.js';
@@ -97,6 +98,22 @@ export class StreamableHttpTransport implements Transport {
     await this.#listener?.catch(() => {});
     if (this.#ownsDispatcher) await this.#dispatcher.close().catch(() => {});
     if (wasOpen) this.#sink?.close();
+  }
+
+  /**
+   * A digest of the `Authorization` a POST made now would carry (configured headers, then the auth
+   * provider's), for caches that must not share private results across authorization contexts.
+   * Undefined when it would carry none.
+   */
+  async authorizationKey(): Promise<string | undefined> {
+    const headers = await this.#headers('POST', undefined, true);
+    let value = headers.authorization;
+    if (this.#options.auth !== undefined) {
+      for (const [name, v] of Object.entries(await this.#options.auth.headers({ method: 'POST', url: this.#options.url }))) {
+        if (name.toLowerCase() === 'authorization') value = v;
+      }
+    }
+    return value === undefined ? undefined : createHash('sha256').update(value).digest('base64url');
   }
 
   // ── requests ────────────────────────────────────────────────────────────────────────────────────

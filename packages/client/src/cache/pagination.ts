@@ -1,8 +1,12 @@
+import { ErrorCode, ServerError } from '@mcpc/jsonrpc';
 import { PaginationError, ValidationError } from '../errors.js';
+import { combineHints, type CacheHints } from './list-cache.js';
 
 export interface Page<T> {
   readonly items: T[];
   readonly nextCursor: string | undefined;
+  /** The page's caching hints (stateless servers only). */
+  readonly hints?: CacheHints | undefined;
 }
 
 /** How to read one kind of list result. */
@@ -56,15 +60,40 @@ export function readPage<T>(kind: ListKind<T>, raw: unknown, server: string, dro
 export async function collectPages<T>(
   fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
   context: { readonly server: string; readonly method: string; readonly maxPages: number },
-): Promise<T[]> {
+): Promise<{ items: T[]; hints: CacheHints | undefined }> {
+  for (let restarted = false; ; restarted = true) {
+    try {
+      return await collect(fetchPage, context);
+    } catch (error) {
+      // A cursor the server no longer accepts (-32602) ends that page sequence: start over, once
+      // (SEP-2549: discard the pages and re-fetch from the beginning).
+      if (restarted || !(error instanceof RejectedCursor)) throw error instanceof RejectedCursor ? error.cause : error;
+    }
+  }
+}
+
+class RejectedCursor extends Error {}
+
+async function collect<T>(
+  fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+  context: { readonly server: string; readonly method: string; readonly maxPages: number },
+): Promise<{ items: T[]; hints: CacheHints | undefined }> {
   const all: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
+  let hints: CacheHints | undefined;
   for (let pages = 0; ; ) {
-    const page = await fetchPage(cursor);
+    let page: Page<T>;
+    try {
+      page = await fetchPage(cursor);
+    } catch (error) {
+      if (cursor !== undefined && error instanceof ServerError && error.rpcCode === ErrorCode.InvalidParams) throw new RejectedCursor('cursor rejected', { cause: error });
+      throw error;
+    }
     pages++;
+    if (page.hints !== undefined) hints = combineHints(hints, page.hints);
     for (const item of page.items) all.push(item);
-    if (page.nextCursor === undefined) return all;
+    if (page.nextCursor === undefined) return { items: all, hints };
     if (seen.has(page.nextCursor)) throw new PaginationError('cursor-loop', context.server, context.method, pages, all);
     if (pages >= context.maxPages) throw new PaginationError('page-limit', context.server, context.method, pages, all);
     seen.add(page.nextCursor);

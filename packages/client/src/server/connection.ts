@@ -1,4 +1,5 @@
-import { JsonRpcEngine, escapeForLog, safeLog, type JsonRpcParams, type Logger } from '@mcpc/jsonrpc';
+import { JsonRpcEngine, escapeForLog, safeLog, type JsonRpcParams, type Logger, type Transport } from '@mcpc/jsonrpc';
+import type { CacheBinding } from '../cache/list-cache.js';
 import { noteDeprecatedUse } from '../deprecations.js';
 import { CapabilityError, ClientClosedError, ConnectionError, McpError, NotModernError } from '../errors.js';
 import type { ServerConfig } from '../transports.js';
@@ -45,6 +46,7 @@ export class Connection {
   #facts: SessionFacts | undefined;
   #host: HostBridge | undefined;
   #active: ServerConfig | undefined;
+  #transport: Transport | undefined;
 
   constructor(name: string, config: ServerConfig, context: ConnectionContext) {
     this.name = name;
@@ -92,6 +94,37 @@ export class Connection {
     }
   }
 
+  /** Whether the connected server speaks the stateless protocol (MCP 2026-07-28). */
+  get isModern(): boolean {
+    return this.#era?.kind === 'stateless';
+  }
+
+  /** Whether the connection runs over one of the HTTP transports (where a stale cache may stand in for an outage). */
+  get isHttp(): boolean {
+    const kind = this.#active?.kind;
+    return kind === 'streamable-http' || kind === 'http' || kind === 'sse';
+  }
+
+  /**
+   * What a request made now would be bound to in the caches (stateless servers only): its effective
+   * `_meta`, and — when asked — the Authorization it would carry. A stdio process is one context; a
+   * transport that cannot tell (`authorizationKey` absent) makes private results unshareable (`null`).
+   */
+  async cacheBinding(needAuth: boolean): Promise<CacheBinding | undefined> {
+    const era = this.#era;
+    if (!(era instanceof StatelessEra)) return undefined;
+    const meta = JSON.stringify(era.effectiveMeta());
+    if (!needAuth) return { meta, auth: undefined };
+    if (this.#active?.kind === 'stdio') return { meta, auth: '' };
+    const transport = this.#transport;
+    if (transport?.authorizationKey === undefined) return { meta, auth: null };
+    try {
+      return { meta, auth: (await transport.authorizationKey()) ?? '' };
+    } catch {
+      return { meta, auth: null };
+    }
+  }
+
   /** The transport that connected (after any fallback): `'stdio'`, `'streamable-http'`, `'sse'`, `'http'`, … */
   get transportKind(): string | undefined {
     return this.#active?.kind;
@@ -110,6 +143,7 @@ export class Connection {
       }
       const requestTimeout = config.requestTimeout ?? this.#context.requestTimeout;
       engine = new JsonRpcEngine(transport, requestTimeout === undefined ? { logger } : { logger, requestTimeout });
+      this.#transport = transport;
       this.#engine = engine;
       const host = this.#context.host(this.name);
       this.#host = host;

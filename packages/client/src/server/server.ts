@@ -1,7 +1,7 @@
 import { ErrorCode, ServerError, escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
 import { InputRequiredError, ResourceNotFoundError } from '../errors.js';
-import { ListCache, type CacheInfo } from '../cache/list-cache.js';
-import { collectPages, readPage, type ListKind, type Page } from '../cache/pagination.js';
+import type { CacheInfo } from '../cache/list-cache.js';
+import type { ListKind } from '../cache/pagination.js';
 import { noteDeprecatedUse } from '../deprecations.js';
 import { buildCompleteParams, readCompletion } from '../features/completion.js';
 import { checkLevel, sanitizeLogMessage } from '../features/logging.js';
@@ -23,6 +23,7 @@ import type {
 import type { ClientCapabilities, Implementation, LoggingLevel, Meta, ServerCapabilities } from '../types/protocol.js';
 import { Connection, factsOf, type ConnectionContext, type ConnectionState } from './connection.js';
 import type { EraRequestOptions } from './era.js';
+import { ServerLists, type ListKindName } from './lists.js';
 
 /** Options every request takes. */
 export type RequestOptions = EraRequestOptions;
@@ -37,7 +38,7 @@ export interface PageOptions {
   readonly cursor: string | null;
 }
 
-export type ListKindName = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+export type { ListKindName };
 
 export interface ServerContext extends Omit<ConnectionContext, 'onNotification' | 'onClose'> {
   readonly maxPages: number;
@@ -75,7 +76,7 @@ const INVALIDATES: ReadonlyMap<string, readonly ListKindName[]> = new Map([
 export class Server {
   readonly #connection: Connection;
   readonly #context: ServerContext;
-  readonly #caches: { readonly [K in ListKindName]: ListCache<unknown> };
+  readonly #lists: ServerLists;
   readonly #subscriptions = new Set<string>();
 
   constructor(name: string, config: ServerConfig, context: ServerContext) {
@@ -85,8 +86,12 @@ export class Server {
       onNotification: (_c, method, params) => this.#onNotification(method, params),
       onClose: () => this.clearCache(),
     });
-    const cache = <T>(kind: ListKind<T>): ListCache<unknown> => new ListCache(() => this.#fetchAll(kind));
-    this.#caches = { tools: cache(TOOLS), prompts: cache(PROMPTS), resources: cache(RESOURCES), resourceTemplates: cache(TEMPLATES) };
+    this.#lists = new ServerLists({
+      connection: this.#connection,
+      maxPages: context.maxPages,
+      warn: (m) => this.#warn(m),
+      screen: (_kind, items) => items,
+    });
   }
 
   /** Unique within the client. */
@@ -191,40 +196,32 @@ export class Server {
   cached(kind: 'resources'): readonly Resource[] | undefined;
   cached(kind: 'resourceTemplates'): readonly ResourceTemplate[] | undefined;
   cached(kind: ListKindName): readonly unknown[] | undefined {
-    return this.#caches[kind].peek();
+    return this.#lists.peek(kind);
   }
 
-  cacheInfo(kind: ListKindName): CacheInfo {
-    return this.#caches[kind].info();
+  /**
+   * What the cache holds for a list, or (`'read'`) for one resource: when it was received, the server's
+   * `ttlMs` and `cacheScope` (MCP 2026-07-28), and whether it is fresh.
+   */
+  cacheInfo(kind: ListKindName): CacheInfo;
+  cacheInfo(kind: 'read', uri: string): CacheInfo;
+  cacheInfo(kind: ListKindName | 'read', uri?: string): CacheInfo {
+    if (kind === 'read') return this.#lists.readInfo(String(uri));
+    return this.#lists.info(kind);
   }
 
-  /** Drops one cached list, or all of them. */
+  /** Drops one cached list, or everything cached. */
   clearCache(kind?: ListKindName): void {
-    if (kind !== undefined) return this.#caches[kind].invalidate();
-    for (const cache of Object.values(this.#caches)) cache.invalidate();
+    this.#lists.invalidate(kind);
   }
 
   async #list<T>(kind: ListKind<T>, name: ListKindName, options: PageOptions | undefined): Promise<readonly T[] | ListPage<T>> {
     await this.#connection.connect();
     this.#connection.assertCapability(kind.method);
-    if (options === undefined) return (await this.#caches[name].get()) as readonly T[];
-    const page = await this.#fetchPage(kind, options.cursor ?? undefined);
-    return page.nextCursor === undefined ? { items: page.items, server: this.name } : { items: page.items, nextCursor: page.nextCursor, server: this.name };
-  }
-
-  #fetchAll<T>(kind: ListKind<T>): Promise<T[]> {
-    return collectPages((cursor) => this.#fetchPage(kind, cursor), { server: this.name, method: kind.method, maxPages: this.#context.maxPages });
-  }
-
-  async #fetchPage<T>(kind: ListKind<T>, cursor: string | undefined): Promise<Page<T>> {
-    const raw = await this.#connection.request(kind.method, cursor === undefined ? undefined : { cursor });
-    const dropped: string[] = [];
-    const page = readPage(kind, raw, this.name, dropped);
-    if (dropped.length > 0) {
-      const more = dropped.length > 5 ? ` (and ${dropped.length - 5} more)` : '';
-      this.#warn(`dropped from ${kind.method}: ${escapeForLog(dropped.slice(0, 5).join('; '), 1000)}${more}`);
-    }
-    return page;
+    if (options === undefined) return (await this.#lists.all(name)) as readonly T[];
+    const page = await this.#lists.page(name, options.cursor ?? undefined);
+    const items = page.items as T[];
+    return page.nextCursor === undefined ? { items, server: this.name } : { items, nextCursor: page.nextCursor, server: this.name };
   }
 
   // ── tools, prompts, resources, completion ─────────────────────────────────────────────────────────
@@ -244,7 +241,11 @@ export class Server {
   async readResource(uri: string, options: RequestOptions = {}): Promise<ResourceContents[]> {
     let raw: unknown;
     try {
-      raw = await this.#connection.request('resources/read', { uri }, options);
+      raw = await this.#lists.read(uri, async () => {
+        let rounds = 0;
+        const result = await this.#connection.request('resources/read', { uri }, { ...options, onRounds: (n) => (rounds = n) });
+        return { raw: result, cacheable: rounds === 0 };
+      });
     } catch (error) {
       if (isResourceNotFound(error, uri)) throw new ResourceNotFoundError(uri, [this.name], { server: this.name, error });
       throw error;
@@ -307,7 +308,8 @@ export class Server {
   // Runs on the transport's reader: only cheap, synchronous work, then the hand-off to the client.
   #onNotification(method: string, params: JsonRpcParams | undefined): void {
     const kinds = INVALIDATES.get(method);
-    if (kinds !== undefined) for (const kind of kinds) this.#caches[kind].invalidate();
+    if (kinds !== undefined) for (const kind of kinds) this.#lists.invalidate(kind);
+    if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') this.#lists.invalidateRead(params.uri);
     if (method === 'notifications/message') {
       const message = sanitizeLogMessage(params, this.#context.logMessageLimit);
       if (message === undefined) return;
