@@ -1,5 +1,6 @@
 import { ErrorCode, ServerError, escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
-import { InputRequiredError, ResourceNotFoundError } from '../errors.js';
+import { HeaderMismatchError, InputRequiredError, ResourceNotFoundError } from '../errors.js';
+import { paramHeaders, readParamHeaders, type ParamHeader } from '../features/param-headers.js';
 import type { CacheInfo } from '../cache/list-cache.js';
 import type { ListKind } from '../cache/pagination.js';
 import { noteDeprecatedUse } from '../deprecations.js';
@@ -77,6 +78,8 @@ export class Server {
   readonly #connection: Connection;
   readonly #context: ServerContext;
   readonly #lists: ServerLists;
+  /** The x-mcp-header annotations of each listed tool, read once when the list arrived. */
+  readonly #paramAnnotations = new WeakMap<object, readonly ParamHeader[]>();
   readonly #subscriptions = new Set<string>();
 
   constructor(name: string, config: ServerConfig, context: ServerContext) {
@@ -90,7 +93,7 @@ export class Server {
       connection: this.#connection,
       maxPages: context.maxPages,
       warn: (m) => this.#warn(m),
-      screen: (_kind, items) => items,
+      screen: (kind, items, dropped) => this.#screen(kind, items, dropped),
     });
   }
 
@@ -228,8 +231,60 @@ export class Server {
 
   async callTool(name: string, args?: Readonly<Record<string, unknown>>, options: CallToolOptions = {}): Promise<CallToolResult> {
     const params = buildCallParams(name, args, options.meta);
-    const raw = await this.#connection.request('tools/call', params, options);
+    await this.#connection.connect();
+    if (!this.#mirrorsParams()) return readCallToolResult(await this.#connection.request('tools/call', params, options), this.name, name);
+    // MCP 2026-07-28 over HTTP: annotated arguments are mirrored into Mcp-Param-* headers, from the
+    // tool's definition (fetched first when none is cached). A HeaderMismatch means the definition
+    // changed: refresh it once and retry under the new one.
+    const headersFor = async (fresh: boolean): Promise<Record<string, string> | undefined> => {
+      if (fresh) this.clearCache('tools');
+      const annotations = this.#paramAnnotations.get((await this.#toolDefinition(name, fresh)) ?? {});
+      return annotations === undefined ? undefined : paramHeaders(annotations, params.arguments as Record<string, unknown>);
+    };
+    const send = async (headers: Record<string, string> | undefined) =>
+      this.#connection.request('tools/call', params, headers === undefined ? options : { ...options, headers });
+    let raw: unknown;
+    try {
+      raw = await send(await headersFor(false));
+    } catch (error) {
+      if (!(error instanceof HeaderMismatchError)) throw error;
+      this.#warn(`tools/call "${escapeForLog(name, 100)}" was refused with HeaderMismatch; refreshing tools/list and retrying once`);
+      raw = await send(await headersFor(true));
+    }
     return readCallToolResult(raw, this.name, name);
+  }
+
+  /** Whether this connection mirrors x-mcp-header arguments (stateless server, HTTP transport). */
+  #mirrorsParams(): boolean {
+    return this.#connection.isModern && this.#connection.isHttp;
+  }
+
+  /** The definition of a tool: from the cached list when it is there (fresh or not), else listed now. */
+  async #toolDefinition(name: string, refetched: boolean): Promise<Tool | undefined> {
+    const cached = this.#lists.peek('tools') as readonly Tool[] | undefined;
+    const hit = cached?.find((t) => t.name === name);
+    if (hit !== undefined || (cached !== undefined && refetched)) return hit;
+    try {
+      return (await this.listTools()).find((t) => t.name === name);
+    } catch {
+      // No list, no headers: the server will say what it misses.
+      return undefined;
+    }
+  }
+
+  /** Drops tools whose x-mcp-header annotations are invalid (MCP 2026-07-28 requires it over HTTP). */
+  #screen(kind: ListKindName, items: unknown[], dropped: string[]): unknown[] {
+    if (kind !== 'tools' || !this.#mirrorsParams()) return items;
+    return items.filter((item) => {
+      const tool = item as Tool;
+      const annotations = readParamHeaders(tool.inputSchema);
+      if (typeof annotations === 'string') {
+        dropped.push(`tool "${tool.name.slice(0, 64)}": invalid x-mcp-header annotation: ${annotations}`);
+        return false;
+      }
+      this.#paramAnnotations.set(tool, annotations);
+      return true;
+    });
   }
 
   async getPrompt(name: string, args?: Readonly<Record<string, string>>, options: RequestOptions = {}): Promise<GetPromptResult> {
