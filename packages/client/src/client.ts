@@ -27,6 +27,7 @@ import { routePrompt, routeResource, routeTool } from './routing.js';
 import type { HostBridge } from './server/era.js';
 import { CLOSE, ROOTS_CHANGED, Server, type CallToolOptions, type ListKindName, type PageOptions, type RequestOptions } from './server/server.js';
 import { toConfig } from './transports.js';
+import type { ListenOptions, Subscription, SubscriptionFilter, SubscriptionListener } from './subscriptions/subscription.js';
 import type { CallToolResult, CompleteRequest, Completion, GetPromptResult, ListPage, LogMessage, Prompt, Resource, ResourceTemplate, Tool } from './types/entities.js';
 import type { Implementation, LoggingLevel, Root } from './types/protocol.js';
 import { VERSION } from './version.js';
@@ -225,6 +226,18 @@ export class Client {
     this.#assertOpen('resumeInputRequired');
     if (!(error instanceof InputRequiredError)) throw new TypeError('resumeInputRequired() takes the InputRequiredError a call raised');
     return this.server(error.server).resumeInputRequired(error, options);
+  }
+
+  /**
+   * Opens a subscription (MCP 2026-07-28 `subscriptions/listen`) on `{ server }`, or on the client's one
+   * server: the notifications the filter asks for go to `listener`, on the subscription's own
+   * dispatcher. See `Server.listen`.
+   */
+  listen(filter: SubscriptionFilter, listener: SubscriptionListener, options: ListenOptions & RouteOptions = {}): Subscription {
+    this.#assertOpen('subscriptions/listen');
+    const { server, ...rest } = options;
+    if (server === undefined && this.#servers.size !== 1) throw new TypeError('listen() is per server: pass { server }');
+    return (server === undefined ? this.servers[0]! : this.server(server)).listen(filter, listener, rest);
   }
 
   // ── logging, roots, notifications ─────────────────────────────────────────────────────────────

@@ -187,6 +187,22 @@ export class InputRequiredError extends McpError {
 }
 
 /**
+ * A subscription (MCP 2026-07-28 `subscriptions/listen`) could not be had or kept: `reason` says why
+ * (`'unsupported'`: the server is not a 2026-07-28 server; `'refused'`: its acknowledgment left out
+ * what was asked; `'ended'`: it ended before it was acknowledged; `'closed'`: it was closed).
+ */
+export class SubscriptionError extends McpError {
+  static override readonly brand: string = 'SubscriptionError';
+  readonly reason: 'unsupported' | 'refused' | 'ended' | 'closed';
+  readonly server: string;
+  constructor(reason: 'unsupported' | 'refused' | 'ended' | 'closed', server: string, detail: string) {
+    super(`subscription on server "${server}": ${detail}`, { code: 'MCPC_SUBSCRIPTION_FAILED' });
+    this.reason = reason;
+    this.server = server;
+  }
+}
+
+/**
  * Not an error a caller sees: the server does not speak the stateless protocol (its answer to
  * `server/discover` was not a discovery result, or it listed only classic revisions). Era detection
  * falls back to the classic handshake on it; with `protocol: 'modern'` it becomes a `ConnectionError`.

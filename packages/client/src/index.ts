@@ -64,9 +64,12 @@ export {
   HeaderMismatchError,
   MissingRequiredClientCapabilityError,
   InputRequiredError,
+  SubscriptionError,
   type InputRequiredReason,
   type InputRequiredContinuation,
 } from './errors.js';
+export { Subscription, type SubscriptionFilter, type SubscriptionListener, type ListenOptions } from './subscriptions/subscription.js';
+export { MAX_PENDING_NOTIFICATIONS, MAX_PENDING_NOTIFICATION_BYTES } from './subscriptions/queue.js';
 export type { InputRequiredWait, InputRequiredWaitDecision, InputRequiredWaitHook } from './server/mrtr.js';
 export type { ProtocolChoice } from './server/detect.js';
 export type { EraCallOptions } from './server/era.js';

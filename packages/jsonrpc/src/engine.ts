@@ -44,6 +44,11 @@ export interface RequestOptions {
    * response stream is the cancellation, and no notification is sent.
    */
   readonly cancelNotification?: boolean;
+  /**
+   * Called synchronously with the request's id once it is assigned, before it is sent: for a
+   * long-lived request whose notifications the peer tags with that id (MCP's `subscriptions/listen`).
+   */
+  readonly onId?: (id: JsonRpcId) => void;
 }
 
 export interface RequestContext {
@@ -151,6 +156,7 @@ export class JsonRpcEngine {
 
     const id = this.#nextId++;
     if (onProgress !== undefined) params = withProgressToken(params, id);
+    options.onId?.(id);
     const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 
     return new Promise<T>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import type { JsonRpcParams, Progress, RequestContext } from '@mcpc/jsonrpc';
+import type { JsonRpcId, JsonRpcParams, Progress, RequestContext } from '@mcpc/jsonrpc';
 import type { InputRequiredContinuation } from '../errors.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../types/protocol.js';
 
@@ -29,6 +29,8 @@ export interface EraCallOptions extends EraRequestOptions {
   readonly resume?: InputRequiredContinuation;
   /** The answer may take long, with quiet periods (`subscriptions/listen`). */
   readonly longLived?: boolean;
+  /** Told the request's JSON-RPC id (each attempt's) before it is sent. */
+  readonly onId?: (id: JsonRpcId) => void;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ErrorCode, ServerError, escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
-import { HeaderMismatchError, InputRequiredError, ResourceNotFoundError } from '../errors.js';
+import { HeaderMismatchError, InputRequiredError, ResourceNotFoundError, SubscriptionError } from '../errors.js';
 import { paramHeaders, readParamHeaders, type ParamHeader } from '../features/param-headers.js';
 import type { CacheInfo } from '../cache/list-cache.js';
 import type { ListKind } from '../cache/pagination.js';
@@ -25,6 +25,8 @@ import type { ClientCapabilities, Implementation, LoggingLevel, Meta, ServerCapa
 import { Connection, factsOf, type ConnectionContext, type ConnectionState } from './connection.js';
 import type { EraRequestOptions } from './era.js';
 import { ServerLists, type ListKindName } from './lists.js';
+import { SubscriptionRegistry } from '../subscriptions/registry.js';
+import { ON_ACK, Subscription, type ListenChannel, type ListenOptions, type SubscriptionFilter, type SubscriptionListener } from '../subscriptions/subscription.js';
 
 /** Options every request takes. */
 export type RequestOptions = EraRequestOptions;
@@ -81,6 +83,9 @@ export class Server {
   /** The x-mcp-header annotations of each listed tool, read once when the list arrived. */
   readonly #paramAnnotations = new WeakMap<object, readonly ParamHeader[]>();
   readonly #subscriptions = new Set<string>();
+  readonly #registry = new SubscriptionRegistry();
+  /** On a modern server, the listen stream behind each subscribed URI. */
+  readonly #resourceStreams = new Map<string, Subscription>();
 
   constructor(name: string, config: ServerConfig, context: ServerContext) {
     this.#context = context;
@@ -334,13 +339,80 @@ export class Server {
     return readContents(raw, this.name, name, dropped);
   }
 
-  /** Resolves once the server has confirmed the subscription; updates then arrive as `notifications/resources/updated`. */
+  /**
+   * Opens a `subscriptions/listen` stream (MCP 2026-07-28) for the notifications `filter` asks for;
+   * `listener` receives them (and the acknowledgment) on the subscription's own dispatcher. Returns at
+   * once: await `subscription.ready` for the acknowledgment. A classic server has no such streams: the
+   * subscription ends with a `SubscriptionError` (`'unsupported'`); use `onNotification` there.
+   */
+  listen(filter: SubscriptionFilter, listener: SubscriptionListener, options: ListenOptions = {}): Subscription {
+    const connection = this.#connection;
+    const channel: ListenChannel = {
+      server: this.name,
+      logger: this.#context.logger,
+      ackTimeout: connection.config.requestTimeout ?? this.#context.requestTimeout ?? 60_000,
+      get reopens() {
+        return connection.isHttp;
+      },
+      listen: async (notifications, { signal, onId }) => {
+        await connection.connect();
+        if (!connection.isModern) throw new SubscriptionError('unsupported', this.name, 'it is not a 2026-07-28 server, so it has no subscriptions/listen; use onNotification');
+        return connection.request('subscriptions/listen', { notifications }, { signal, onId, timeout: 0, longLived: true });
+      },
+      register: (id, s) => this.#registry.register(id, s),
+      unregister: (id, s) => this.#registry.unregister(id, s),
+    };
+    const subscription = new Subscription(channel, filter, listener, options);
+    this.#registry.track(subscription);
+    return subscription;
+  }
+
+  /**
+   * Resolves once the server has confirmed the subscription; updates then arrive as
+   * `notifications/resources/updated`. On a 2026-07-28 server this is a listen stream of its own, and
+   * the confirmation is its acknowledgment naming the URI (one that leaves it out is refused with
+   * `SubscriptionError`, and so is a later re-acknowledgment that drops it).
+   */
   async subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
-    await this.#connection.request('resources/subscribe', { uri }, options);
+    await this.#connection.connect();
+    if (!this.#connection.isModern) {
+      await this.#connection.request('resources/subscribe', { uri }, options);
+      this.#subscriptions.add(uri);
+      return;
+    }
+    const existing = this.#resourceStreams.get(uri);
+    if (existing !== undefined && !existing.closed) return existing.ready;
+    const subscription = this.listen({ resourceSubscriptions: [uri] }, () => {}, options.timeout === undefined ? {} : { ackTimeout: options.timeout });
+    const granted = (ack: Readonly<SubscriptionFilter>): boolean => ack.resourceSubscriptions?.includes(uri) === true;
+    try {
+      await subscription.ready;
+    } catch (error) {
+      throw error instanceof Error ? error : new SubscriptionError('ended', this.name, String(error));
+    }
+    if (!granted(subscription.acknowledged!)) {
+      await subscription.close();
+      throw new SubscriptionError('refused', this.name, `the server did not acknowledge a subscription to "${escapeForLog(uri, 200)}"`);
+    }
+    subscription[ON_ACK] = (ack) => {
+      // A re-opened stream is a new request the server may grant more narrowly: no URI, no watch.
+      if (!granted(ack)) void subscription.close();
+    };
+    this.#resourceStreams.set(uri, subscription);
     this.#subscriptions.add(uri);
+    void subscription.done.then(() => {
+      if (this.#resourceStreams.get(uri) !== subscription) return;
+      this.#resourceStreams.delete(uri);
+      this.#subscriptions.delete(uri);
+    });
   }
 
   async unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    const stream = this.#resourceStreams.get(uri);
+    if (stream !== undefined) {
+      this.#resourceStreams.delete(uri);
+      this.#subscriptions.delete(uri);
+      return stream.close();
+    }
     await this.#connection.request('resources/unsubscribe', { uri }, options);
     this.#subscriptions.delete(uri);
   }
@@ -352,16 +424,20 @@ export class Server {
   }
 
   /** Closes the connection; the client does it for every server on close(). */
-  [CLOSE](): Promise<void> {
-    return this.#connection.close();
+  async [CLOSE](): Promise<void> {
+    await this.#registry.closeAll();
+    await this.#connection.close();
   }
 
   [ROOTS_CHANGED](): Promise<void> {
     return this.#connection.rootsChanged();
   }
 
-  // Runs on the transport's reader: only cheap, synchronous work, then the hand-off to the client.
+  // Runs on the transport's reader: only cheap, synchronous work, then the hand-offs. The order is
+  // fixed: subscription bookkeeping, cache invalidation (so a listener reacting to list_changed
+  // re-fetches), delivery to the subscription's listener, and the host's onNotification last.
   #onNotification(method: string, params: JsonRpcParams | undefined): void {
+    const subscription = this.#registry.claim(method, params);
     const kinds = INVALIDATES.get(method);
     if (kinds !== undefined) for (const kind of kinds) this.#lists.invalidate(kind);
     if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') this.#lists.invalidateRead(params.uri);
@@ -370,6 +446,7 @@ export class Server {
       if (message === undefined) return;
       params = message as unknown as JsonRpcParams;
     }
+    if (subscription !== undefined) this.#registry.deliver(subscription, method, params);
     this.#context.deliver(this, method, params);
   }
 

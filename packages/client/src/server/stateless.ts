@@ -187,6 +187,7 @@ export class StatelessEra implements ProtocolEra {
     if (options.onProgress !== undefined) out.onProgress = options.onProgress;
     if (options.resetTimeoutOnProgress !== undefined) out.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
     if (options.maxTotalTimeout !== undefined) out.maxTotalTimeout = options.maxTotalTimeout;
+    if (options.onId !== undefined) out.onId = options.onId;
     return out;
   }
 

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, RequestTimeoutError, SubscriptionError, streamableHttp, textOf, type ServerConfig } from '@mcpc/client';
+import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
+import { NotificationQueue } from '../src/subscriptions/queue.js';
+import { modernFixture, modernFixturePath, recordingLogger, revision, until } from './helpers.js';
+
+describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over %s', (over) => {
+  let fixture: Fixture | undefined;
+  let client: Client;
+  const hostSaw: { method: string; params: unknown }[] = [];
+  beforeAll(async () => {
+    let config: ServerConfig;
+    if (over === 'stdio') config = modernFixture('scripted-server.mjs', ['stdio', '--list-ttl', '60000'], { name: 's' });
+    else {
+      fixture = await startFixture(modernFixturePath('scripted-server.mjs'), ['http', '--list-ttl', '60000']);
+      config = streamableHttp({ name: 's', url: fixture.url, retries: 0 });
+    }
+    client = new Client({ servers: [config], logger: recordingLogger() });
+    client.onNotification((_s, method, params) => void hostSaw.push({ method, params }));
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await fixture?.stop();
+  });
+  const stats = async () => JSON.parse(textOf(await client.callTool('stats'))) as { methods: Record<string, number>; requests: { method: string; id: unknown }[] };
+
+  it('is acknowledged: acknowledged is a frozen copy of what was granted, unsupported names what was not', async () => {
+    const asked = { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['file:///a', 'denied://x'] };
+    const sub = client.listen(asked, () => {});
+    asked.resourceSubscriptions.push('file:///late');
+    await sub.ready;
+    expect(sub.filter.resourceSubscriptions).toEqual(['file:///a', 'denied://x']);
+    expect(sub.acknowledged).toEqual({ toolsListChanged: true, resourceSubscriptions: ['file:///a'] });
+    expect(Object.isFrozen(sub.acknowledged) && Object.isFrozen(sub.acknowledged!.resourceSubscriptions)).toBe(true);
+    expect(sub.unsupported).toEqual(['promptsListChanged', 'resource:denied://x']);
+    expect(sub.active).toBe(true);
+    await sub.close();
+    expect(sub.closed).toBe(true);
+    expect(sub.error).toBeUndefined();
+  });
+
+  it('notifications are demultiplexed by subscriptionId, and caches are invalidated before a listener sees list_changed', async () => {
+    await client.listTools();
+    const seenA: string[] = [];
+    const seenB: string[] = [];
+    let listed: string[] = [];
+    const a = client.listen({ toolsListChanged: true }, async (method) => {
+      seenA.push(method);
+      if (method === 'notifications/tools/list_changed') listed = (await client.listTools()).map((t) => t.name);
+    });
+    const b = client.listen({ resourceSubscriptions: ['file:///a'] }, (method) => void seenB.push(method));
+    await Promise.all([a.ready, b.ready]);
+    await client.callTool('list-change');
+    await until(() => listed.length > 0);
+    expect(listed.some((n) => /^v\d+$/.test(n))).toBe(true);
+    await client.callTool('fire', { method: 'notifications/resources/updated', params: { uri: 'file:///a' } });
+    await until(() => seenB.includes('notifications/resources/updated'));
+    expect(seenA.filter((m) => m === 'notifications/resources/updated')).toHaveLength(1);
+    expect(seenB.filter((m) => m === 'notifications/resources/updated')).toHaveLength(1);
+    expect(seenA[0]).toBe('notifications/subscriptions/acknowledged');
+    await until(() => hostSaw.some((n) => n.method === 'notifications/resources/updated'));
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('close() ends the stream at the server (stdio: notifications/cancelled; HTTP: the stream is closed)', async () => {
+    const sub = client.listen({ toolsListChanged: true }, () => {});
+    await sub.ready;
+    await sub.close();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(textOf(await client.callTool('fire', { method: 'notifications/tools/list_changed' }))).toBe('fired to 0');
+    if (over === 'stdio') expect((await stats()).methods['notifications/cancelled']).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a graceful end by the server (a complete result) closes it without an error', async () => {
+    const sub = client.listen({ toolsListChanged: true }, () => {});
+    await sub.ready;
+    await client.callTool('end-listen');
+    await sub.done;
+    expect(sub.closed).toBe(true);
+    expect(sub.error).toBeUndefined();
+  });
+
+  it('an acknowledgment that does not come within ackTimeout ends it with RequestTimeoutError', async () => {
+    const sub = client.listen({ resourceSubscriptions: ['silent://'] }, () => {}, { ackTimeout: 200 });
+    await expect(sub.ready).rejects.toBeInstanceOf(RequestTimeoutError);
+    expect(sub.error).toBeInstanceOf(RequestTimeoutError);
+  });
+
+  it('subscribeResource maps onto a listen stream, answering once the acknowledgment names the URI', async () => {
+    const server = client.server('s');
+    await server.subscribeResource('file:///watched');
+    expect(server.subscriptions.has('file:///watched')).toBe(true);
+    await client.callTool('fire', { method: 'notifications/resources/updated', params: { uri: 'file:///watched' } });
+    await until(() => hostSaw.some((n) => n.method === 'notifications/resources/updated' && (n.params as { uri?: string }).uri === 'file:///watched'));
+    const refused = await server.subscribeResource('denied://nope').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(SubscriptionError);
+    expect((refused as SubscriptionError).reason).toBe('refused');
+    await server.unsubscribeResource('file:///watched');
+    expect(server.subscriptions.has('file:///watched')).toBe(false);
+    const methods = (await stats()).methods;
+    expect(methods['resources/subscribe']).toBeUndefined();
+  });
+
+  if (over === 'streamable-http') {
+    it('a dropped stream is re-opened under a new id and acknowledged afresh', async () => {
+      const seen: string[] = [];
+      const sub = client.listen({ toolsListChanged: true }, (method) => void seen.push(method));
+      await sub.ready;
+      const before = (await stats()).requests.filter((r) => r.method === 'subscriptions/listen').length;
+      await client.callTool('drop-listen');
+      let listens: { method: string; id: unknown }[] = [];
+      for (let i = 0; i < 100 && listens.length <= before; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        listens = (await stats()).requests.filter((r) => r.method === 'subscriptions/listen');
+      }
+      await until(() => sub.active, 5000);
+      expect(listens.length).toBeGreaterThan(before);
+      expect(new Set(listens.map((l) => l.id)).size).toBe(listens.length);
+      await client.callTool('fire', { method: 'notifications/tools/list_changed' });
+      await until(() => seen.includes('notifications/tools/list_changed'));
+      await sub.close();
+    });
+  }
+});
+
+describe('subscriptions on a classic server', () => {
+  it('end with SubscriptionError unsupported', async () => {
+    const client = new Client({ servers: [revision('2025-11-25', 'c')], logger: recordingLogger() });
+    try {
+      const sub = client.listen({ toolsListChanged: true }, () => {});
+      await expect(sub.ready).rejects.toMatchObject({ reason: 'unsupported' });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('the notification queue', () => {
+  it('is bounded in count: overflow drops the oldest repeat of the same thing, never the only notice of a quiet one', async () => {
+    const delivered: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const queue = new NotificationQueue(
+      async (method, params) => {
+        await gate;
+        delivered.push(`${method} ${(params as { uri?: string } | undefined)?.uri ?? ''}`.trim());
+      },
+      () => {},
+      { maxCount: 3 },
+    );
+    queue.push('notifications/resources/updated', { uri: 'busy' });
+    await Promise.resolve();
+    await Promise.resolve();
+    // The first is being delivered; three wait.
+    queue.push('notifications/resources/updated', { uri: 'quiet' });
+    queue.push('notifications/resources/updated', { uri: 'busy' });
+    queue.push('notifications/resources/updated', { uri: 'busy' });
+    queue.push('notifications/resources/updated', { uri: 'busy' });
+    expect(queue.pending).toBe(3);
+    expect(queue.dropped).toBe(1);
+    release();
+    await until(() => queue.pending === 0 && delivered.length === 4);
+    expect(delivered).toEqual(['notifications/resources/updated busy', 'notifications/resources/updated quiet', 'notifications/resources/updated busy', 'notifications/resources/updated busy']);
+  });
+
+  it('is bounded in bytes (method included); a notice larger than the budget is held in a slot of its own', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const queue = new NotificationQueue(() => gate, () => {}, { maxBytes: 100 });
+    queue.push('x', { uri: 'first' });
+    await Promise.resolve();
+    await Promise.resolve();
+    queue.push('m'.repeat(60), { uri: 'a' });
+    queue.push('m'.repeat(60), { uri: 'b' });
+    expect(queue.pending).toBe(1);
+    expect(queue.dropped).toBe(1);
+    queue.push('huge', { data: 'z'.repeat(500) });
+    expect(queue.pending).toBe(2);
+    expect(queue.pendingBytes).toBeGreaterThan(500);
+    release();
+  });
+});
