@@ -87,7 +87,7 @@ const PLAN = opts.quick
       concurrent: { rounds: 1, budgetMs: 20_000, params: { warmup: 100, calls: 600, inFlight: 64 } },
       list: { rounds: 1, budgetMs: 20_000, params: { tools: 1000, warmup: 1, lists: 3 } },
       blob: { rounds: 1, budgetMs: 20_000, params: { bytes: 4 * MiB } },
-      rss: { rounds: 1, budgetMs: 20_000, params: { warmup: 200, calls: 1000, inFlight: 64 } },
+      rss: { rounds: 1, budgetMs: 20_000, params: { warmup: 200, maxWarmup: 2000, calls: 1000, inFlight: 64 } },
       footprint: { rounds: 3, reuse: true },
       suite: { rounds: 1, budgetMs: 30_000 },
     }
@@ -97,7 +97,7 @@ const PLAN = opts.quick
       concurrent: { rounds: 5, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
       list: { rounds: 5, budgetMs: 60_000, params: { tools: 1000, warmup: 3, lists: 20 } },
       blob: { rounds: 5, budgetMs: 60_000, params: { bytes: BLOB } },
-      rss: { rounds: 3, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
+      rss: { rounds: 3, budgetMs: 120_000, params: { warmup: 1000, maxWarmup: 10_000, calls: 10_000, inFlight: 64 } },
       footprint: { rounds: 10 },
     };
 if (opts.rounds !== undefined) for (const s of Object.values(PLAN)) s.rounds = opts.rounds;
@@ -110,7 +110,7 @@ const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)}s`;
 // ---------- setup: install, build ----------
 function sh(command, args, cwd = repoRoot) {
   log(`$ ${[command, ...args].join(' ')}`);
-  execFileSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'], timeout: 600_000 });
+  execFileSync(command, args, { cwd, stdio: ['ignore', 2, 2], timeout: 600_000 }); // stdout stays the report
 }
 if (!existsSync(join(here, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'))) {
   sh(PNPM[0], [...PNPM.slice(1), 'install', '--frozen-lockfile']);
@@ -189,8 +189,12 @@ function runNode(nodeBin, args, { budgetMs, cwd }) {
 
 /** Node flags of a trial; with --cpu-prof, each trial writes profiles/<name>-<n>.cpuprofile. */
 let profileSeq = 0;
-const trialFlags = (name) =>
-  opts.cpuProf ? ['--expose-gc', '--cpu-prof', '--cpu-prof-dir', join(here, 'profiles'), '--cpu-prof-name', `${name}-${++profileSeq}.cpuprofile`] : ['--expose-gc'];
+let lastProfile;
+const trialFlags = (name) => {
+  if (!opts.cpuProf) return ['--expose-gc'];
+  lastProfile = join(here, 'profiles', `${name}-${++profileSeq}.cpuprofile`);
+  return ['--expose-gc', '--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', join(here, 'profiles'), '--cpu-prof-name', `${name}-${profileSeq}.cpuprofile`];
+};
 
 /** The stdio target, or a fresh HTTP server of its own, for a trial against a server with `tools` tools. */
 async function targetFor(transport, tools) {
@@ -246,7 +250,7 @@ const METRICS = {
   concurrent: ['callsPerSec', 'cpuUsPerCall'],
   list: ['msPerList'],
   blob: ['mbPerSec', 'ms', 'peakRssMiB', 'peakGrowthMiB'],
-  rss: ['rssGrowthMiB', 'heapGrowthMiB', 'rssEndMiB'],
+  rss: ['rssGrowthMiB', 'heapGrowthMiB', 'newSpaceGrowthMiB', 'rssEndMiB', 'warmupCalls'],
   footprint: ['bytes', 'diskBytes', 'files', 'packages', 'importMs'],
 };
 
@@ -281,7 +285,8 @@ async function runScenario(scenario) {
     for (let round = 0; round < plan.rounds; round++) {
       for (const driver of orderFor(round, drivers)) {
         const result = await withNodeFallback(driver, () => trial(driver, scenario, transport, plan));
-        trials.push({ scenario, transport, driver, round, ...result });
+        trials.push({ scenario, transport, driver, round, ...result, ...(opts.cpuProf && { profile: lastProfile }) });
+        if (opts.cpuProf && result.windowUs) log(`  profile: node ${relative(process.cwd(), join(here, 'lib', 'profile-summary.mjs'))} ${relative(process.cwd(), lastProfile)} --window ${result.windowUs.join(',')}`);
         byDriver[driver].push(result);
         if (result.error) log(`  ${driver} ${transport} round ${round + 1}: ERROR ${result.error.split('\n')[0]}${result.stderr ? `\n    stderr: ${result.stderr.trim().split('\n').slice(-3).join('\n    ')}` : ''}`);
         else if (result.complete === false) log(`  ${driver} ${transport} round ${round + 1}: stopped by its time bound after ${result.calls} calls`);
@@ -407,6 +412,7 @@ const COLUMNS = {
   rss: [
     ['rssGrowthMiB', 'RSS growth MiB', 2, false],
     ['heapGrowthMiB', 'heap growth MiB', 2, false],
+    ['newSpaceGrowthMiB', 'young gen. growth MiB', 1, false],
     ['rssEndMiB', 'RSS MiB', 1, false],
   ],
 };
@@ -421,7 +427,7 @@ function table(scenario) {
     concurrent: ` (${p.calls} calls, ${p.inFlight} in flight, after ${p.warmup} warm-up)`,
     list: ` (median of ${p.lists} lists)`,
     blob: ' (peak − base: the peak RSS above the RSS just before the call)',
-    rss: ` (${p.calls} calls, ${p.inFlight} in flight, after ${p.warmup} warm-up, gc before and after)`,
+    rss: ` (${p.calls} calls, ${p.inFlight} in flight, after a warm-up of ${p.warmup}–${p.maxWarmup} calls that ends once V8's young generation stops growing; gc before and after; heap growth is what a leak shows as)`,
   }[scenario];
   lines.push(`### ${TITLES[scenario]}${detail}`, '');
   const cols = COLUMNS[scenario];

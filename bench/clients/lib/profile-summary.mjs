@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// node lib/profile-summary.mjs <file.cpuprofile> [--top N] [--filter substring]
+// node lib/profile-summary.mjs <file.cpuprofile> [--top N] [--filter substring] [--window fromUs,toUs] [--inclusive]
+// --window keeps the samples of a trial's measured window (its result's windowUs, in results JSON).
 // Self time by function (with file:line) and by package, from a V8 CPU profile (node --cpu-prof).
 import { readFileSync } from 'node:fs';
 
@@ -15,7 +16,13 @@ const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfUs = new Map();
 const deltas = profile.timeDeltas;
-for (let i = 0; i < profile.samples.length; i++) selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + (deltas[i] ?? 0));
+const window = args.includes('--window') ? args[args.indexOf('--window') + 1].split(',').map(Number) : undefined;
+let at = profile.startTime;
+for (let i = 0; i < profile.samples.length; i++) {
+  at += deltas[i] ?? 0;
+  if (window && (at < window[0] || at > window[1])) continue;
+  selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + (deltas[i] ?? 0));
+}
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
 
 const where = (cf) => {
@@ -38,9 +45,28 @@ for (const [id, us] of selfUs) {
   fn.set(key, (fn.get(key) ?? 0) + us);
   pkg.set(w.pkg, (pkg.get(w.pkg) ?? 0) + us);
 }
+// Inclusive time by function: a sample counts once for every distinct function on its stack.
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const inclusive = new Map();
+for (const [id, us] of selfUs) {
+  const seen = new Set();
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+    const { callFrame: cf } = byId.get(cur);
+    const w = where(cf);
+    const key = `${cf.functionName || '(anonymous)'}  ${w.pkg}${w.path ? `/${w.path}` : ''}:${cf.lineNumber + 1}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    inclusive.set(key, (inclusive.get(key) ?? 0) + us);
+  }
+}
 const pct = (us) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;
 console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled`);
 console.log('\nself time by package');
 for (const [k, us] of [...pkg].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${pct(us)} ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
 console.log(`\nself time by function (top ${top})`);
 for (const [k, us] of [...fn].filter(([k]) => !filter || k.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(us)} ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
+if (args.includes('--inclusive')) {
+  console.log(`\ninclusive time by function (top ${top})`);
+  for (const [k, us] of [...inclusive].filter(([k]) => !filter || k.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(us)} ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
+}

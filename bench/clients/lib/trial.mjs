@@ -2,6 +2,7 @@
 // `node --expose-gc trial.mjs <json spec>`; prints one line `@@RESULT <json>` on stdout and exits.
 // Every loop is bounded in count and by the spec's deadline.
 import { performance } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 
 const spec = JSON.parse(process.argv[2]);
 const { driver, scenario, target, params } = spec;
@@ -21,6 +22,9 @@ watchdog.unref();
 const outOfTime = () => performance.now() > deadline;
 const MiB = 1024 * 1024;
 const rss = () => process.memoryUsage().rss;
+/** Now on the clock of V8's CPU profiles (µs, monotonic): the measured window, for lib/profile-summary.mjs --window. */
+const clockUs = () => Number(process.hrtime.bigint() / 1000n);
+const newSpace = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 const cpuMicros = (start) => {
   const d = process.cpuUsage(start);
   return d.user + d.system;
@@ -86,11 +90,13 @@ const closeClient = (client) => Promise.race([client.close(), new Promise((r) =>
 const STEPS = {
   async sequential(client, p) {
     await sequential(client, p.warmup, false);
+    const w0 = clockUs();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const { done, latencies } = await sequential(client, p.calls, true);
     const seconds = (performance.now() - t0) / 1000;
     const cpu = cpuMicros(cpu0);
+    const windowUs = [w0, clockUs()];
     const sorted = Array.from(latencies).sort((a, b) => a - b);
     return {
       calls: done,
@@ -99,27 +105,30 @@ const STEPS = {
       p50Ms: quantile(sorted, 0.5),
       p99Ms: quantile(sorted, 0.99),
       cpuUsPerCall: cpu / done,
+      windowUs,
     };
   },
   async concurrent(client, p) {
     await concurrent(client, p.warmup, p.inFlight);
+    const w0 = clockUs();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const done = await concurrent(client, p.calls, p.inFlight);
     const seconds = (performance.now() - t0) / 1000;
     const cpu = cpuMicros(cpu0);
-    return { calls: done, complete: done === p.calls, callsPerSec: done / seconds, cpuUsPerCall: cpu / done };
+    return { calls: done, complete: done === p.calls, callsPerSec: done / seconds, cpuUsPerCall: cpu / done, windowUs: [w0, clockUs()] };
   },
   async list(client, p) {
     for (let i = 0; i < p.warmup; i++) await client.listTools();
     const times = [];
+    const w0 = clockUs();
     for (let i = 0; i < p.lists && !outOfTime(); i++) {
       const t0 = performance.now();
       const tools = await client.listTools();
       times.push(performance.now() - t0);
       if (tools.length !== p.tools) throw new Error(`tools/list gave ${tools.length} tools, expected ${p.tools}`);
     }
-    return { lists: times.length, msPerList: median(times), minMs: Math.min(...times) };
+    return { lists: times.length, msPerList: median(times), minMs: Math.min(...times), windowUs: [w0, clockUs()] };
   },
   async blob(client, p) {
     await sequential(client, 20, false);
@@ -127,9 +136,11 @@ const STEPS = {
     if (small.content[0].text.length !== 1024) throw new Error('blob warm-up: wrong length');
     fullGc();
     const rssBefore = rss();
+    const w0 = clockUs();
     const t0 = performance.now();
     const result = await client.callTool('blob', { bytes: p.bytes });
     const seconds = (performance.now() - t0) / 1000;
+    const windowUs = [w0, clockUs()];
     const peakRss = process.resourceUsage().maxRSS * 1024;
     const rssAfter = rss();
     const length = result.content[0].text.length;
@@ -142,26 +153,42 @@ const STEPS = {
       peakGrowthMiB: (peakRss - rssBefore) / MiB,
       rssBeforeMiB: rssBefore / MiB,
       rssAfterMiB: rssAfter / MiB,
+      windowUs,
     };
   },
   async rss(client, p) {
-    await concurrent(client, p.warmup, p.inFlight);
+    // Warm up until V8's young generation has stopped growing (bounded): its growth under allocation
+    // pressure is sizing, not a leak, and would otherwise land in whichever window it happens to fall.
+    let warmup = await concurrent(client, p.warmup, p.inFlight);
+    for (let size = newSpace(), still = 0; still < 2 && warmup < p.maxWarmup && !outOfTime(); ) {
+      warmup += await concurrent(client, 1000, p.inFlight);
+      const now = newSpace();
+      still = now === size ? still + 1 : 0;
+      size = now;
+    }
     fullGc();
-    const rss0 = rss();
-    const heap0 = process.memoryUsage().heapUsed;
+    const m0 = process.memoryUsage();
+    const new0 = newSpace();
     const done = await concurrent(client, p.calls, p.inFlight);
     fullGc();
     await new Promise((r) => setTimeout(r, 50));
     fullGc();
-    const rss1 = rss();
-    const heap1 = process.memoryUsage().heapUsed;
+    const m1 = process.memoryUsage();
+    const new1 = newSpace();
     return {
       calls: done,
       complete: done === p.calls,
-      rssStartMiB: rss0 / MiB,
-      rssEndMiB: rss1 / MiB,
-      rssGrowthMiB: (rss1 - rss0) / MiB,
-      heapGrowthMiB: (heap1 - heap0) / MiB,
+      warmupCalls: warmup,
+      rssStartMiB: m0.rss / MiB,
+      rssEndMiB: m1.rss / MiB,
+      rssGrowthMiB: (m1.rss - m0.rss) / MiB,
+      // What a leak would show as: live objects after a full gc…
+      heapGrowthMiB: (m1.heapUsed - m0.heapUsed) / MiB,
+      externalGrowthMiB: (m1.external - m0.external) / MiB,
+      // …and what garbage alone grows: V8 enlarges its young generation under allocation pressure,
+      // and keeps it committed (in RSS) after the gc.
+      newSpaceGrowthMiB: (new1 - new0) / MiB,
+      heapCommittedGrowthMiB: (m1.heapTotal - m0.heapTotal) / MiB,
     };
   },
 };
