@@ -83,11 +83,11 @@ const BLOB = 16 * MiB;
 const PLAN = opts.quick
   ? {
       connect: { rounds: 1, budgetMs: 20_000 },
-      sequential: { rounds: 1, budgetMs: 20_000, params: { warmup: 50, calls: 200 } },
-      concurrent: { rounds: 1, budgetMs: 20_000, params: { warmup: 100, calls: 600, inFlight: 64 } },
+      sequential: { rounds: 1, budgetMs: 20_000, params: { warmup: 50, calls: 150 } },
+      concurrent: { rounds: 1, budgetMs: 20_000, params: { warmup: 100, calls: 400, inFlight: 64 } },
       list: { rounds: 1, budgetMs: 20_000, params: { tools: 1000, warmup: 1, lists: 3 } },
       blob: { rounds: 1, budgetMs: 20_000, params: { bytes: 4 * MiB } },
-      rss: { rounds: 1, budgetMs: 20_000, params: { warmup: 200, maxWarmup: 2000, calls: 1000, inFlight: 64 } },
+      rss: { rounds: 1, budgetMs: 20_000, params: { warmup: 100, maxWarmup: 100, calls: 500, inFlight: 64 } },
       footprint: { rounds: 3, reuse: true },
       suite: { rounds: 1, budgetMs: 30_000 },
     }
