@@ -151,6 +151,18 @@ describe('era detection over HTTP', () => {
     expect(methods).toEqual(['server/discover']);
   });
 
+  it('-32022 naming a revision this client speaks is retried once with it, not taken as a classic server', async () => {
+    let n = 0;
+    const { client, error, methods } = await attempt((_req, res, id) =>
+      n++ === 0
+        ? reply(res, 400, { jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } } })
+        : reply(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {}, ttlMs: 0, cacheScope: 'public' } }),
+    );
+    expect(error).toBeUndefined();
+    expect(methods).toEqual(['server/discover', 'server/discover']);
+    expect(client.server('p').isModern).toBe(true);
+  });
+
   it('a discovery result listing only revisions this client does not speak disconnects with UnsupportedProtocolVersionError', async () => {
     const { error } = await attempt((_req, res, id) => reply(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: ['2099-01-01'], capabilities: {} } }));
     expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);

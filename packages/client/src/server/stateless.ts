@@ -165,7 +165,7 @@ export class StatelessEra implements ProtocolEra {
           continue;
         }
         if (attempt === 0 && error instanceof ServerError && error.rpcCode === ErrorCode.UnsupportedProtocolVersion) {
-          const next = sharedModern(error.data, this.#version);
+          const next = sharedModern(error.data);
           if (next !== undefined) {
             this.#useVersion(next);
             continue;
@@ -229,7 +229,7 @@ export class StatelessEra implements ProtocolEra {
         if (!(error instanceof ServerError) || error.rpcCode !== ErrorCode.UnsupportedProtocolVersion || error.code !== 'MCPC_SERVER_ERROR') throw error;
         // A modern server that does not speak our revision: use one it lists, or give up cleanly.
         const theirs = stringList(error.data, 'supported');
-        const next = sharedModern(error.data, this.#version);
+        const next = sharedModern(error.data);
         if (next !== undefined && attempt === 0) {
           this.#useVersion(next);
           continue;
@@ -307,10 +307,13 @@ function stringList(data: unknown, key: string): string[] | undefined {
   return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : undefined;
 }
 
-/** A modern revision the server listed in a -32022, other than the one it refused. */
-function sharedModern(data: unknown, refused: string): string | undefined {
+/**
+ * The newest modern revision we share with a -32022's `supported` list. It may be the one just refused
+ * (a server listing it anyway is retried once with it: the caller's attempt bound stops any loop).
+ */
+function sharedModern(data: unknown): string | undefined {
   const theirs = stringList(data, 'supported');
-  return theirs === undefined ? undefined : MODERN_PROTOCOL_VERSIONS.find((v) => v !== refused && theirs.includes(v) && isModernVersion(v));
+  return theirs === undefined ? undefined : MODERN_PROTOCOL_VERSIONS.find((v) => theirs.includes(v) && isModernVersion(v));
 }
 
 const warn = (logger: Logger, server: string, message: string): void =>
