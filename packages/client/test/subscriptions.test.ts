@@ -124,6 +124,38 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
   }
 });
 
+describe('subscriptions on stdio across a server restart', () => {
+  it('a server process that exits with subscriptions open is restarted, and the subscription re-sent to it', async () => {
+    const client = new Client({ servers: [modernFixture('scripted-server.mjs', ['stdio'], { name: 's' })], logger: recordingLogger() });
+    try {
+      const seen: string[] = [];
+      const sub = client.listen({ toolsListChanged: true }, (method) => void seen.push(method));
+      await sub.ready;
+      await client.callTool('drop-listen').catch(() => {});
+      await until(() => seen.filter((m) => m === 'notifications/subscriptions/acknowledged').length === 2, 10_000);
+      expect(sub.active).toBe(true);
+      await client.callTool('fire', { method: 'notifications/tools/list_changed' });
+      await until(() => seen.includes('notifications/tools/list_changed'));
+      await sub.close();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a crash loop ends the subscriptions with an error instead of restarting for ever', async () => {
+    const client = new Client({ servers: [modernFixture('scripted-server.mjs', ['stdio', '--exit-after-ack', '100'], { name: 's' })], logger: recordingLogger() });
+    try {
+      const sub = client.listen({ toolsListChanged: true }, () => {});
+      await sub.ready;
+      await sub.done;
+      expect(sub.error).toBeInstanceOf(SubscriptionError);
+      expect(sub.error!.message).toContain('exited again');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('subscriptions on a classic server', () => {
   it('end with SubscriptionError unsupported', async () => {
     const client = new Client({ servers: [revision('2025-11-25', 'c')], logger: recordingLogger() });

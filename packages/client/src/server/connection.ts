@@ -81,6 +81,21 @@ export class Connection {
     return this.#opening;
   }
 
+  /**
+   * Opens the connection again after the server went away (a stdio process that exited): a new
+   * transport, a new probe. Used to carry subscriptions across a restart; concurrent callers share it.
+   */
+  reconnect(): Promise<ProtocolEra> {
+    if (this.#state === 'disconnected') {
+      this.#state = 'idle';
+      this.#era = undefined;
+      this.#facts = undefined;
+      this.#engine = undefined;
+      this.#transport = undefined;
+    }
+    return this.connect();
+  }
+
   async #open(): Promise<ProtocolEra> {
     for (let config = this.config; ; ) {
       try {

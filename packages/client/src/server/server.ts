@@ -65,6 +65,9 @@ function isResourceNotFound(error: unknown, uri: string): boolean {
   return error.rpcCode === ErrorCode.InvalidParams && (error.data as { uri?: unknown } | undefined)?.uri === uri;
 }
 
+/** A stdio server that dies sooner than this after subscriptions were re-sent to it is not restarted again. */
+export const SUBSCRIPTION_RESTART_MIN_INTERVAL = 1_000;
+
 /** Notifications that invalidate a cached list, and the lists they invalidate. */
 const INVALIDATES: ReadonlyMap<string, readonly ListKindName[]> = new Map([
   ['notifications/tools/list_changed', ['tools']],
@@ -84,6 +87,7 @@ export class Server {
   readonly #paramAnnotations = new WeakMap<object, readonly ParamHeader[]>();
   readonly #subscriptions = new Set<string>();
   readonly #registry = new SubscriptionRegistry();
+  #restarting: Promise<void> | undefined;
   /** On a modern server, the listen stream behind each subscribed URI. */
   readonly #resourceStreams = new Map<string, Subscription>();
 
@@ -354,6 +358,10 @@ export class Server {
       get reopens() {
         return connection.isHttp;
       },
+      get restarts() {
+        return connection.config.kind === 'stdio';
+      },
+      restart: (cause, resentAt) => this.#restart(cause, resentAt),
       listen: async (notifications, { signal, onId }) => {
         await connection.connect();
         if (!connection.isModern) throw new SubscriptionError('unsupported', this.name, 'it is not a 2026-07-28 server, so it has no subscriptions/listen; use onNotification');
@@ -365,6 +373,24 @@ export class Server {
     const subscription = new Subscription(channel, filter, listener, options);
     this.#registry.track(subscription);
     return subscription;
+  }
+
+  /**
+   * Restarts a stdio server that exited while subscriptions were open, once for all of them. A process
+   * that died within SUBSCRIPTION_RESTART_MIN_INTERVAL of having the subscriptions re-sent to it is a
+   * crash loop: the subscriptions end with the error instead of restarting it for ever.
+   */
+  #restart(cause: Error, resentAt: number | undefined): Promise<void> {
+    if (resentAt !== undefined && Date.now() - resentAt < SUBSCRIPTION_RESTART_MIN_INTERVAL) {
+      return Promise.reject(new SubscriptionError('ended', this.name, `the server process exited again ${Date.now() - resentAt} ms after a restart (${cause.message}); not restarting it`));
+    }
+    this.#restarting ??= (async () => {
+      this.#warn(`the server process exited with subscriptions open (${escapeForLog(cause.message, 300)}); restarting it`);
+      await this.#connection.reconnect();
+    })().finally(() => {
+      this.#restarting = undefined;
+    });
+    return this.#restarting;
   }
 
   /**

@@ -27,8 +27,16 @@ export interface ListenChannel {
   readonly server: string;
   readonly logger: Logger;
   readonly ackTimeout: number;
-  /** Whether a dropped stream is re-opened (HTTP): on stdio the stream lives and dies with the process. */
+  /** Whether a dropped stream is re-opened with backoff (HTTP). */
   readonly reopens: boolean;
+  /** Whether a server that went away is restarted and the stream re-sent to it (stdio). */
+  readonly restarts: boolean;
+  /**
+   * Restarts the server (one restart shared by every subscription). `resentAt` is when this
+   * subscription was last re-sent to a restarted process: one that died sooner than the minimum
+   * interval after receiving it is a crash loop, and the restart is refused (rejects).
+   */
+  restart(cause: Error, resentAt: number | undefined): Promise<void>;
   /** Sends one `subscriptions/listen`; resolves with the server's closing result. */
   listen(filter: SubscriptionFilter, options: { readonly signal: AbortSignal; readonly onId: (id: JsonRpcId) => void }): Promise<unknown>;
   register(id: JsonRpcId, subscription: Subscription): void;
@@ -151,6 +159,7 @@ export class Subscription {
   }
 
   async #run(): Promise<void> {
+    let resentAt: number | undefined;
     for (let failures = 0; !this.#closed; ) {
       const attempt = new AbortController();
       this.#attempt = attempt;
@@ -168,6 +177,17 @@ export class Subscription {
         if (attempt.signal.reason instanceof RequestTimeoutError) return this.#finish(attempt.signal.reason);
         if (error instanceof CancelledByPeerError) return this.#finish(undefined);
         const code = (error as { code?: unknown } | null)?.code;
+        if (this.#channel.restarts && code === 'MCPC_CONNECTION_CLOSED') {
+          // The server process went away: the server holds no subscription state across a restart, so
+          // the stream is re-sent to the new process (a crash loop ends it instead).
+          try {
+            await this.#channel.restart(error as Error, resentAt);
+          } catch (refused) {
+            return this.#finish(refused instanceof Error ? refused : new Error(String(refused)));
+          }
+          resentAt = Date.now();
+          continue;
+        }
         if (!this.#channel.reopens || !DROPS.has(code)) return this.#finish(error instanceof Error ? error : new Error(String(error)));
         failures = this.#acknowledged !== acknowledgedBefore ? 1 : failures + 1;
         this.#log('debug', `the subscriptions/listen stream dropped (${messageOf(error)}); re-opening`);
