@@ -76,6 +76,7 @@ export class Client {
       deprecationNotices: notices,
       requestMeta: options.requestMeta,
       onInputRequiredWait: options.onInputRequiredWait,
+      extensions: options.extensions,
       host: (server: string) => this.#host(server),
       deliver: (server: Server, method: string, params: JsonRpcParams | undefined) => this.#deliver(server, method, params),
     };

@@ -44,6 +44,12 @@ export interface ClientOptions {
    * `InputRequiredError`), `'retry'` to retry now; anything else waits the growing pause.
    */
   readonly onInputRequiredWait?: InputRequiredWaitHook;
+  /**
+   * Extensions this client declares to MCP 2026-07-28 servers, as `clientCapabilities.extensions` on
+   * every request (`{ 'io.modelcontextprotocol/tasks': {} }`). Declaring one is a promise to handle what
+   * it adds; classic servers, whose capabilities have no extensions, are not told.
+   */
+  readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 export type NotificationListener = (server: string, method: string, params: JsonRpcParams | undefined) => void;

@@ -58,6 +58,18 @@ describe('era detection on stdio', () => {
   });
 });
 
+describe('declared extensions', () => {
+  it('ride in clientCapabilities.extensions of every modern request', async () => {
+    const client = new Client({ servers: [{ name: 'm', transport: tappedModern() }], extensions: { 'io.modelcontextprotocol/tasks': {} } });
+    try {
+      const seen = JSON.parse(textOf(await client.callTool('meta')));
+      expect(seen.envelope['io.modelcontextprotocol/clientCapabilities']).toEqual({ extensions: { 'io.modelcontextprotocol/tasks': {} } });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('a modern server over stdio', () => {
   let client: Client;
   let transport: RecordingTransport;

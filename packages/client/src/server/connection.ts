@@ -21,6 +21,8 @@ export interface ConnectionContext {
   /** Host metadata merged into every request's `_meta`. */
   readonly requestMeta: RequestMetaOption | undefined;
   readonly onInputRequiredWait: InputRequiredWaitHook | undefined;
+  /** Extensions declared to stateless servers (`clientCapabilities.extensions`). */
+  readonly extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
   /** The host side, built when the connection opens, so capabilities reflect what is registered then. */
   readonly host: (server: string) => HostBridge;
   /** Called synchronously for each server notification the engine does not consume itself. */
@@ -217,6 +219,7 @@ export class Connection {
       requestTimeout: requestTimeout ?? 60_000,
       requestMeta: this.#context.requestMeta,
       onInputRequiredWait: this.#context.onInputRequiredWait,
+      extensions: this.#context.extensions,
     });
     try {
       this.#facts = await era.open();

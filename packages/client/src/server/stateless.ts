@@ -6,7 +6,7 @@ import {
   UnsupportedProtocolVersionError,
   ValidationError,
 } from '../errors.js';
-import type { Implementation, LoggingLevel, ServerCapabilities } from '../types/protocol.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../types/protocol.js';
 import { hasCapability } from './capabilities.js';
 import type { EraCallOptions, EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
 import { requestHeaders } from './headers.js';
@@ -25,6 +25,7 @@ export interface StatelessEraOptions {
   readonly requestTimeout: number;
   readonly requestMeta: RequestMetaOption | undefined;
   readonly onInputRequiredWait: InputRequiredWaitHook | undefined;
+  readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
 }
 
 /** What a `server/discover` result told the client, with when it stops being fresh. */
@@ -66,12 +67,16 @@ export class StatelessEra implements ProtocolEra {
   #facts: DiscoverFacts | undefined;
   #refreshing: Promise<DiscoverFacts> | undefined;
   readonly #supported = new Map<string, boolean>();
+  /** The capabilities every request declares: the host's, plus the declared extensions. */
+  readonly #capabilities: ClientCapabilities;
 
   constructor(engine: JsonRpcEngine, host: HostBridge, options: StatelessEraOptions) {
     this.#engine = engine;
     this.#host = host;
     this.#options = options;
-    this.#protocolMeta = protocolMeta(this.#version, host.clientInfo, host.capabilities, undefined);
+    const extensions = options.extensions;
+    this.#capabilities = extensions === undefined || Object.keys(extensions).length === 0 ? host.capabilities : Object.freeze({ ...host.capabilities, extensions });
+    this.#protocolMeta = protocolMeta(this.#version, host.clientInfo, this.#capabilities, undefined);
   }
 
   get facts(): DiscoverFacts | undefined {
@@ -135,7 +140,7 @@ export class StatelessEra implements ProtocolEra {
   async setLogLevel(level: LoggingLevel): Promise<void> {
     // No logging/setLevel: the level rides on every request's _meta from now on.
     this.#logLevel = level;
-    this.#protocolMeta = protocolMeta(this.#version, this.#host.clientInfo, this.#host.capabilities, level);
+    this.#protocolMeta = protocolMeta(this.#version, this.#host.clientInfo, this.#capabilities, level);
   }
 
   async rootsChanged(): Promise<void> {
@@ -210,7 +215,7 @@ export class StatelessEra implements ProtocolEra {
 
   #useVersion(version: string): void {
     this.#version = version;
-    this.#protocolMeta = protocolMeta(version, this.#host.clientInfo, this.#host.capabilities, this.#logLevel);
+    this.#protocolMeta = protocolMeta(version, this.#host.clientInfo, this.#capabilities, this.#logLevel);
   }
 
   /** `server/discover`: the probe when opening (`probe`), a refresh of a stale result otherwise. */
