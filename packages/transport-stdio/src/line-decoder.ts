@@ -1,9 +1,13 @@
+import { isUtf8 } from 'node:buffer';
 const LF = 0x0a;
 const CR = 0x0d;
 
+const EMPTY = Buffer.alloc(0);
+
 export interface LineDecoderHandlers {
   /** A complete, non-blank line, without its terminator. `frameBytes` counts the terminator too. */
-  line(content: Buffer, frameBytes: number): void;
+  /** A complete line: a string when it is valid UTF-8, else the bytes (for the decoder to report). */
+  line(content: string | Buffer, frameBytes: number): void;
   /** A line grew past the limit. Nothing more is delivered after it. */
   overflow(): void;
 }
@@ -73,7 +77,15 @@ export class LineDecoder {
     if (line.length > 0 && line[line.length - 1] === CR) line = line.subarray(0, line.length - 1);
     if (line.length > this.#maxLineBytes) return this.#overflow();
     if (isBlank(line)) return;
-    this.#handlers.line(line, frameBytes);
+    // Hand on a string and drop the bytes first: for a large result, the Buffer would otherwise stay
+    // referenced (doubling the peak) while JSON.parse runs. isUtf8 + toString also beats a fatal TextDecoder.
+    if (isUtf8(line)) {
+      const text = line.toString('utf8');
+      line = EMPTY;
+      this.#handlers.line(text, frameBytes);
+    } else {
+      this.#handlers.line(line, frameBytes);
+    }
   }
 
   #overflow(): void {

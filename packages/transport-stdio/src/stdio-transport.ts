@@ -221,7 +221,7 @@ export class StdioTransport implements Transport {
 
   // ── receiving ───────────────────────────────────────────────────────────────────────────────────
 
-  #onLine(content: Buffer, frameBytes: number): void {
+  #onLine(content: string | Buffer, frameBytes: number): void {
     const sink = this.#sink;
     if (sink === undefined || this.#sinkClosed) return;
     const decoded = decodeMessage(content);
