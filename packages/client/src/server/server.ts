@@ -65,6 +65,18 @@ function isResourceNotFound(error: unknown, uri: string): boolean {
   return error.rpcCode === ErrorCode.InvalidParams && (error.data as { uri?: unknown } | undefined)?.uri === uri;
 }
 
+const indexes = new WeakMap<readonly Tool[], Map<string, Tool>>();
+/** A cached tool list by name, built once per list (a call must not scan a long list each time). */
+function byName(tools: readonly Tool[]): Map<string, Tool> {
+  let index = indexes.get(tools);
+  if (index === undefined) {
+    index = new Map();
+    for (const tool of tools) if (!index.has(tool.name)) index.set(tool.name, tool);
+    indexes.set(tools, index);
+  }
+  return index;
+}
+
 /** A stdio server that dies sooner than this after subscriptions were re-sent to it is not restarted again. */
 export const SUBSCRIPTION_RESTART_MIN_INTERVAL = 1_000;
 
@@ -271,7 +283,7 @@ export class Server {
   /** The definition of a tool: from the cached list when it is there (fresh or not), else listed now. */
   async #toolDefinition(name: string, refetched: boolean): Promise<Tool | undefined> {
     const cached = this.#lists.peek('tools') as readonly Tool[] | undefined;
-    const hit = cached?.find((t) => t.name === name);
+    const hit = cached === undefined ? undefined : byName(cached).get(name);
     if (hit !== undefined || (cached !== undefined && refetched)) return hit;
     try {
       return (await this.listTools()).find((t) => t.name === name);
