@@ -70,6 +70,7 @@ export {
 } from './errors.js';
 export { Subscription, type SubscriptionFilter, type SubscriptionListener, type ListenOptions } from './subscriptions/subscription.js';
 export { MAX_PENDING_NOTIFICATIONS, MAX_PENDING_NOTIFICATION_BYTES } from './subscriptions/queue.js';
+export { SUBSCRIPTION_RESTART_MIN_INTERVAL } from './subscriptions/server-streams.js';
 export type { InputRequiredWait, InputRequiredWaitDecision, InputRequiredWaitHook } from './server/mrtr.js';
 export type { ProtocolChoice } from './server/detect.js';
 export type { EraCallOptions } from './server/era.js';

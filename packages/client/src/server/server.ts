@@ -1,5 +1,5 @@
 import { ErrorCode, ServerError, escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
-import { HeaderMismatchError, InputRequiredError, ResourceNotFoundError, SubscriptionError } from '../errors.js';
+import { HeaderMismatchError, InputRequiredError, ResourceNotFoundError } from '../errors.js';
 import { paramHeaders, readParamHeaders, type ParamHeader } from '../features/param-headers.js';
 import type { CacheInfo } from '../cache/list-cache.js';
 import type { ListKind } from '../cache/pagination.js';
@@ -25,8 +25,8 @@ import type { ClientCapabilities, Implementation, LoggingLevel, Meta, ServerCapa
 import { Connection, factsOf, type ConnectionContext, type ConnectionState } from './connection.js';
 import type { EraRequestOptions } from './era.js';
 import { ServerLists, type ListKindName } from './lists.js';
-import { SubscriptionRegistry } from '../subscriptions/registry.js';
-import { ON_ACK, Subscription, type ListenChannel, type ListenOptions, type SubscriptionFilter, type SubscriptionListener } from '../subscriptions/subscription.js';
+import { ServerStreams } from '../subscriptions/server-streams.js';
+import type { ListenOptions, Subscription, SubscriptionFilter, SubscriptionListener } from '../subscriptions/subscription.js';
 
 /** Options every request takes. */
 export type RequestOptions = EraRequestOptions;
@@ -77,9 +77,6 @@ function byName(tools: readonly Tool[]): Map<string, Tool> {
   return index;
 }
 
-/** A stdio server that dies sooner than this after subscriptions were re-sent to it is not restarted again. */
-export const SUBSCRIPTION_RESTART_MIN_INTERVAL = 1_000;
-
 /** Notifications that invalidate a cached list, and the lists they invalidate. */
 const INVALIDATES: ReadonlyMap<string, readonly ListKindName[]> = new Map([
   ['notifications/tools/list_changed', ['tools']],
@@ -98,10 +95,7 @@ export class Server {
   /** The x-mcp-header annotations of each listed tool, read once when the list arrived. */
   readonly #paramAnnotations = new WeakMap<object, readonly ParamHeader[]>();
   readonly #subscriptions = new Set<string>();
-  readonly #registry = new SubscriptionRegistry();
-  #restarting: Promise<void> | undefined;
-  /** On a modern server, the listen stream behind each subscribed URI. */
-  readonly #resourceStreams = new Map<string, Subscription>();
+  readonly #streams: ServerStreams;
 
   constructor(name: string, config: ServerConfig, context: ServerContext) {
     this.#context = context;
@@ -109,6 +103,14 @@ export class Server {
       ...context,
       onNotification: (_c, method, params) => this.#onNotification(method, params),
       onClose: () => this.clearCache(),
+    });
+    this.#streams = new ServerStreams({
+      name,
+      connection: this.#connection,
+      logger: context.logger,
+      ackTimeout: config.requestTimeout ?? context.requestTimeout ?? 60_000,
+      watched: this.#subscriptions,
+      warn: (m) => this.#warn(m),
     });
     this.#lists = new ServerLists({
       connection: this.#connection,
@@ -362,47 +364,7 @@ export class Server {
    * subscription ends with a `SubscriptionError` (`'unsupported'`); use `onNotification` there.
    */
   listen(filter: SubscriptionFilter, listener: SubscriptionListener, options: ListenOptions = {}): Subscription {
-    const connection = this.#connection;
-    const channel: ListenChannel = {
-      server: this.name,
-      logger: this.#context.logger,
-      ackTimeout: connection.config.requestTimeout ?? this.#context.requestTimeout ?? 60_000,
-      get reopens() {
-        return connection.isHttp;
-      },
-      get restarts() {
-        return connection.config.kind === 'stdio';
-      },
-      restart: (cause, resentAt) => this.#restart(cause, resentAt),
-      listen: async (notifications, { signal, onId }) => {
-        await connection.connect();
-        if (!connection.isModern) throw new SubscriptionError('unsupported', this.name, 'it is not a 2026-07-28 server, so it has no subscriptions/listen; use onNotification');
-        return connection.request('subscriptions/listen', { notifications }, { signal, onId, timeout: 0, longLived: true });
-      },
-      register: (id, s) => this.#registry.register(id, s),
-      unregister: (id, s) => this.#registry.unregister(id, s),
-    };
-    const subscription = new Subscription(channel, filter, listener, options);
-    this.#registry.track(subscription);
-    return subscription;
-  }
-
-  /**
-   * Restarts a stdio server that exited while subscriptions were open, once for all of them. A process
-   * that died within SUBSCRIPTION_RESTART_MIN_INTERVAL of having the subscriptions re-sent to it is a
-   * crash loop: the subscriptions end with the error instead of restarting it for ever.
-   */
-  #restart(cause: Error, resentAt: number | undefined): Promise<void> {
-    if (resentAt !== undefined && Date.now() - resentAt < SUBSCRIPTION_RESTART_MIN_INTERVAL) {
-      return Promise.reject(new SubscriptionError('ended', this.name, `the server process exited again ${Date.now() - resentAt} ms after a restart (${cause.message}); not restarting it`));
-    }
-    this.#restarting ??= (async () => {
-      this.#warn(`the server process exited with subscriptions open (${escapeForLog(cause.message, 300)}); restarting it`);
-      await this.#connection.reconnect();
-    })().finally(() => {
-      this.#restarting = undefined;
-    });
-    return this.#restarting;
+    return this.#streams.listen(filter, listener, options);
   }
 
   /**
@@ -413,44 +375,13 @@ export class Server {
    */
   async subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
     await this.#connection.connect();
-    if (!this.#connection.isModern) {
-      await this.#connection.request('resources/subscribe', { uri }, options);
-      this.#subscriptions.add(uri);
-      return;
-    }
-    const existing = this.#resourceStreams.get(uri);
-    if (existing !== undefined && !existing.closed) return existing.ready;
-    const subscription = this.listen({ resourceSubscriptions: [uri] }, () => {}, options.timeout === undefined ? {} : { ackTimeout: options.timeout });
-    const granted = (ack: Readonly<SubscriptionFilter>): boolean => ack.resourceSubscriptions?.includes(uri) === true;
-    try {
-      await subscription.ready;
-    } catch (error) {
-      throw error instanceof Error ? error : new SubscriptionError('ended', this.name, String(error));
-    }
-    if (!granted(subscription.acknowledged!)) {
-      await subscription.close();
-      throw new SubscriptionError('refused', this.name, `the server did not acknowledge a subscription to "${escapeForLog(uri, 200)}"`);
-    }
-    subscription[ON_ACK] = (ack) => {
-      // A re-opened stream is a new request the server may grant more narrowly: no URI, no watch.
-      if (!granted(ack)) void subscription.close();
-    };
-    this.#resourceStreams.set(uri, subscription);
+    if (this.#connection.isModern) return this.#streams.watch(uri, options.timeout);
+    await this.#connection.request('resources/subscribe', { uri }, options);
     this.#subscriptions.add(uri);
-    void subscription.done.then(() => {
-      if (this.#resourceStreams.get(uri) !== subscription) return;
-      this.#resourceStreams.delete(uri);
-      this.#subscriptions.delete(uri);
-    });
   }
 
   async unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
-    const stream = this.#resourceStreams.get(uri);
-    if (stream !== undefined) {
-      this.#resourceStreams.delete(uri);
-      this.#subscriptions.delete(uri);
-      return stream.close();
-    }
+    if (await this.#streams.unwatch(uri)) return;
     await this.#connection.request('resources/unsubscribe', { uri }, options);
     this.#subscriptions.delete(uri);
   }
@@ -463,7 +394,7 @@ export class Server {
 
   /** Closes the connection; the client does it for every server on close(). */
   async [CLOSE](): Promise<void> {
-    await this.#registry.closeAll();
+    await this.#streams.closeAll();
     await this.#connection.close();
   }
 
@@ -475,7 +406,7 @@ export class Server {
   // fixed: subscription bookkeeping, cache invalidation (so a listener reacting to list_changed
   // re-fetches), delivery to the subscription's listener, and the host's onNotification last.
   #onNotification(method: string, params: JsonRpcParams | undefined): void {
-    const subscription = this.#registry.claim(method, params);
+    const subscription = this.#streams.registry.claim(method, params);
     const kinds = INVALIDATES.get(method);
     if (kinds !== undefined) for (const kind of kinds) this.#lists.invalidate(kind);
     if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') this.#lists.invalidateRead(params.uri);
@@ -484,7 +415,7 @@ export class Server {
       if (message === undefined) return;
       params = message as unknown as JsonRpcParams;
     }
-    if (subscription !== undefined) this.#registry.deliver(subscription, method, params);
+    if (subscription !== undefined) this.#streams.registry.deliver(subscription, method, params);
     this.#context.deliver(this, method, params);
   }
 

@@ -1,0 +1,117 @@
+import { escapeForLog, type Logger } from '@mcpc/jsonrpc';
+import { SubscriptionError } from '../errors.js';
+import type { Connection } from '../server/connection.js';
+import { SubscriptionRegistry } from './registry.js';
+import { ON_ACK, Subscription, type ListenChannel, type ListenOptions, type SubscriptionFilter, type SubscriptionListener } from './subscription.js';
+
+/** A stdio server that dies sooner than this after subscriptions were re-sent to it is not restarted again. */
+export const SUBSCRIPTION_RESTART_MIN_INTERVAL = 1_000;
+
+export interface StreamsContext {
+  readonly name: string;
+  readonly connection: Connection;
+  readonly logger: Logger;
+  readonly ackTimeout: number;
+  /** The server's set of watched URIs (`server.subscriptions`), kept in step with the streams. */
+  readonly watched: Set<string>;
+  readonly warn: (message: string) => void;
+}
+
+/**
+ * One server's subscription streams (MCP 2026-07-28): the channel every `Subscription` talks through,
+ * the registry that routes notifications to them, the stdio restart they share, and the listen stream
+ * behind each URI `subscribeResource` watches.
+ */
+export class ServerStreams {
+  readonly registry = new SubscriptionRegistry();
+  readonly #context: StreamsContext;
+  readonly #channel: ListenChannel;
+  readonly #byUri = new Map<string, Subscription>();
+  #restarting: Promise<void> | undefined;
+
+  constructor(context: StreamsContext) {
+    this.#context = context;
+    const { connection, name } = context;
+    this.#channel = {
+      server: name,
+      logger: context.logger,
+      ackTimeout: context.ackTimeout,
+      get reopens() {
+        return connection.isHttp;
+      },
+      get restarts() {
+        return connection.config.kind === 'stdio';
+      },
+      restart: (cause, resentAt) => this.#restart(cause, resentAt),
+      listen: async (notifications, { signal, onId }) => {
+        await connection.connect();
+        if (!connection.isModern) throw new SubscriptionError('unsupported', name, 'it is not a 2026-07-28 server, so it has no subscriptions/listen; use onNotification');
+        return connection.request('subscriptions/listen', { notifications }, { signal, onId, timeout: 0, longLived: true });
+      },
+      register: (id, s) => this.registry.register(id, s),
+      unregister: (id, s) => this.registry.unregister(id, s),
+    };
+  }
+
+  listen(filter: SubscriptionFilter, listener: SubscriptionListener, options: ListenOptions = {}): Subscription {
+    const subscription = new Subscription(this.#channel, filter, listener, options);
+    this.registry.track(subscription);
+    return subscription;
+  }
+
+  /** Watches one URI on a listen stream of its own; resolves once an acknowledgment names it. */
+  async watch(uri: string, ackTimeout: number | undefined): Promise<void> {
+    const existing = this.#byUri.get(uri);
+    if (existing !== undefined && !existing.closed) return existing.ready;
+    const subscription = this.listen({ resourceSubscriptions: [uri] }, () => {}, ackTimeout === undefined ? {} : { ackTimeout });
+    const granted = (ack: Readonly<SubscriptionFilter>): boolean => ack.resourceSubscriptions?.includes(uri) === true;
+    await subscription.ready;
+    if (!granted(subscription.acknowledged!)) {
+      await subscription.close();
+      throw new SubscriptionError('refused', this.#context.name, `the server did not acknowledge a subscription to "${escapeForLog(uri, 200)}"`);
+    }
+    // A re-opened stream is a new request the server may grant more narrowly: no URI, no watch.
+    subscription[ON_ACK] = (ack) => {
+      if (!granted(ack)) void subscription.close();
+    };
+    this.#byUri.set(uri, subscription);
+    this.#context.watched.add(uri);
+    void subscription.done.then(() => {
+      if (this.#byUri.get(uri) !== subscription) return;
+      this.#byUri.delete(uri);
+      this.#context.watched.delete(uri);
+    });
+  }
+
+  /** Stops watching a URI; false when no stream watches it (a classic subscription, or none). */
+  async unwatch(uri: string): Promise<boolean> {
+    const stream = this.#byUri.get(uri);
+    if (stream === undefined) return false;
+    this.#byUri.delete(uri);
+    this.#context.watched.delete(uri);
+    await stream.close();
+    return true;
+  }
+
+  closeAll(): Promise<void> {
+    return this.registry.closeAll();
+  }
+
+  /**
+   * Restarts a stdio server that exited while subscriptions were open, once for all of them. A process
+   * that died within SUBSCRIPTION_RESTART_MIN_INTERVAL of having the subscriptions re-sent to it is a
+   * crash loop: the subscriptions end with the error instead of restarting it for ever.
+   */
+  #restart(cause: Error, resentAt: number | undefined): Promise<void> {
+    if (resentAt !== undefined && Date.now() - resentAt < SUBSCRIPTION_RESTART_MIN_INTERVAL) {
+      return Promise.reject(new SubscriptionError('ended', this.#context.name, `the server process exited again ${Date.now() - resentAt} ms after a restart (${cause.message}); not restarting it`));
+    }
+    this.#restarting ??= (async () => {
+      this.#context.warn(`the server process exited with subscriptions open (${escapeForLog(cause.message, 300)}); restarting it`);
+      await this.#context.connection.reconnect();
+    })().finally(() => {
+      this.#restarting = undefined;
+    });
+    return this.#restarting;
+  }
+}
