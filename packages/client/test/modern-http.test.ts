@@ -105,6 +105,37 @@ const reply = (res: ServerResponse, status: number, body?: unknown): void => {
   res.end(body === undefined ? undefined : JSON.stringify(body));
 };
 
+describe('a minimal modern HTTP server', () => {
+  it('results without resultType count as complete; after an auth failure the stale copy is never served', async () => {
+    let refuse = false;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        if (refuse) return reply(res, 401);
+        if (body.method === 'server/discover') return reply(res, 200, { jsonrpc: '2.0', id: body.id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
+        if (body.method === 'tools/list') return reply(res, 200, { jsonrpc: '2.0', id: body.id, result: { tools: [{ name: 't', inputSchema: { type: 'object' } }], ttlMs: 100, cacheScope: 'public' } });
+        reply(res, 200, { jsonrpc: '2.0', id: body.id, result: { content: [{ type: 'text', text: 'ok' }] } });
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const client = new Client({ servers: [streamableHttp({ name: 'm', url, retries: 0 })], logger: recordingLogger() });
+    try {
+      expect(textOf(await client.callTool('t'))).toBe('ok');
+      expect(client.server('m').isModern).toBe(true);
+      expect((await client.listTools()).map((t) => t.name)).toEqual(['t']);
+      refuse = true;
+      await new Promise((r) => setTimeout(r, 150));
+      await expect(client.listTools()).rejects.toMatchObject({ code: 'MCPC_UNAUTHORIZED' });
+    } finally {
+      await client.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
 describe('era detection over HTTP', () => {
   it.each([
     ['a 400 with no body', (res: ServerResponse) => reply(res, 400)],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ConnectionError, textOf, type ElicitationRequest } from '@mcpc/client';
 import { StdioTransport } from '@mcpc/transport-stdio';
-import { MODERN_SDK_SERVER, RecordingTransport, recordingLogger, revision } from './helpers.js';
+import { MODERN_SDK_SERVER, RecordingTransport, recordingLogger, revision, scripted } from './helpers.js';
 
 const tappedModern = (): RecordingTransport => new RecordingTransport(new StdioTransport({ command: process.execPath, args: [MODERN_SDK_SERVER, 'stdio'] }));
 
@@ -54,6 +54,19 @@ describe('era detection on stdio', () => {
       expect((error as Error).message).toContain('server/discover probe failed');
     } finally {
       await strict.close();
+    }
+  });
+});
+
+describe('requestMeta on a classic server', () => {
+  it('is merged into every request after the handshake, under the caller\'s own _meta', async () => {
+    const client = new Client({ servers: [scripted('c')], requestMeta: { 'example.com/tenant': 't1', 'example.com/x': 'host' } });
+    try {
+      const seen = JSON.parse(textOf(await client.callTool('params', { _meta: { 'example.com/x': 'caller' } })));
+      expect(client.server('c').protocolEra).toBe('legacy');
+      expect(seen._meta).toEqual({ 'example.com/tenant': 't1', 'example.com/x': 'caller' });
+    } finally {
+      await client.close();
     }
   });
 });

@@ -3,6 +3,7 @@ import { UnsupportedProtocolVersionError, ValidationError } from '../errors.js';
 import type { Implementation, LoggingLevel, ServerCapabilities } from '../types/protocol.js';
 import { hasCapability } from './capabilities.js';
 import type { EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
+import { hostMeta, withMeta, type RequestMetaOption } from './meta.js';
 import { CLASSIC_PROTOCOL_VERSIONS, LATEST_CLASSIC_VERSION, isClassicVersion } from './versions.js';
 
 export interface ClassicEraOptions {
@@ -10,6 +11,8 @@ export interface ClassicEraOptions {
   readonly logger: Logger;
   /** Bound on the `initialize` request, which may not be cancelled. */
   readonly handshakeTimeout?: number;
+  /** Host metadata merged into every request's `_meta` (not the handshake's). */
+  readonly requestMeta?: RequestMetaOption | undefined;
 }
 
 /**
@@ -70,7 +73,9 @@ export class ClassicEra implements ProtocolEra {
   }
 
   request(method: string, params: JsonRpcParams | undefined, options: EraRequestOptions): Promise<unknown> {
-    return this.#engine.request(method, params, IDEMPOTENT.has(method) ? { ...options, send: RETRYABLE } : options);
+    const { requestMeta } = this.#options;
+    const p = requestMeta === undefined ? params : withMeta(params, hostMeta(requestMeta), undefined);
+    return this.#engine.request(method, p, IDEMPOTENT.has(method) ? { ...options, send: RETRYABLE } : options);
   }
 
   async ping(options: EraRequestOptions): Promise<void> {

@@ -175,7 +175,8 @@ export class Connection {
       if (this.#isClosed()) throw new ClientClosedError('connect');
       let era: ProtocolEra | undefined = await this.#probe(config, engine, host, requestTimeout);
       if (era === undefined) {
-        const classic = new ClassicEra(engine, host, handshakeTimeout === undefined ? { server: this.name, logger } : { server: this.name, logger, handshakeTimeout });
+        const classicOptions = { server: this.name, logger, requestMeta: this.#context.requestMeta };
+        const classic = new ClassicEra(engine, host, handshakeTimeout === undefined ? classicOptions : { ...classicOptions, handshakeTimeout });
         try {
           this.#facts = await classic.open();
         } catch (error) {
