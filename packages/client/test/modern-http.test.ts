@@ -162,6 +162,19 @@ describe('era detection over HTTP', () => {
     expect(methods).not.toContain('initialize');
   });
 
+  it('never falls back on a timeout over HTTP', async () => {
+    const peer = await probeServer(() => {});
+    closers.push(peer.close);
+    const client = new Client({ servers: [streamableHttp({ name: 'p', url: peer.url, retries: 0, discoverTimeout: 300 })], logger: recordingLogger() });
+    try {
+      const error = await client.connect().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(peer.methods).toEqual(['server/discover']);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('never falls back on an outage', async () => {
     const client = new Client({ servers: [streamableHttp({ name: 'down', url: 'http://127.0.0.1:9/mcp', retries: 0 })], logger: recordingLogger() });
     try {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ConnectionError, textOf, type ElicitationRequest } from '@mcpc/client';
 import { StdioTransport } from '@mcpc/transport-stdio';
-import { MODERN_SDK_SERVER, RecordingTransport, recordingLogger, revision, scripted } from './helpers.js';
+import { MODERN_SDK_SERVER, RecordingTransport, modernFixture, recordingLogger, revision, scripted } from './helpers.js';
 
 const tappedModern = (): RecordingTransport => new RecordingTransport(new StdioTransport({ command: process.execPath, args: [MODERN_SDK_SERVER, 'stdio'] }));
 
@@ -32,6 +32,19 @@ describe('era detection on stdio', () => {
       expect(client.server('c').isModern).toBe(false);
       expect(client.server('c').protocolEra).toBe('legacy');
       expect(client.server('c').protocolVersion).toBe('2025-11-25');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a classic server that stays silent to the probe gets the handshake once discoverTimeout passes', async () => {
+    const client = new Client({ servers: [modernFixture('silent-probe.mjs', [], { name: 'q', discoverTimeout: 300 })], logger: recordingLogger() });
+    try {
+      const started = Date.now();
+      await client.connect();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(client.server('q').protocolEra).toBe('legacy');
+      expect(textOf(await client.callTool('hello'))).toBe('hello');
     } finally {
       await client.close();
     }
