@@ -103,6 +103,16 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
   });
 
   if (over === 'streamable-http') {
+    it('a 5xx to the listen POST counts as a drop and is retried; a 4xx ends the subscription', async () => {
+      const flaky = client.listen({ resourceSubscriptions: ['flaky://'] }, () => {});
+      await flaky.ready;
+      expect(flaky.active).toBe(true);
+      await flaky.close();
+      const refused = client.listen({ resourceSubscriptions: ['refused://'] }, () => {});
+      await expect(refused.ready).rejects.toMatchObject({ code: 'MCPC_UNAUTHORIZED' });
+      expect(refused.closed).toBe(true);
+    });
+
     it('a dropped stream is re-opened under a new id and acknowledged afresh', async () => {
       const seen: string[] = [];
       const sub = client.listen({ toolsListChanged: true }, (method) => void seen.push(method));
