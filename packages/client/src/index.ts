@@ -109,6 +109,7 @@ export {
   type ImageContent,
   type AudioContent,
   type ResourceLink,
+  type ResourceDescription,
   type EmbeddedResource,
   type TextResourceContentsData,
   type BlobResourceContentsData,

@@ -1,4 +1,4 @@
-import type { Annotations, ContentBlock, Icon, JsonSchemaObject, LoggingLevel, Meta, Role, ToolInputSchema } from './protocol.js';
+import type { Annotations, ContentBlock, Icon, JsonSchemaObject, LoggingLevel, Meta, ResourceDescription, Role, ToolInputSchema } from './protocol.js';
 
 /**
  * Tool annotations with the MCP defaults applied where the server gave no hint. The defaults are the
@@ -78,17 +78,8 @@ export interface GetPromptResult {
   readonly _meta?: Meta;
 }
 
-export interface Resource {
+export interface Resource extends ResourceDescription {
   readonly server: string;
-  readonly uri: string;
-  readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly mimeType?: string;
-  readonly size?: number;
-  readonly icons?: readonly Icon[];
-  readonly annotations?: Annotations;
-  readonly _meta?: Meta;
 }
 
 export interface ResourceTemplate {

@@ -79,8 +79,8 @@ export interface AudioContent {
 }
 
 /** A reference to a resource the client may read (or subscribe to) later. */
-export interface ResourceLink {
-  readonly type: 'resource_link';
+/** What describes a resource, in a list and in a `resource_link` content block alike (the schema's `Resource`). */
+export interface ResourceDescription {
   readonly uri: string;
   readonly name: string;
   readonly title?: string;
@@ -90,6 +90,10 @@ export interface ResourceLink {
   readonly icons?: readonly Icon[];
   readonly annotations?: Annotations;
   readonly _meta?: Meta;
+}
+
+export interface ResourceLink extends ResourceDescription {
+  readonly type: 'resource_link';
 }
 
 export interface TextResourceContentsData {
