@@ -19,7 +19,8 @@ import { ClientClosedError, InputRequiredError, ToolNotFoundError, UnknownServer
 import { DEFAULT_LOG_MESSAGE_LIMIT, checkLevel } from './features/logging.js';
 import type { ResourceContents } from './features/resources.js';
 import { streamCall, type ToolStreamEvent } from './features/streaming.js';
-import { runBatch } from './features/batch.js';
+import { runBatch, type BatchOptions } from './features/batch.js';
+import { checkValidationMode } from './features/structured-output.js';
 import { createHostBridge } from './host/bridge.js';
 import { checkRoots } from './host/roots.js';
 import { assignNames } from './naming.js';
@@ -74,6 +75,7 @@ export class Client {
       maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
       logMessageLimit: options.logMessageLimit ?? DEFAULT_LOG_MESSAGE_LIMIT,
       deprecationNotices: notices,
+      validateStructuredContent: checkValidationMode(options.validateStructuredContent, 'validateStructuredContent') ?? 'warn',
       requestMeta: options.requestMeta,
       onInputRequiredWait: options.onInputRequiredWait,
       extensions: options.extensions,
@@ -147,8 +149,9 @@ export class Client {
   /**
    * Calls several tools concurrently. Each outcome sits in the position of its call and holds its result
    * or its error: one failure does not fail the others. A result with `isError` is still `ok: true`.
+   * Each result is checked against its tool's `outputSchema` as `callTool` checks one.
    */
-  async callTools(calls: readonly ToolCall[], options: RequestOptions & { readonly concurrency?: number } = {}): Promise<ToolCallOutcome[]> {
+  async callTools(calls: readonly ToolCall[], options: BatchOptions = {}): Promise<ToolCallOutcome[]> {
     this.#assertOpen('tools/call');
     return runBatch(calls, (name, server) => this.#toolServer(name, server), options);
   }

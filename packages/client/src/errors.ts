@@ -1,4 +1,6 @@
 import { ConnectionClosedError, ErrorCode, McpError, ServerError, escapeForLog } from '@mcpc/jsonrpc';
+import type { AnnotationKeyword, ValidationIssue } from '@mcpc/schema-validator';
+import type { CallToolResult } from './types/entities.js';
 
 export {
   McpError,
@@ -44,11 +46,100 @@ export class ValidationError extends McpError {
   readonly method: string | undefined;
   readonly issues: readonly string[];
 
-  constructor(message: string, options: { server?: string; method?: string; issues?: readonly string[]; cause?: unknown } = {}) {
-    super(message, { code: 'MCPC_VALIDATION_FAILED', cause: options.cause });
+  constructor(message: string, options: { server?: string; method?: string; issues?: readonly string[]; cause?: unknown; code?: string } = {}) {
+    super(message, { code: options.code ?? 'MCPC_VALIDATION_FAILED', cause: options.cause });
     this.server = options.server;
     this.method = options.method;
     this.issues = options.issues ?? [];
+  }
+}
+
+/**
+ * A successful `tools/call` result that breaks the `outputSchema` of the tool definition the call went
+ * out under: its `structuredContent` does not match (`reason: 'mismatch'`, `errors` says where), or it
+ * carries none (`'missing'`). Thrown with `validateStructuredContent: 'strict'`; in `'warn'` mode (the
+ * default) the same finding is logged and the result returned. `result` is the result as received.
+ */
+export class StructuredContentError extends ValidationError {
+  static override readonly brand: string = 'StructuredContentError';
+  declare readonly server: string;
+  readonly tool: string;
+  readonly reason: 'mismatch' | 'missing';
+  /** Where the value fails its schema: `instancePath`, `keyword`, `schemaPath`, `message`. Empty when missing. */
+  readonly errors: readonly ValidationIssue[];
+  /** The annotation-only keywords (`format`, `contentSchema`, …) the schema uses, which were not checked. */
+  readonly partial: readonly AnnotationKeyword[];
+  readonly result: CallToolResult;
+
+  constructor(
+    server: string,
+    tool: string,
+    finding: { readonly reason: 'mismatch' | 'missing'; readonly errors: readonly ValidationIssue[]; readonly partial: readonly AnnotationKeyword[]; readonly note?: string },
+    result: CallToolResult,
+  ) {
+    const first = finding.errors[0];
+    const more = finding.errors.length > 1 ? ` (and ${finding.errors.length - 1} more)` : '';
+    const what =
+      finding.reason === 'missing'
+        ? `declares an outputSchema, but its result carries no structuredContent${finding.note === undefined ? '' : ` (${finding.note})`}`
+        : `returned structuredContent that does not match its outputSchema${first === undefined ? '' : `: ${escapeForLog(first.instancePath || '(root)', 200)} ${escapeForLog(first.message, 300)}${more}`}`;
+    super(`tool "${escapeForLog(tool, 100)}" on server "${escapeForLog(server, 100)}" ${what}`, {
+      server,
+      method: 'tools/call',
+      issues: finding.errors.map((e) => `${e.instancePath || '(root)'} ${e.message} (${e.schemaPath})`),
+      code: 'MCPC_STRUCTURED_CONTENT_INVALID',
+    });
+    this.tool = tool;
+    this.reason = finding.reason;
+    this.errors = finding.errors;
+    this.partial = finding.partial;
+    this.result = result;
+  }
+}
+
+/**
+ * A tool's `inputSchema` or `outputSchema` this client cannot read, so the call was refused before
+ * anything was sent: it declares a JSON Schema dialect this client does not implement
+ * (`reason: 'unsupported-dialect'`; `dialect` and `supported` say which), or — an `outputSchema`, with
+ * `validateStructuredContent: 'strict'` — it is unusable for another reason (`'unusable'`: an external
+ * `$ref`, a malformed keyword, a limit; `cause` is the schema validator's error).
+ */
+export class ToolSchemaError extends ValidationError {
+  static override readonly brand: string = 'ToolSchemaError';
+  declare readonly server: string;
+  readonly tool: string;
+  readonly schema: 'inputSchema' | 'outputSchema';
+  readonly reason: 'unsupported-dialect' | 'unusable';
+  /** The `$schema` the tool declared, for an unsupported dialect. */
+  readonly dialect: string | undefined;
+  /** The dialects this client reads, by `$schema` URI. */
+  readonly supported: readonly string[];
+  /** Where in the schema the problem is, when there is one place. */
+  readonly schemaPath: string | undefined;
+
+  constructor(
+    server: string,
+    tool: string,
+    schema: 'inputSchema' | 'outputSchema',
+    problem: { readonly reason: 'unsupported-dialect' | 'unusable'; readonly dialect?: string; readonly supported: readonly string[]; readonly schemaPath?: string; readonly cause: unknown },
+  ) {
+    const which = schema === 'inputSchema' ? 'input schema' : 'output schema';
+    const detail =
+      problem.reason === 'unsupported-dialect'
+        ? `its ${which} declares the JSON Schema dialect "${escapeForLog(problem.dialect ?? '', 200)}", which this client does not support (supported: ${problem.supported.join(', ')})`
+        : `its ${which} cannot be used to validate the result (${escapeForLog(problem.cause instanceof Error ? problem.cause.message : String(problem.cause), 300)}), and validateStructuredContent is 'strict'`;
+    super(`tool "${escapeForLog(tool, 100)}" on server "${escapeForLog(server, 100)}" was not called: ${detail}`, {
+      server,
+      method: 'tools/call',
+      code: problem.reason === 'unsupported-dialect' ? 'MCPC_SCHEMA_UNSUPPORTED_DIALECT' : 'MCPC_SCHEMA_UNUSABLE',
+      cause: problem.cause,
+    });
+    this.tool = tool;
+    this.schema = schema;
+    this.reason = problem.reason;
+    this.dialect = problem.dialect;
+    this.supported = problem.supported;
+    this.schemaPath = problem.schemaPath;
   }
 }
 

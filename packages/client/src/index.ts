@@ -35,6 +35,9 @@ export {
 } from './server/versions.js';
 export type { CacheInfo } from './cache/list-cache.js';
 export type { ToolStreamEvent } from './features/streaming.js';
+export type { BatchOptions } from './features/batch.js';
+export type { StructuredContentValidation } from './features/structured-output.js';
+export type { ValidationIssue, AnnotationKeyword } from '@mcpc/schema-validator';
 export type { ResourceContents, TextResourceContents, BlobResourceContents } from './features/resources.js';
 
 export {
@@ -65,6 +68,8 @@ export {
   MissingRequiredClientCapabilityError,
   InputRequiredError,
   SubscriptionError,
+  StructuredContentError,
+  ToolSchemaError,
   type InputRequiredReason,
   type InputRequiredContinuation,
 } from './errors.js';

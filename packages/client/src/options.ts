@@ -4,6 +4,7 @@ import type { CallToolResult, LogMessage } from './types/entities.js';
 import type { ElicitationHandler, ElicitationMode, SamplingHandler } from './types/host.js';
 import type { Implementation, Meta, Root } from './types/protocol.js';
 import type { InputRequiredWaitHook } from './server/mrtr.js';
+import type { StructuredContentValidation } from './features/structured-output.js';
 
 export interface ClientOptions {
   /** The servers, in order; the order of aggregated lists follows it. */
@@ -50,6 +51,13 @@ export interface ClientOptions {
    * it adds; classic servers, whose capabilities have no extensions, are not told.
    */
   readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /**
+   * How a `tools/call` result is checked against the `outputSchema` of the tool definition the call went
+   * out under: `'warn'` (default) logs a mismatch, or a missing `structuredContent`, and returns the
+   * result; `'strict'` throws `StructuredContentError`; `'off'` reads no tool schema at all. A call's own
+   * `validateStructuredContent` overrides it.
+   */
+  readonly validateStructuredContent?: StructuredContentValidation;
 }
 
 export type NotificationListener = (server: string, method: string, params: JsonRpcParams | undefined) => void;
@@ -66,6 +74,7 @@ export interface ToolCall {
   readonly server?: string;
   readonly meta?: CallToolResult['_meta'];
   readonly timeout?: number;
+  readonly validateStructuredContent?: StructuredContentValidation;
 }
 
 /** One item of a batch, in the position of its call: the result, or the error, never both. */

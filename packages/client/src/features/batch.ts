@@ -1,5 +1,13 @@
 import type { ToolCall, ToolCallOutcome } from '../options.js';
 import type { CallToolOptions, RequestOptions, Server } from '../server/server.js';
+import type { StructuredContentValidation } from './structured-output.js';
+
+export interface BatchOptions extends RequestOptions {
+  /** Calls in flight at once (all of them by default). */
+  readonly concurrency?: number;
+  /** How every result is checked against its tool's `outputSchema`, unless the call says otherwise. */
+  readonly validateStructuredContent?: StructuredContentValidation;
+}
 
 /**
  * Runs calls concurrently (at most `concurrency` at once; all of them by default). Each outcome sits in
@@ -8,7 +16,7 @@ import type { CallToolOptions, RequestOptions, Server } from '../server/server.j
 export async function runBatch(
   calls: readonly ToolCall[],
   route: (name: string, server: string | undefined) => Promise<Server>,
-  options: RequestOptions & { readonly concurrency?: number },
+  options: BatchOptions,
 ): Promise<ToolCallOutcome[]> {
   const { concurrency, ...requestOptions } = options;
   const outcomes: ToolCallOutcome[] = new Array(calls.length);
@@ -23,6 +31,7 @@ export async function runBatch(
           ...requestOptions,
           ...(call.meta !== undefined && { meta: call.meta }),
           ...(call.timeout !== undefined && { timeout: call.timeout }),
+          ...(call.validateStructuredContent !== undefined && { validateStructuredContent: call.validateStructuredContent }),
         };
         outcomes[i] = { ok: true, name: call.name, server: server.name, result: await server.callTool(call.name, call.arguments, callOptions) };
       } catch (error) {

@@ -60,9 +60,11 @@ export function buildCallParams(name: string, args: Readonly<Record<string, unkn
 
 /**
  * Checks a `tools/call` result where the client relies on it. The result is returned as received (no
- * copy of what may be a large payload), except that a missing `content` becomes `[]`.
+ * copy of what may be a large payload), except that a missing `content` becomes `[]`, and — unless
+ * `anyJson` (MCP 2026-07-28, where structured content may be any JSON value) — a `structuredContent`
+ * that is not an object is dropped: before 2026-07-28 it is no structured content at all.
  */
-export function readCallToolResult(raw: unknown, server: string, tool: string): CallToolResult {
+export function readCallToolResult(raw: unknown, server: string, tool: string, anyJson = false): CallToolResult {
   if (!isObject(raw)) {
     throw new ValidationError(`server "${server}" answered tools/call "${tool}" with something that is not an object`, { server, method: 'tools/call' });
   }
@@ -71,6 +73,13 @@ export function readCallToolResult(raw: unknown, server: string, tool: string): 
     throw new ValidationError(`server "${server}" answered tools/call "${tool}" with a "content" that is not an array`, { server, method: 'tools/call' });
   }
   if (raw.isError !== undefined && typeof raw.isError !== 'boolean') raw.isError = Boolean(raw.isError);
-  if (raw.structuredContent !== undefined && !isObject(raw.structuredContent)) delete raw.structuredContent;
+  if (!anyJson && raw.structuredContent !== undefined && !isObject(raw.structuredContent)) delete raw.structuredContent;
   return raw as unknown as CallToolResult;
+}
+
+/** Why a result's `structuredContent` will not count as one on a session before 2026-07-28, if it will not. */
+export function discardedStructuredContent(raw: unknown, anyJson: boolean): string | undefined {
+  if (anyJson || !isObject(raw) || raw.structuredContent === undefined || isObject(raw.structuredContent)) return undefined;
+  const kind = raw.structuredContent === null ? 'null' : Array.isArray(raw.structuredContent) ? 'an array' : `a ${typeof raw.structuredContent}`;
+  return `it sent ${kind}, and before MCP 2026-07-28 structuredContent is an object`;
 }

@@ -1,5 +1,5 @@
 import { ErrorCode, ServerError, escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
-import { HeaderMismatchError, InputRequiredError, ResourceNotFoundError } from '../errors.js';
+import { CapabilityError, HeaderMismatchError, InputRequiredError, ResourceNotFoundError } from '../errors.js';
 import { paramHeaders, readParamHeaders, type ParamHeader } from '../features/param-headers.js';
 import type { CacheInfo } from '../cache/list-cache.js';
 import type { ListKind } from '../cache/pagination.js';
@@ -8,7 +8,8 @@ import { buildCompleteParams, readCompletion } from '../features/completion.js';
 import { checkLevel, sanitizeLogMessage } from '../features/logging.js';
 import { PROMPTS, checkPromptArguments, readGetPromptResult } from '../features/prompts.js';
 import { RESOURCES, TEMPLATES, readContents, type ResourceContents } from '../features/resources.js';
-import { TOOLS, buildCallParams, readCallToolResult } from '../features/tools.js';
+import { TOOLS, buildCallParams, discardedStructuredContent, readCallToolResult } from '../features/tools.js';
+import { ToolSchemas, checkValidationMode, type OutputCheck, type StructuredContentValidation } from '../features/structured-output.js';
 import type { ServerConfig } from '../transports.js';
 import type {
   CallToolResult,
@@ -34,6 +35,8 @@ export type RequestOptions = EraRequestOptions;
 export interface CallToolOptions extends RequestOptions {
   /** Request metadata, merged over a `_meta` found in the arguments. */
   readonly meta?: Meta;
+  /** How this call's result is checked against the tool's `outputSchema`; the client's option by default. */
+  readonly validateStructuredContent?: StructuredContentValidation;
 }
 
 export interface PageOptions {
@@ -47,6 +50,8 @@ export interface ServerContext extends Omit<ConnectionContext, 'onNotification' 
   readonly maxPages: number;
   readonly logMessageLimit: number;
   readonly deprecationNotices: boolean;
+  /** How results are checked against their tool's `outputSchema` unless a call says otherwise. */
+  readonly validateStructuredContent: StructuredContentValidation;
   /** Hands a notification to the client's listeners; called after the caches it invalidates are dropped. */
   readonly deliver: (server: Server, method: string, params: JsonRpcParams | undefined) => void;
 }
@@ -96,9 +101,15 @@ export class Server {
   readonly #paramAnnotations = new WeakMap<object, readonly ParamHeader[]>();
   readonly #subscriptions = new Set<string>();
   readonly #streams: ServerStreams;
+  readonly #schemas: ToolSchemas;
+  /** The output check of a call an InputRequiredError stopped, for the resume (keyed by its continuation). */
+  readonly #pendingChecks = new WeakMap<object, OutputCheck>();
+  /** tools/list failed when a call looked up its tool's definition (reset when the tools cache is dropped). */
+  #toolsUnlisted = false;
 
   constructor(name: string, config: ServerConfig, context: ServerContext) {
     this.#context = context;
+    this.#schemas = new ToolSchemas(name, context.logger);
     this.#connection = new Connection(name, config, {
       ...context,
       onNotification: (_c, method, params) => this.#onNotification(method, params),
@@ -238,6 +249,7 @@ export class Server {
 
   /** Drops one cached list, or everything cached. */
   clearCache(kind?: ListKindName): void {
+    if (kind === undefined || kind === 'tools') this.#toolsUnlisted = false;
     this.#lists.invalidate(kind);
   }
 
@@ -253,28 +265,56 @@ export class Server {
   // ── tools, prompts, resources, completion ─────────────────────────────────────────────────────────
 
   async callTool(name: string, args?: Readonly<Record<string, unknown>>, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const params = buildCallParams(name, args, options.meta);
+    const { meta, validateStructuredContent, ...requestOptions } = options;
+    const mode = checkValidationMode(validateStructuredContent, 'validateStructuredContent') ?? this.#context.validateStructuredContent;
+    const params = buildCallParams(name, args, meta);
     await this.#connection.connect();
-    if (!this.#mirrorsParams()) return readCallToolResult(await this.#connection.request('tools/call', params, options), this.name, name);
-    // MCP 2026-07-28 over HTTP: annotated arguments are mirrored into Mcp-Param-* headers, from the
-    // tool's definition (fetched first when none is cached). A HeaderMismatch means the definition
-    // changed: refresh it once and retry under the new one.
-    const headersFor = async (fresh: boolean): Promise<Record<string, string> | undefined> => {
+    const mirrors = this.#mirrorsParams();
+    // Each attempt goes out under the tool definition known when it is sent, and its result is checked
+    // against that one. MCP 2026-07-28 over HTTP also mirrors annotated arguments into Mcp-Param-*
+    // headers from it; a HeaderMismatch means the definition changed: refresh it once and retry under
+    // the new one (whose schemas are checked again before the retry is sent).
+    let check: OutputCheck | undefined;
+    const attempt = async (fresh: boolean): Promise<unknown> => {
       if (fresh) this.clearCache('tools');
-      const annotations = this.#paramAnnotations.get((await this.#toolDefinition(name, fresh)) ?? {});
-      return annotations === undefined ? undefined : paramHeaders(annotations, params.arguments as Record<string, unknown>);
+      const tool = mirrors || mode !== 'off' ? await this.#toolDefinition(name, fresh) : undefined;
+      check = mode === 'off' ? undefined : await this.#prepareCheck(name, tool, mode);
+      const annotations = mirrors ? this.#paramAnnotations.get(tool ?? {}) : undefined;
+      const headers = annotations === undefined ? undefined : paramHeaders(annotations, params.arguments as Record<string, unknown>);
+      return this.#connection.request('tools/call', params, headers === undefined ? requestOptions : { ...requestOptions, headers });
     };
-    const send = async (headers: Record<string, string> | undefined) =>
-      this.#connection.request('tools/call', params, headers === undefined ? options : { ...options, headers });
     let raw: unknown;
     try {
-      raw = await send(await headersFor(false));
+      try {
+        raw = await attempt(false);
+      } catch (error) {
+        if (!mirrors || !(error instanceof HeaderMismatchError)) throw error;
+        this.#warn(`tools/call "${escapeForLog(name, 100)}" was refused with HeaderMismatch; refreshing tools/list and retrying once`);
+        raw = await attempt(true);
+      }
     } catch (error) {
-      if (!(error instanceof HeaderMismatchError)) throw error;
-      this.#warn(`tools/call "${escapeForLog(name, 100)}" was refused with HeaderMismatch; refreshing tools/list and retrying once`);
-      raw = await send(await headersFor(true));
+      if (error instanceof InputRequiredError && check !== undefined) this.#pendingChecks.set(error.continuation, check);
+      throw error;
     }
-    return readCallToolResult(raw, this.name, name);
+    return this.#readCallResult(raw, name, check);
+  }
+
+  /** The output check for a call under `tool`, or none when the definition is unknown (nothing to check against). */
+  async #prepareCheck(name: string, tool: Tool | undefined, mode: 'warn' | 'strict'): Promise<OutputCheck | undefined> {
+    if (tool === undefined) {
+      safeLog(this.#context.logger, 'debug', `[mcpc] server "${escapeForLog(this.name, 100)}": tool "${escapeForLog(name, 100)}" is not in its tools/list, so its schemas are not checked`);
+      return undefined;
+    }
+    return this.#schemas.prepare(tool, mode);
+  }
+
+  #readCallResult(raw: unknown, name: string, check: OutputCheck | undefined): CallToolResult {
+    // MCP 2026-07-28 widened structuredContent to any JSON value; earlier revisions type it as an object.
+    const anyJson = this.#connection.isModern;
+    const discarded = check === undefined ? undefined : discardedStructuredContent(raw, anyJson);
+    const result = readCallToolResult(raw, this.name, name, anyJson);
+    if (check !== undefined) this.#schemas.check(check, result, discarded);
+    return result;
   }
 
   /** Whether this connection mirrors x-mcp-header arguments (stateless server, HTTP transport). */
@@ -282,15 +322,23 @@ export class Server {
     return this.#connection.isModern && this.#connection.isHttp;
   }
 
-  /** The definition of a tool: from the cached list when it is there (fresh or not), else listed now. */
+  /**
+   * The definition of a tool: from the cached list when it is there (fresh or not), else listed now (so
+   * a first call fetches tools/list once). Undefined when the server does not list it, or will not list.
+   */
   async #toolDefinition(name: string, refetched: boolean): Promise<Tool | undefined> {
     const cached = this.#lists.peek('tools') as readonly Tool[] | undefined;
     const hit = cached === undefined ? undefined : byName(cached).get(name);
     if (hit !== undefined || (cached !== undefined && refetched)) return hit;
+    // A list that failed is not asked for again on every call: only once the tools cache was dropped.
+    if (cached === undefined && this.#toolsUnlisted && !refetched) return undefined;
     try {
       return (await this.listTools()).find((t) => t.name === name);
-    } catch {
-      // No list, no headers: the server will say what it misses.
+    } catch (error) {
+      // No list: no headers, no schemas to check; the server will say what it misses.
+      this.#toolsUnlisted = true;
+      // Without the tools capability the call itself is refused next, which says it all.
+      if (!(error instanceof CapabilityError)) this.#warn(`tools/list failed (${escapeForLog(error instanceof Error ? error.message : String(error), 300)}); tool calls go out without their definitions (no Mcp-Param-* headers, no schema checks) until the list can be fetched`);
       return undefined;
     }
   }
@@ -349,9 +397,17 @@ export class Server {
     if (!error.resumable) throw new TypeError(`this InputRequiredError (${error.reason}) cannot be resumed: the server asked for something the client cannot give`);
     const c = error.continuation;
     if (c.server !== this.name) throw new TypeError(`this InputRequiredError belongs to server "${c.server}", not "${this.name}"`);
-    const raw = await this.#connection.request(c.method, c.params as JsonRpcParams, { ...options, resume: c });
+    const check = this.#pendingChecks.get(c);
+    let raw: unknown;
+    try {
+      raw = await this.#connection.request(c.method, c.params as JsonRpcParams, { ...options, resume: c });
+    } catch (e) {
+      if (e instanceof InputRequiredError && check !== undefined) this.#pendingChecks.set(e.continuation, check);
+      throw e;
+    }
     const name = String(c.params.name ?? c.params.uri ?? '');
-    if (c.method === 'tools/call') return readCallToolResult(raw, this.name, name);
+    // A resumed call is checked against the definition its first attempt went out under.
+    if (c.method === 'tools/call') return this.#readCallResult(raw, name, check);
     if (c.method === 'prompts/get') return readGetPromptResult(raw, this.name, name);
     const dropped: string[] = [];
     return readContents(raw, this.name, name, dropped);
@@ -408,7 +464,7 @@ export class Server {
   #onNotification(method: string, params: JsonRpcParams | undefined): void {
     const subscription = this.#streams.registry.claim(method, params);
     const kinds = INVALIDATES.get(method);
-    if (kinds !== undefined) for (const kind of kinds) this.#lists.invalidate(kind);
+    if (kinds !== undefined) for (const kind of kinds) this.clearCache(kind);
     if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') this.#lists.invalidateRead(params.uri);
     if (method === 'notifications/message') {
       const message = sanitizeLogMessage(params, this.#context.logMessageLimit);

@@ -43,8 +43,12 @@ export interface Tool {
 
 export interface CallToolResult {
   readonly content: readonly ContentBlock[];
-  /** An object, when the tool returns structured output. */
-  readonly structuredContent?: { readonly [key: string]: unknown };
+  /**
+   * The tool's structured output: any JSON value from an MCP 2026-07-28 server (`null` included), an
+   * object from earlier revisions (anything else they send is dropped). Checked against the tool's
+   * `outputSchema` unless `validateStructuredContent` is `'off'`.
+   */
+  readonly structuredContent?: unknown;
   /** The tool failed: the content describes the error (for the model to read), the call itself succeeded. */
   readonly isError?: boolean;
   readonly _meta?: Meta;
