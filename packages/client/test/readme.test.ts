@@ -10,4 +10,11 @@ describe('README', () => {
     const example = read('../examples/everything.mjs');
     expect(block).toBe(example.slice(example.indexOf("import { Client")));
   });
+
+  it('shows exactly the structured output example that examples/structured-output.mjs runs', () => {
+    const readme = read('../README.md');
+    const block = /## Structured output validation[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    const example = read('../examples/structured-output.mjs');
+    expect(block).toBe(example.slice(example.indexOf('import { Client')));
+  });
 });

@@ -4,7 +4,8 @@ import { recordingLogger, scripted, until } from './helpers.js';
 
 
 // Each test scripts the server's answers with the `set` tool; the scripted server answers tools/call
-// whatever its tools/list claims, and with one server the client does not look the tool up.
+// whatever its tools/list claims, and with one server and validation off the client does not look the
+// tool up (so the lists scripted here meet only the calls that ask for them).
 describe('a hostile server', () => {
   let client: Client;
   const logger = recordingLogger();
@@ -15,7 +16,7 @@ describe('a hostile server', () => {
   };
 
   beforeAll(async () => {
-    client = new Client({ servers: [scripted('evil')], logger, logMessageLimit: 100 });
+    client = new Client({ servers: [scripted('evil')], logger, logMessageLimit: 100, validateStructuredContent: 'off' });
     client.onLog((_server, message) => void logs.push(message));
     await client.connect();
   });
