@@ -338,7 +338,10 @@ export class Server {
       // No list: no headers, no schemas to check; the server will say what it misses.
       this.#toolsUnlisted = true;
       // Without the tools capability the call itself is refused next, which says it all.
-      if (!(error instanceof CapabilityError)) this.#warn(`tools/list failed (${escapeForLog(error instanceof Error ? error.message : String(error), 300)}); tool calls go out without their definitions (no Mcp-Param-* headers, no schema checks) until the list can be fetched`);
+      if (!(error instanceof CapabilityError)) {
+        const without = this.#mirrorsParams() ? 'no Mcp-Param-* headers, no schema checks' : 'no schema checks';
+        this.#warn(`tools/list failed (${escapeForLog(error instanceof Error ? error.message : String(error), 300)}); tool calls go out without their definitions (${without}) until the list can be fetched`);
+      }
       return undefined;
     }
   }
