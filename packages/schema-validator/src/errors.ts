@@ -77,7 +77,8 @@ export class SchemaLimitError extends SchemaError {
 
 /** An instance that does not satisfy its schema, thrown by `validateOrThrow`. */
 export class ValidationError extends McpError {
-  static override readonly brand: string = 'ValidationError';
+  // Not 'ValidationError': @mcpc/client has its own, and a shared brand would make each pass the other's instanceof.
+  static override readonly brand: string = 'SchemaValidationError';
   readonly errors: readonly ValidationIssue[];
   /** The annotation-only keywords the schema uses (see `ValidationResult.partial`). */
   readonly partial: readonly string[];

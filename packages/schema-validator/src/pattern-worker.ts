@@ -3,7 +3,7 @@
 // and its worker terminated (V8 interrupts a running regular expression), so a catastrophic pattern
 // costs the caller the budget, not minutes. Validation stays synchronous.
 
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 /** The worker's code, run as a CommonJS script (`eval: true`): the package ships no separate file. */
 const WORKER_SOURCE = `
@@ -39,8 +39,11 @@ interface Runner {
 let runner: Runner | undefined;
 
 function start(): Runner {
+  // Loaded here, not imported: the package must load where worker threads do not exist (a check that
+  // needs one then fails as 'unavailable'), and importing it costs every user who never needs one.
+  const threads = process.getBuiltinModule('node:worker_threads');
   const shared = new SharedArrayBuffer(8);
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: shared });
+  const worker = new threads.Worker(WORKER_SOURCE, { eval: true, workerData: shared });
   // Never keep the host process alive for a pattern check.
   worker.unref();
   worker.on('error', () => {
