@@ -7,6 +7,7 @@ import {
   RequestTimeoutError,
   ServerError,
 } from './errors.js';
+import { Deadlines, type Timed } from './deadlines.js';
 import { describeForLog, escapeForLog, safeLog, warningsToConsole, type Logger } from './logger.js';
 import {
   ErrorCode,
@@ -71,19 +72,82 @@ export interface EngineOptions {
   readonly uncancellableMethods?: readonly string[];
 }
 
-interface Pending {
-  readonly method: string;
-  resolve(result: unknown): void;
-  reject(error: Error): void;
-  readonly onProgress: ((p: Progress) => void) | undefined;
-  cleanup(): void;
-  /** Tells the transport the request is abandoned (its signal), so it can release the stream. */
-  readonly wire: AbortController;
-  /** Restarts the timeout on progress, where asked. */
-  readonly touch: (() => void) | undefined;
-  /** Whether abandoning it sends `notifications/cancelled`. */
-  readonly notifyCancel: boolean;
+/** A request sent and not yet settled. */
+class Pending implements Timed {
+  timerDeadline = 0;
+  timerSlot: Timed['timerSlot'] = undefined;
+  /** The transport's signal, made only if the transport asks for it (most never do). */
+  #wire: AbortController | undefined;
+  /** Why it was given up on, for a signal asked for after the fact. */
+  #abandonedWith: Error | undefined;
+
+  constructor(
+    readonly id: JsonRpcId,
+    readonly method: string,
+    readonly resolve: (result: unknown) => void,
+    readonly reject: (error: Error) => void,
+    readonly onProgress: ((p: Progress) => void) | undefined,
+    /** Whether abandoning it sends `notifications/cancelled`. */
+    readonly notifyCancel: boolean,
+    /** The timeout in ms (0: none), and, where progress restarts it, the cap on the whole request. */
+    readonly timeoutMs: number,
+    readonly resetOnProgress: { readonly startedAt: number; readonly capMs: number } | undefined,
+  ) {}
+
+  /** The caller's signal and its listener, released on settling. */
+  callerSignal: AbortSignal | undefined;
+  onCallerAbort: (() => void) | undefined;
+
+  /**
+   * The signal the transport gets: fires when the request is abandoned (the caller's abort, a timeout,
+   * the peer's cancellation, the connection closing), so it can release a stream. Made on demand.
+   */
+  wireSignal(): AbortSignal {
+    if (this.#wire === undefined) {
+      this.#wire = new AbortController();
+      if (this.#abandonedWith !== undefined) this.#wire.abort(this.#abandonedWith);
+    }
+    return this.#wire.signal;
+  }
+
+  /** Stops listening to the caller's signal. */
+  detachCaller(): void {
+    if (this.onCallerAbort !== undefined) this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
+  }
+
+  /** Fires the transport's signal, if there is one (or once one is asked for). */
+  abandonWire(reason: Error): void {
+    this.#abandonedWith = reason;
+    this.#wire?.abort(reason);
+  }
 }
+
+/**
+ * The send options of one request. `signal` is an own, enumerable accessor, so a transport that spreads
+ * the options keeps it; the `AbortController` behind it is made the first time it is read.
+ */
+class RequestSendOptions {
+  readonly #pending: Pending;
+
+  constructor(send: Omit<TransportSendOptions, 'signal' | 'relatedRequestId'> | undefined, pending: Pending) {
+    if (send !== undefined) Object.assign(this, send);
+    this.#pending = pending;
+    Object.defineProperty(this, 'signal', signalProperty);
+  }
+
+  static signalOf(options: RequestSendOptions): AbortSignal {
+    return options.#pending.wireSignal();
+  }
+}
+
+// One descriptor for every request: defining it costs no closure per request.
+const signalProperty: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: RequestSendOptions) {
+    return RequestSendOptions.signalOf(this);
+  },
+};
 
 const RECENTLY_ABANDONED_LIMIT = 256;
 
@@ -106,6 +170,7 @@ export class JsonRpcEngine {
   readonly #inFlight = new Map<JsonRpcId, AbortController>();
   readonly #listeners = new Set<NotificationListener>();
   readonly #closeListeners = new Set<(cause: Error | undefined) => void>();
+  readonly #deadlines = new Deadlines<Pending>((pending) => this.#expire(pending));
   #state: 'new' | 'starting' | 'open' | 'closed' = 'new';
   #closeCause: Error | undefined;
 
@@ -161,45 +226,22 @@ export class JsonRpcEngine {
 
     return new Promise<T>((resolve, reject) => {
       const timeoutMs = options.timeout ?? this.#requestTimeout;
-      const startedAt = Date.now();
-      let timer: NodeJS.Timeout | undefined;
-      const arm = (ms: number): void => {
-        if (timer !== undefined) clearTimeout(timer);
-        timer = ms > 0 && Number.isFinite(ms) ? setTimeout(() => this.#abandon(id, new RequestTimeoutError(method, timeoutMs)), ms) : undefined;
-      };
-      const onAbort = (): void => this.#abandon(id, new AbortError(method, signal?.reason));
-
-      let touch: (() => void) | undefined;
-      if (options.resetTimeoutOnProgress && timeoutMs > 0) {
-        const cap = options.maxTotalTimeout ?? Number.POSITIVE_INFINITY;
-        touch = () => {
-          const left = cap - (Date.now() - startedAt);
-          if (left <= 0) this.#abandon(id, new RequestTimeoutError(method, cap));
-          else arm(Math.min(timeoutMs, left));
-        };
+      const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
+      const resetOnProgress =
+        timeoutMs > 0 && options.resetTimeoutOnProgress === true ? { startedAt: performance.now(), capMs: options.maxTotalTimeout ?? Number.POSITIVE_INFINITY } : undefined;
+      const pending = new Pending(id, method, resolve as (r: unknown) => void, reject, onProgress, options.cancelNotification !== false, timeoutMs, resetOnProgress);
+      this.#pending.set(id, pending);
+      if (timed) this.#deadlines.schedule(pending, timeoutMs);
+      if (signal !== undefined) {
+        pending.callerSignal = signal;
+        pending.onCallerAbort = () => this.#abandon(id, new AbortError(method, signal.reason));
+        signal.addEventListener('abort', pending.onCallerAbort, { once: true });
       }
-
-      // The transport gets a signal of the engine's own: it fires when the request is abandoned for any
-      // reason (the caller's abort, a timeout, the connection closing), so a stream can be released.
-      const wire = new AbortController();
-      this.#pending.set(id, {
-        method,
-        wire,
-        resolve: resolve as (r: unknown) => void,
-        reject,
-        onProgress,
-        touch,
-        notifyCancel: options.cancelNotification !== false,
-        cleanup: () => {
-          if (timer !== undefined) clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-        },
-      });
-      arm(timeoutMs);
-      signal?.addEventListener('abort', onAbort, { once: true });
       this.#trace(() => `→ request ${method} id=${id}`);
 
-      const sendOptions: TransportSendOptions = { ...options.send, signal: wire.signal };
+      // The transport's signal (made only if it reads it) fires when the request is abandoned for any
+      // reason, so a stream can be released; a transport with `abandon` hears of it there instead.
+      const sendOptions = new RequestSendOptions(options.send, pending) as TransportSendOptions;
       this.#transport.send(message, sendOptions).catch((error: unknown) => {
         this.#settle(id)?.reject(this.#closed ? new ConnectionClosedError(method, this.#closeCause ?? error) : asError(error));
       });
@@ -311,7 +353,7 @@ export class JsonRpcEngine {
           const reason = typeof params?.reason === 'string' ? params.reason : undefined;
           const error = new CancelledByPeerError(pending.method, reason);
           pending.reject(error);
-          pending.wire.abort(error);
+          this.#release(pending, error);
         }
       }
       return;
@@ -335,7 +377,7 @@ export class JsonRpcEngine {
     const progress: { progress: number; total?: number; message?: string } = { progress: params.progress };
     if (typeof params.total === 'number') progress.total = params.total;
     if (typeof params.message === 'string') progress.message = params.message;
-    pending.touch?.();
+    if (pending.resetOnProgress !== undefined) this.#restartTimeout(pending, pending.resetOnProgress);
     try {
       pending.onProgress(progress);
     } catch (error) {
@@ -397,16 +439,32 @@ export class JsonRpcEngine {
     const pending = this.#pending.get(id);
     if (pending === undefined) return undefined;
     this.#pending.delete(id);
-    pending.cleanup();
+    pending.detachCaller();
+    this.#deadlines.cancel(pending);
     return pending;
   }
 
-  /** Gives up on a request (timeout, abort): rejects it and tells the peer, best-effort. */
+  /** Progress arrived for a request that restarts its timeout on progress (within its total cap). */
+  #restartTimeout(pending: Pending, reset: { readonly startedAt: number; readonly capMs: number }): void {
+    const left = reset.capMs - (performance.now() - reset.startedAt);
+    if (left <= 0) return this.#abandon(pending.id, new RequestTimeoutError(pending.method, reset.capMs));
+    const ms = Math.min(pending.timeoutMs, Math.ceil(left));
+    if (Number.isFinite(ms)) this.#deadlines.schedule(pending, ms);
+  }
+
+  #expire(pending: Pending): void {
+    // Past its total cap, a request that restarts on progress reports the cap as its timeout.
+    const reset = pending.resetOnProgress;
+    const capped = reset !== undefined && performance.now() - reset.startedAt >= reset.capMs;
+    this.#abandon(pending.id, new RequestTimeoutError(pending.method, capped ? reset.capMs : pending.timeoutMs));
+  }
+
+  /** Gives up on a request (timeout, abort): rejects it, releases its stream, and tells the peer, best-effort. */
   #abandon(id: JsonRpcId, error: Error): void {
     const pending = this.#settle(id);
     if (pending === undefined) return;
     pending.reject(error);
-    pending.wire.abort(error);
+    this.#release(pending, error);
     this.#abandoned.add(id);
     if (this.#abandoned.size > RECENTLY_ABANDONED_LIMIT) this.#abandoned.delete(this.#abandoned.values().next().value!);
     if (!pending.notifyCancel || this.#uncancellable.has(pending.method) || this.#state === 'closed') return;
@@ -414,6 +472,17 @@ export class JsonRpcEngine {
     this.notify('notifications/cancelled', { requestId: id, reason }).catch((e: unknown) => {
       this.#trace(() => `could not send notifications/cancelled for id=${id}: ${escapeForLog(asError(e).message)}`);
     });
+  }
+
+  /** Tells the transport a request it carries is no longer wanted: its signal, and `abandon` where it has one. */
+  #release(pending: Pending, reason: Error): void {
+    pending.abandonWire(reason);
+    if (this.#transport.abandon === undefined || this.#state === 'closed') return;
+    try {
+      this.#transport.abandon(pending.id, reason);
+    } catch (error) {
+      this.#log('error', `the transport's abandon() threw: ${escapeForLog(asError(error).message)}`);
+    }
   }
 
   #finish(cause: Error | undefined): void {
@@ -425,8 +494,10 @@ export class JsonRpcEngine {
       if (pending === undefined) continue;
       const error = new ConnectionClosedError(pending.method, cause);
       pending.reject(error);
-      pending.wire.abort(error);
+      // A closing transport releases everything itself; only signals already handed out are fired.
+      pending.abandonWire(error);
     }
+    this.#deadlines.clear();
     for (const controller of this.#inFlight.values()) controller.abort(new ConnectionClosedError(undefined, cause));
     this.#inFlight.clear();
     this.#trace(() => `connection closed${cause ? `: ${escapeForLog(cause.message)}` : ''}`);

@@ -34,8 +34,15 @@ export interface TransportSendOptions {
   readonly relatedRequestId?: JsonRpcId;
   /**
    * Fires when the message is no longer wanted: for a request, when the engine gives up on it (the
-   * caller's abort, a timeout, the connection closing). A transport releases what it holds for the
-   * message (an HTTP response stream, a pending retry); the engine has already rejected the request.
+   * caller's abort, a timeout, the peer's cancellation, the connection closing). A transport releases
+   * what it holds for the message (an HTTP response stream, a pending retry); the engine has already
+   * rejected the request.
+   *
+   * `JsonRpcEngine` makes a request's signal the first time this property is read (an `AbortController`
+   * per request is a measurable share of a fast call): a transport that does not need it should not read
+   * it, and one that needs it only sometimes (a frame held back by backpressure) should read it then. A
+   * signal read after the request was abandoned is already aborted. Transports may implement
+   * {@link Transport.abandon} instead, which costs nothing per request.
    */
   readonly signal?: AbortSignal;
   /** Extra headers for this message, on transports that have headers. */
@@ -78,6 +85,14 @@ export interface Transport {
   start(sink: TransportSink): Promise<void>;
   send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Optional. `JsonRpcEngine` calls it when it gives up on request `id` that it sent through this
+   * transport — the caller's abort, a timeout, the peer's `notifications/cancelled` — after rejecting
+   * the request; the request's `signal`, when one was read, fires as well. The transport releases what it
+   * holds for that request (a queued frame, an HTTP response stream). Not called when the connection
+   * closes: `close()` releases everything. It must not throw; an id it does not know is ignored.
+   */
+  abandon?(id: JsonRpcId, reason: Error): void;
   /**
    * Optional. A key for the authorization context the next request would carry (a digest of its
    * `Authorization` header; `undefined` when it carries none). Caches use it so a result marked

@@ -154,14 +154,40 @@ describe('timeouts and cancellation', () => {
     expect(logger.lines.some((l) => l.message.includes('late response'))).toBe(true);
   });
 
-  it('settled requests hold no timer: a long default timeout does not keep work alive', async () => {
+  it('settled requests hold no timer: a long default timeout does not keep the process alive', async () => {
     const { peer, engine } = await open({ requestTimeout: 3_600_000 });
-    const clear = vi.spyOn(globalThis, 'clearTimeout');
+    // The timers that keep the event loop alive (unref'd ones are not counted).
+    const liveTimers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = liveTimers();
     const p = engine.request('x');
+    expect(liveTimers()).toBe(before + 1);
     peer.serverSends({ jsonrpc: '2.0', id: 1, result: 1 });
     await p;
-    expect(clear).toHaveBeenCalled();
-    clear.mockRestore();
+    expect(liveTimers()).toBe(before);
+    const q = engine.request('y');
+    expect(liveTimers()).toBe(before + 1);
+    await engine.close();
+    await expect(q).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(liveTimers()).toBe(before);
+  });
+
+  it('requests with different timeouts each time out after their own', async () => {
+    const { engine } = await open({ requestTimeout: 3_600_000 });
+    const order: string[] = [];
+    const track = (name: string, p: Promise<unknown>) =>
+      p.catch((e: unknown) => {
+        expect(e).toBeInstanceOf(RequestTimeoutError);
+        order.push(`${name}:${(e as RequestTimeoutError).timeoutMs}`);
+      });
+    // Scheduled out of deadline order, and more distinct durations than share the timer.
+    const all = [80, 20, 60, 40, ...Array.from({ length: 20 }, (_, i) => 100 + i * 5)].map((ms) => track(String(ms), engine.request('x', {}, { timeout: ms })));
+    const answered = engine.request('never-times-out');
+    await Promise.all(all);
+    expect(order.slice(0, 4)).toEqual(['20:20', '40:40', '60:60', '80:80']);
+    expect(order).toHaveLength(24);
+    expect(engine.pendingCount).toBe(1);
+    await engine.close();
+    await expect(answered).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 });
 
@@ -426,6 +452,51 @@ describe('logging', () => {
 });
 
 describe('the signal the transport gets', () => {
+  it('is made only when read, survives a spread, and is already aborted when read after the request was abandoned', async () => {
+    const { peer, engine } = await open();
+    const p = engine.request('a', {}, { timeout: 5, send: { headers: { 'x-a': '1' }, retryable: true } });
+    await expect(p).rejects.toBeInstanceOf(RequestTimeoutError);
+    const options = peer.sent[0]!.options!;
+    expect({ ...options }).toMatchObject({ headers: { 'x-a': '1' }, retryable: true });
+    const late = { ...options }.signal;
+    expect(late).toBeInstanceOf(AbortSignal);
+    expect(late?.aborted).toBe(true);
+    expect(late?.reason).toBeInstanceOf(RequestTimeoutError);
+    expect(options.signal).toBe(late);
+  });
+
+  it('a transport with abandon() hears of each request given up on, and not of those answered or closed', async () => {
+    const abandoned: [unknown, string][] = [];
+    class AbandoningPeer extends ScriptedPeer {
+      abandon(id: JsonRpcRequest['id'], reason: Error): void {
+        abandoned.push([id, reason.constructor.name]);
+      }
+    }
+    const peer = new AbandoningPeer();
+    const engine = new JsonRpcEngine(peer, { logger: recordingLogger() });
+    await engine.start();
+    const controller = new AbortController();
+    const answered = engine.request('a');
+    const timedOut = engine.request('b', {}, { timeout: 5 });
+    const aborted = engine.request('c', {}, { signal: controller.signal });
+    const cancelled = engine.request('d');
+    const closed = engine.request('e');
+    peer.serverSends({ jsonrpc: '2.0', id: 1, result: {} });
+    await answered;
+    await expect(timedOut).rejects.toBeInstanceOf(RequestTimeoutError);
+    controller.abort();
+    await expect(aborted).rejects.toBeInstanceOf(AbortError);
+    peer.serverSends({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4 } });
+    await expect(cancelled).rejects.toBeInstanceOf(CancelledByPeerError);
+    await engine.close();
+    await expect(closed).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(abandoned).toEqual([
+      [2, 'RequestTimeoutError'],
+      [3, 'AbortError'],
+      [4, 'CancelledByPeerError'],
+    ]);
+  });
+
   it('fires when a request is abandoned (timeout, abort, close) and not when it is answered', async () => {
     const { peer, engine } = await open();
     const answered = engine.request('a');
