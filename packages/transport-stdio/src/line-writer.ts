@@ -1,8 +1,14 @@
 import type { Writable } from 'node:stream';
 import { AbortError } from '@mcpc/jsonrpc';
 
+/** Where a frame's signal comes from: read only if the frame has to wait (see {@link LineWriter.write}). */
+export interface SignalSource {
+  readonly signal?: AbortSignal | undefined;
+}
+
 interface Queued {
   readonly data: string;
+  readonly key: unknown;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
   readonly signal: AbortSignal | undefined;
@@ -14,6 +20,10 @@ interface Queued {
  * more is handed to the stream until it drains, so a fast producer fills this queue (whose promises
  * stay pending) rather than the stream's buffer. A write's promise settles when the stream is done
  * with it, so awaiting `send` really waits for the wire.
+ *
+ * The common case — nothing queued, the stream not full — is a plain `stream.write`: no queue entry and
+ * no abort listener, since a frame handed to the stream cannot be withdrawn anyway. Only a frame that
+ * has to wait reads its signal, and can be withdrawn (by its signal or by {@link withdraw}).
  */
 export class LineWriter {
   readonly #stream: Writable;
@@ -21,6 +31,11 @@ export class LineWriter {
   readonly #queue: Queued[] = [];
   #blocked = false;
   #ended = false;
+  #corked = false;
+  readonly #uncork = (): void => {
+    this.#corked = false;
+    this.#stream.uncork();
+  };
 
   /** `writeError` turns a stream failure into the error the caller sees. */
   constructor(stream: Writable, writeError: (cause: unknown) => Error) {
@@ -32,24 +47,35 @@ export class LineWriter {
     });
   }
 
-  write(data: string, signal?: AbortSignal): Promise<void> {
+  /**
+   * Writes `data`. `options.signal` is read only if the frame must wait behind others (reading a
+   * JsonRpcEngine request's signal is what makes it); `key` names the frame for {@link withdraw}.
+   */
+  write(data: string, options?: SignalSource, key?: unknown): Promise<void> {
+    if (!this.#blocked && !this.#ended && this.#queue.length === 0) {
+      return new Promise<void>((resolve, reject) => this.#hand(data, resolve, reject));
+    }
+    const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(new AbortError(undefined, signal.reason));
     return new Promise<void>((resolve, reject) => {
       let onAbort: (() => void) | undefined;
       if (signal !== undefined) {
-        // Only a frame still queued can be withdrawn; one handed to the stream is on its way.
         onAbort = () => {
-          const index = this.#queue.indexOf(item);
-          if (index === -1) return;
-          this.#queue.splice(index, 1);
-          reject(new AbortError(undefined, signal.reason));
+          if (this.#remove(item)) reject(new AbortError(undefined, signal.reason));
         };
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      const item: Queued = { data, resolve, reject, signal, onAbort };
+      const item: Queued = { data, key, resolve, reject, signal, onAbort };
       this.#queue.push(item);
       this.#pump();
     });
+  }
+
+  /** Withdraws the frame written with `key` if it is still queued, rejecting it with `error`. */
+  withdraw(key: unknown, error: Error): void {
+    // Only a backed-up stream has a queue, and then a short one compared with what it holds.
+    const item = this.#queue.find((q) => q.key === key);
+    if (item !== undefined && this.#remove(item)) item.reject(error);
   }
 
   /** Rejects every frame not yet handed to the stream. Later writes must be refused by the caller. */
@@ -73,16 +99,33 @@ export class LineWriter {
     while (!this.#blocked && !this.#ended && this.#queue.length > 0) {
       const item = this.#queue.shift()!;
       this.#release(item);
-      if (this.#stream.destroyed || this.#stream.writableEnded) {
-        item.reject(this.#writeError(new Error('the stream is closed')));
-        continue;
-      }
-      const accepted = this.#stream.write(item.data, (error) => {
-        if (error === null || error === undefined) item.resolve();
-        else item.reject(this.#writeError(error));
-      });
-      if (!accepted) this.#blocked = true;
+      this.#hand(item.data, item.resolve, item.reject);
     }
+  }
+
+  /** Hands one frame to the stream; its promise settles when the stream is done with it. */
+  #hand(data: string, resolve: () => void, reject: (error: Error) => void): void {
+    if (this.#stream.destroyed || this.#stream.writableEnded) return reject(this.#writeError(new Error('the stream is closed')));
+    // Frames written in one turn of the event loop (answers arriving together, each followed by the
+    // next call) go out in one writev when the turn's ticks are done, instead of one syscall each.
+    if (!this.#corked) {
+      this.#corked = true;
+      this.#stream.cork();
+      process.nextTick(this.#uncork);
+    }
+    const accepted = this.#stream.write(data, (error) => {
+      if (error === null || error === undefined) resolve();
+      else reject(this.#writeError(error));
+    });
+    if (!accepted) this.#blocked = true;
+  }
+
+  #remove(item: Queued): boolean {
+    const index = this.#queue.indexOf(item);
+    if (index === -1) return false;
+    this.#queue.splice(index, 1);
+    this.#release(item);
+    return true;
   }
 
   #release(item: Queued): void {

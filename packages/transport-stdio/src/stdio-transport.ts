@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import {
+  AbortError,
   ConnectionClosedError,
   MessageTooLargeError,
   TransportError,
@@ -8,6 +9,7 @@ import {
   escapeForLog,
   safeLog,
   warningsToConsole,
+  type JsonRpcId,
   type JsonRpcMessage,
   type Logger,
   type Transport,
@@ -143,8 +145,14 @@ export class StdioTransport implements Transport {
       return Promise.reject(new TransportError('the message cannot be serialized as JSON', { code: 'MCPC_ENCODE_FAILED', cause: error }));
     }
     if (typeof json !== 'string') return Promise.reject(new TransportError('the message is not a JSON value', { code: 'MCPC_ENCODE_FAILED' }));
-    // JSON.stringify escapes every newline inside strings, so the frame holds exactly one.
-    return this.#writer.write(`${json}\n`, options?.signal);
+    // JSON.stringify escapes every newline inside strings, so the frame holds exactly one. The options
+    // go down unread: a request's signal is made only if its frame has to wait (see LineWriter).
+    return this.#writer.write(`${json}\n`, options, 'method' in message && 'id' in message ? message.id : undefined);
+  }
+
+  /** The engine gave up on request `id`: its frame is withdrawn if it is still waiting for the pipe. */
+  abandon(id: JsonRpcId, reason: Error): void {
+    this.#writer?.withdraw(id, new AbortError(undefined, reason));
   }
 
   close(): Promise<void> {

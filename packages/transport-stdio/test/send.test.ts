@@ -63,14 +63,38 @@ describe('send()', () => {
     const controller = new AbortController();
     const first = Array.from({ length: 4 }, (_, i) => t.send(request(i, 'echo', { big })));
     const aborted = t.send(request('aborted', 'echo', { big }), { signal: controller.signal });
+    const withdrawn = t.send(request('withdrawn', 'echo', { big }));
+    // A frame that would wait behind others is refused at once when its signal has already fired.
+    const refused = t.send(request('refused', 'echo'), { signal: AbortSignal.abort() });
     const last = t.send(request('last', 'echo', {}));
     controller.abort(new Error('changed my mind'));
+    t.abandon('withdrawn', new Error('timed out'));
     await expect(aborted).rejects.toBeInstanceOf(AbortError);
+    await expect(withdrawn).rejects.toBeInstanceOf(AbortError);
+    await expect(refused).rejects.toBeInstanceOf(AbortError);
     await Promise.all([...first, last]);
     await waitFor(() => sink.messages.length === 5, 10_000, 'the echoes');
     expect(sink.messages.map((m) => (m as { id: unknown }).id)).toEqual([0, 1, 2, 3, 'last']);
-    const alreadyAborted = AbortSignal.abort();
-    await expect(t.send(request('x', 'echo'), { signal: alreadyAborted })).rejects.toBeInstanceOf(AbortError);
+  });
+
+  it('reads a send\'s signal only when its frame has to wait', async () => {
+    const t = node('echo.mjs', ['--delay-read-ms', '300']);
+    await t.start(recordingSink());
+    let reads = 0;
+    const never = new AbortController().signal;
+    const counted = {
+      get signal(): AbortSignal {
+        reads++;
+        return never;
+      },
+    };
+    await t.send(request(1, 'echo', {}), counted);
+    expect(reads).toBe(0);
+    const big = 's'.repeat(256 * 1024);
+    const first = Array.from({ length: 4 }, (_, i) => t.send(request(10 + i, 'echo', { big })));
+    const waiting = t.send(request(2, 'echo', {}), counted);
+    expect(reads).toBe(1);
+    await Promise.all([...first, waiting]);
   });
 
   it('reports the byte length of each frame it receives', async () => {
