@@ -157,6 +157,8 @@ const RECENTLY_ABANDONED_LIMIT = 256;
  */
 export class JsonRpcEngine {
   readonly #transport: Transport;
+  /** Whether the transport implements `abandon`: then it is told that way, and gets no signal per request. */
+  readonly #abandons: boolean;
   readonly #logger: Logger;
   readonly #requestTimeout: number;
   readonly #maxHandlers: number;
@@ -176,6 +178,7 @@ export class JsonRpcEngine {
 
   constructor(transport: Transport, options: EngineOptions = {}) {
     this.#transport = transport;
+    this.#abandons = typeof transport.abandon === 'function';
     this.#logger = options.logger ?? warningsToConsole;
     this.#requestTimeout = options.requestTimeout ?? 60_000;
     this.#maxHandlers = options.maxConcurrentHandlers ?? 16;
@@ -239,9 +242,9 @@ export class JsonRpcEngine {
       }
       this.#trace(() => `→ request ${method} id=${id}`);
 
-      // The transport's signal (made only if it reads it) fires when the request is abandoned for any
-      // reason, so a stream can be released; a transport with `abandon` hears of it there instead.
-      const sendOptions = new RequestSendOptions(options.send, pending) as TransportSendOptions;
+      // A transport with `abandon` hears there when the request is given up on, and gets no signal; any
+      // other gets one (made only if it reads it) that fires when the request is abandoned for any reason.
+      const sendOptions = this.#abandons ? options.send : (new RequestSendOptions(options.send, pending) as TransportSendOptions);
       this.#transport.send(message, sendOptions).catch((error: unknown) => {
         this.#settle(id)?.reject(this.#closed ? new ConnectionClosedError(method, this.#closeCause ?? error) : asError(error));
       });
@@ -477,9 +480,9 @@ export class JsonRpcEngine {
   /** Tells the transport a request it carries is no longer wanted: its signal, and `abandon` where it has one. */
   #release(pending: Pending, reason: Error): void {
     pending.abandonWire(reason);
-    if (this.#transport.abandon === undefined || this.#state === 'closed') return;
+    if (!this.#abandons || this.#state === 'closed') return;
     try {
-      this.#transport.abandon(pending.id, reason);
+      this.#transport.abandon!(pending.id, reason);
     } catch (error) {
       this.#log('error', `the transport's abandon() threw: ${escapeForLog(asError(error).message)}`);
     }

@@ -38,11 +38,12 @@ export interface TransportSendOptions {
    * what it holds for the message (an HTTP response stream, a pending retry); the engine has already
    * rejected the request.
    *
-   * `JsonRpcEngine` makes a request's signal the first time this property is read (an `AbortController`
-   * per request is a measurable share of a fast call): a transport that does not need it should not read
-   * it, and one that needs it only sometimes (a frame held back by backpressure) should read it then. A
-   * signal read after the request was abandoned is already aborted. Transports may implement
-   * {@link Transport.abandon} instead, which costs nothing per request.
+   * `JsonRpcEngine` passes no signal to a transport that implements {@link Transport.abandon} (it calls
+   * that instead, which costs nothing per request). To any other it passes one that is made the first
+   * time this property is read (an `AbortController` per request is a measurable share of a fast call):
+   * a transport that does not need it should not read it, and one that needs it only sometimes (a frame
+   * held back by backpressure) should read it then. A signal read after the request was abandoned is
+   * already aborted. A signal given by another caller is honoured either way.
    */
   readonly signal?: AbortSignal;
   /** Extra headers for this message, on transports that have headers. */
@@ -88,9 +89,10 @@ export interface Transport {
   /**
    * Optional. `JsonRpcEngine` calls it when it gives up on request `id` that it sent through this
    * transport — the caller's abort, a timeout, the peer's `notifications/cancelled` — after rejecting
-   * the request; the request's `signal`, when one was read, fires as well. The transport releases what it
-   * holds for that request (a queued frame, an HTTP response stream). Not called when the connection
-   * closes: `close()` releases everything. It must not throw; an id it does not know is ignored.
+   * the request. The transport releases what it holds for that request (a queued frame, an HTTP
+   * response stream). A transport that has it gets no per-request `signal` from the engine. Not called
+   * when the connection closes: `close()` releases everything. It must not throw; an id it does not
+   * know is ignored.
    */
   abandon?(id: JsonRpcId, reason: Error): void;
   /**

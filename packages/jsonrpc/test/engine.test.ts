@@ -465,7 +465,7 @@ describe('the signal the transport gets', () => {
     expect(options.signal).toBe(late);
   });
 
-  it('a transport with abandon() hears of each request given up on, and not of those answered or closed', async () => {
+  it('a transport with abandon() hears of each request given up on (not of those answered or closed) and gets no signal', async () => {
     const abandoned: [unknown, string][] = [];
     class AbandoningPeer extends ScriptedPeer {
       abandon(id: JsonRpcRequest['id'], reason: Error): void {
@@ -490,6 +490,8 @@ describe('the signal the transport gets', () => {
     await expect(cancelled).rejects.toBeInstanceOf(CancelledByPeerError);
     await engine.close();
     await expect(closed).rejects.toBeInstanceOf(ConnectionClosedError);
+    // Told through abandon(), it is handed no signal to watch.
+    expect(peer.sent.filter((s) => 'id' in s.message).every((s) => s.options?.signal === undefined)).toBe(true);
     expect(abandoned).toEqual([
       [2, 'RequestTimeoutError'],
       [3, 'AbortError'],
