@@ -63,6 +63,23 @@ async function importPrivateKey(key: ClientPrivateKey, alg: string | undefined):
   return imported;
 }
 
+/** `application/x-www-form-urlencoded` for one value (RFC 6749 Appendix B): `-`, `.`, `_`, `*` and alphanumerics as they are. */
+const formEncode = (value: string): string => new URLSearchParams([['', value]]).toString().slice(1);
+
+/**
+ * `client_secret_basic` (RFC 6749 §2.3.1): the id and secret form-encoded, then Basic. oauth4webapi's
+ * own also escapes `-`, `.`, `_` and `~`, which the form encoding leaves alone — and authorization
+ * servers that compare the decoded Basic credentials without form-decoding them (common) then refuse a
+ * client id like `my-client`. Encoding as the form serializer does sends such ids unchanged, and is
+ * what a decoding server expects too.
+ */
+function clientSecretBasic(secret: string): oauth.ClientAuth {
+  return (_as, client, _body, headers) => {
+    // Form-encoded text is ASCII, so btoa takes it as is.
+    headers.set('authorization', `Basic ${btoa(`${formEncode(client.client_id)}:${formEncode(secret)}`)}`);
+  };
+}
+
 /** oauth4webapi's client authentication for the chosen method. */
 export async function clientAuthentication(method: TokenEndpointAuthMethod, client: ClientSecrets): Promise<oauth.ClientAuth> {
   switch (method) {
@@ -71,7 +88,7 @@ export async function clientAuthentication(method: TokenEndpointAuthMethod, clie
     case 'client_secret_basic':
     case 'client_secret_post':
       if (client.clientSecret === undefined) throw new ClientRegistrationError(`${method} needs a client secret, and the client has none`);
-      return method === 'client_secret_basic' ? oauth.ClientSecretBasic(client.clientSecret) : oauth.ClientSecretPost(client.clientSecret);
+      return method === 'client_secret_basic' ? clientSecretBasic(client.clientSecret) : oauth.ClientSecretPost(client.clientSecret);
     case 'private_key_jwt': {
       if (client.privateKey === undefined) throw new ClientRegistrationError('private_key_jwt needs a private key, and the client has none');
       const key = await importPrivateKey(client.privateKey, client.privateKeyAlg);

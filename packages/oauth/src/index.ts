@@ -1,4 +1,6 @@
-export { OAuthProvider, type OAuthProviderOptions, type ClientInfo, type AuthorizationResult, type StartedAuthorization } from './provider.js';
+export { OAuthProvider, type OAuthProviderOptions, type ClientInfo, type GrantType, type AuthorizationResult, type StartedAuthorization } from './provider.js';
+export { enterpriseManagedAuthorization, type EnterpriseManagedAuthorizationOptions, type EnterpriseIdentityProvider } from './enterprise-authorization.js';
+export type { AssertionContext, JwtBearerAssertion } from './token-request.js';
 export { BrowserOAuth, openSystemBrowser, type BrowserOAuthOptions } from './browser.js';
 export { headlessInteraction, type AuthorizationInteraction, type PreparedInteraction, type HeadlessInteractionOptions } from './interaction.js';
 export {

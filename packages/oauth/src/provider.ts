@@ -19,6 +19,7 @@ import type { FetchFunction, HttpSettings } from './http.js';
 import type { AuthorizationInteraction } from './interaction.js';
 import { MemoryStorage } from './memory-storage.js';
 import { registerDynamically } from './registration.js';
+import { defaultEndpoints, legacyResource } from './legacy-discovery.js';
 import { discoverProtectedResource, type ProtectedResourceMetadata } from './resource-metadata.js';
 import { assertPkceS256, discoverAuthorizationServer, endpoint, type AuthorizationServerMetadata } from './server-metadata.js';
 import { scopeList, scopeString, scopeUnion } from './scopes.js';
@@ -37,7 +38,7 @@ import {
   type StoredTokens,
   type StoredValue,
 } from './storage.js';
-import { clientCredentials, exchangeCode, refreshTokens, type IssuedTokens, type TokenEndpointContext } from './token-request.js';
+import { clientCredentials, exchangeCode, jwtBearer, refreshTokens, type IssuedTokens, type JwtBearerAssertion, type TokenEndpointContext } from './token-request.js';
 import { checkClientIdMetadataUrl, checkRedirectUri, isLocalStack } from './url-policy.js';
 import { headerValues, parseWwwAuthenticate, pickChallenge } from './www-authenticate.js';
 
@@ -65,8 +66,14 @@ export interface OAuthProviderOptions {
   readonly clientInfo?: ClientInfo | readonly ClientInfo[];
   /** Sender-constrained tokens (RFC 9449): `true` for a generated ES256 key, or your own key pair. */
   readonly dpop?: boolean | DPoPOptions;
-  /** `'client_credentials'` for machine-to-machine access with pre-registered credentials (default `'authorization_code'`). */
-  readonly grantType?: 'authorization_code' | 'client_credentials';
+  /**
+   * `'client_credentials'` for machine-to-machine access with pre-registered credentials;
+   * `'jwt-bearer'` (RFC 7523) to present a JWT from `assertion` as the grant — workload identity
+   * federation, or an ID-JAG from `enterpriseManagedAuthorization()`. Default `'authorization_code'`.
+   */
+  readonly grantType?: GrantType;
+  /** For `grantType: 'jwt-bearer'`: the JWT, or a function asked for one at every grant request. */
+  readonly assertion?: string | JwtBearerAssertion;
   /** How a user authorizes (`BrowserOAuth`, `headlessInteraction()`, your own). None: non-interactive. */
   readonly interaction?: AuthorizationInteraction;
   /**
@@ -88,6 +95,9 @@ export interface OAuthProviderOptions {
   readonly pendingTtlMs?: number;
   readonly logger?: Logger;
 }
+
+/** How tokens are obtained: with a user (the authorization code flow), or machine to machine. */
+export type GrantType = 'authorization_code' | 'client_credentials' | 'jwt-bearer';
 
 /** What an authorization produced, without the secrets. */
 export interface AuthorizationResult {
@@ -147,6 +157,7 @@ export class OAuthProvider {
   readonly #settings: HttpSettings;
   readonly #logger: Logger;
   readonly #clients: readonly ClientInfo[];
+  readonly #grantType: GrantType;
   readonly #redirectUri: string | undefined;
   readonly #cimd: string | undefined;
   readonly #dpopReady: Promise<DPoPKey> | undefined;
@@ -181,8 +192,13 @@ export class OAuthProvider {
       if (typeof c.clientId !== 'string' || c.clientId === '') throw new OAuthConfigError('clientInfo.clientId must be a non-empty string');
     }
     this.#clients = clients;
-    if ((options.grantType ?? 'authorization_code') === 'client_credentials' && clients.length === 0) {
-      throw new OAuthConfigError('the client_credentials grant needs pre-registered credentials (clientInfo)');
+    this.#grantType = options.grantType ?? 'authorization_code';
+    if (!['authorization_code', 'client_credentials', 'jwt-bearer'].includes(this.#grantType)) throw new OAuthConfigError(`grantType ${JSON.stringify(this.#grantType)} is not supported`);
+    if (this.#grantType !== 'authorization_code' && clients.length === 0) {
+      throw new OAuthConfigError(`the ${this.#grantType} grant needs pre-registered credentials (clientInfo) naming the authorization server`);
+    }
+    if (this.#grantType === 'jwt-bearer' && typeof options.assertion !== 'string' && typeof options.assertion !== 'function') {
+      throw new OAuthConfigError('the jwt-bearer grant needs an assertion (a JWT, or a function returning one)');
     }
     this.#settings = {
       fetch: options.fetch ?? ((input, init) => fetch(input, init)),
@@ -228,7 +244,7 @@ export class OAuthProvider {
     const resourceMetadata = c?.params.resource_metadata;
     if (challenge.status === 403) {
       if (c?.params.error !== 'insufficient_scope') return 'fail';
-      return this.#insufficientScope(c.params.scope, c.params.error_description, resourceMetadata);
+      return this.#insufficientScope(c.params.scope, c.params.error_description, resourceMetadata, this.#presented);
     }
     if (challenge.status !== 401) return 'fail';
     const dpopChallenge = challenges.find((x) => x.scheme === 'dpop');
@@ -297,6 +313,21 @@ export class OAuthProvider {
   async discover(options: { readonly resourceMetadataUrl?: string; readonly signal?: AbortSignal } = {}): Promise<{ readonly issuer: string; readonly resource: string; readonly authorizationServers: readonly string[] }> {
     const d = await this.#discover(options.resourceMetadataUrl ?? this.#lastResourceMetadata, options.signal);
     return { issuer: d.issuer, resource: d.prm.resource, authorizationServers: d.prm.authorizationServers };
+  }
+
+  /**
+   * Refresh the token in use now, with its refresh token (rotated where the server rotates them). The
+   * provider refreshes on its own when a token nears expiry or the server refuses it; this is for a host
+   * that wants a fresh one now (before a long job). `AuthorizationRequiredError` when there is no refresh
+   * token, or the server refused it (the token is then deleted).
+   */
+  async refresh(): Promise<AuthorizationResult> {
+    const binding = await this.#currentBinding();
+    const tokens = binding === undefined ? undefined : await this.#loadTokens(binding.issuer);
+    if (tokens?.refreshToken === undefined) throw new AuthorizationRequiredError(this.#serverKey, 'there is no refresh token to refresh with; authorize first');
+    const refreshed = await this.#refreshQuietly(tokens);
+    if (refreshed === undefined) throw new AuthorizationRequiredError(this.#serverKey, 'the refresh token was refused; authorize again');
+    return this.#result(refreshed);
   }
 
   /** The tokens that would be presented now (a copy; they are secrets — handle with care). */
@@ -412,6 +443,7 @@ export class OAuthProvider {
       ...((issued.refreshToken ?? previous?.refreshToken) === undefined ? {} : { refreshToken: (issued.refreshToken ?? previous?.refreshToken) as string }),
       ...(issued.expiresIn === undefined ? {} : { expiresAt: Date.now() + issued.expiresIn * 1000 }),
       ...((issued.scope ?? previous?.scope ?? requestedScope) === undefined ? {} : { scope: (issued.scope ?? previous?.scope ?? requestedScope) as string }),
+      ...((previous?.requestedScope ?? requestedScope) === undefined ? {} : { requestedScope: (previous?.requestedScope ?? requestedScope) as string }),
       ...(issued.tokenType === 'DPoP' && this.#dpop !== undefined ? { dpopJkt: this.#dpop.jkt } : {}),
       obtainedAt: Date.now(),
     };
@@ -429,10 +461,18 @@ export class OAuthProvider {
     };
   }
 
-  async #metadataFor(issuer: string, signal?: AbortSignal): Promise<AuthorizationServerMetadata> {
+  /**
+   * `legacy`: the MCP server's origin as its own (2025-03-26) authorization server, whose default
+   * endpoints stand in for metadata it does not publish. Default: what the binding says.
+   */
+  async #metadataFor(issuer: string, signal?: AbortSignal, legacy?: boolean): Promise<AuthorizationServerMetadata> {
     const cached = this.#metadata.get(issuer);
     if (cached !== undefined && Date.now() - cached.at < MAX_METADATA_AGE_MS) return cached.as;
-    const as = await discoverAuthorizationServer(this.#settings, issuer, signal);
+    const binding = await this.#currentBinding();
+    const fallback = (legacy ?? (binding?.legacy === true && binding.issuer === issuer)) && issuer === this.serverUrl.origin;
+    const as = fallback
+      ? ((await discoverAuthorizationServer(this.#settings, issuer, signal, { allowMissing: true })) ?? defaultEndpoints(issuer))
+      : await discoverAuthorizationServer(this.#settings, issuer, signal);
     this.#metadata.set(issuer, { as, at: Date.now() });
     return as;
   }
@@ -469,17 +509,20 @@ export class OAuthProvider {
   /** `probe`: without a `resource_metadata`, ask the server for a challenge first (not when one was just answered). */
   async #discover(resourceMetadata: string | undefined, signal?: AbortSignal, probe = true): Promise<Discovered> {
     const rm = resourceMetadata ?? (probe ? await this.#probe(signal) : undefined);
-    const prm = await discoverProtectedResource(this.#settings, this.serverUrl, rm, signal);
+    const found = await discoverProtectedResource(this.#settings, this.serverUrl, rm, signal, { allowMissing: true });
+    // No RFC 9728 metadata anywhere (and no challenge naming any): a 2025-03-26 server, its own authorization server.
+    const legacy = found === undefined;
+    const prm = found ?? legacyResource(this.serverUrl, this.#serverKey);
     if (rm !== undefined) this.#lastResourceMetadata = rm;
     const previous = await this.#currentBinding();
     const issuer = this.#chooseIssuer(prm.authorizationServers, previous);
-    const as = await this.#metadataFor(issuer, signal);
-    if (previous?.issuer !== issuer || previous.resource !== prm.resource) {
+    const as = await this.#metadataFor(issuer, signal, legacy);
+    if (previous?.issuer !== issuer || previous.resource !== prm.resource || (previous.legacy === true) !== legacy) {
       if (previous !== undefined && previous.issuer !== issuer) {
         safeLog(this.#logger, 'info', `[mcpc/oauth] ${this.#serverKey} now uses the authorization server ${escapeForLog(issuer)} (was ${escapeForLog(previous.issuer)})`);
       }
       // The previous server's token stays under its own key, for when that server is in use again.
-      await this.#setBinding({ issuer, resource: prm.resource });
+      await this.#setBinding(legacy ? { issuer, resource: prm.resource, legacy: true } : { issuer, resource: prm.resource });
     }
     return { prm, issuer, as };
   }
@@ -522,16 +565,27 @@ export class OAuthProvider {
     if (this.#presented === accessToken) this.#presented = undefined;
   }
 
-  async #insufficientScope(scope: string | undefined, description: string | undefined, resourceMetadata: string | undefined): Promise<'retry' | 'fail'> {
+  async #insufficientScope(scope: string | undefined, description: string | undefined, resourceMetadata: string | undefined, presented: string | undefined): Promise<'retry' | 'fail'> {
     const binding = await this.#currentBinding();
     if (binding !== undefined && scope !== undefined) {
       // Recorded per authorization server, in storage: the next authorization — here, or after a restart — asks for it too.
       await this.#recordScopes(binding.issuer, scopeList(scope));
     }
-    if (this.#options.stepUp === 'reauthorize' && this.#options.interaction !== undefined && (this.#options.grantType ?? 'authorization_code') === 'authorization_code') {
-      const d = await this.#discover(resourceMetadata ?? this.#lastResourceMetadata, undefined);
-      await this.#obtain(d, scopeList(scope), undefined);
-      return 'retry';
+    if (this.#options.stepUp === 'reauthorize' && this.#options.interaction !== undefined && this.#grantType === 'authorization_code') {
+      const held = binding === undefined ? undefined : await this.#loadTokens(binding.issuer);
+      const challenged = scopeList(scope);
+      // What the token was asked with, granted or not: asking again for scope a server already granted
+      // (and still refuses) or already declined gets the same answer.
+      const covered = held !== undefined && challenged.every((s) => scopeList(held.scope).includes(s) || scopeList(held.requestedScope).includes(s));
+      if (covered && held.accessToken !== presented) return 'retry'; // another request already got a token with that scope
+      if (!covered) {
+        const d = await this.#discover(resourceMetadata ?? this.#lastResourceMetadata, undefined);
+        await this.#obtain(d, challenged, undefined);
+        return 'retry';
+      }
+      // The refused token was already asked with every scope the challenge names (or it names none):
+      // authorizing again would ask for the same and get the same answer — a loop, with a user in it.
+      safeLog(this.#logger, 'info', `[mcpc/oauth] ${this.#serverKey} asks for scope this token was already asked with; not authorizing again`);
     }
     throw new InsufficientScopeError(scope, description, resourceMetadata);
   }
@@ -557,7 +611,7 @@ export class OAuthProvider {
   }
 
   async #obtain(d: Discovered, extra: readonly string[], signal?: AbortSignal): Promise<StoredTokens> {
-    if ((this.#options.grantType ?? 'authorization_code') === 'client_credentials') return this.#clientCredentials(d, extra, signal);
+    if (this.#grantType !== 'authorization_code') return this.#machineGrant(d, extra, signal);
     const interaction = this.#options.interaction;
     if (interaction === undefined) {
       throw new AuthorizationRequiredError(
@@ -581,15 +635,27 @@ export class OAuthProvider {
     return this.#redirectUri;
   }
 
-  async #clientCredentials(d: Discovered, extra: readonly string[], signal?: AbortSignal): Promise<StoredTokens> {
+  /** The grants without a user: client credentials, or a JWT bearer assertion — with this server's pre-registered credentials only. */
+  async #machineGrant(d: Discovered, extra: readonly string[], signal?: AbortSignal): Promise<StoredTokens> {
     const client = await this.#preRegistered(d.issuer);
     if (client === undefined) throw this.#noCredentials(d.issuer);
     const scope = scopeString(await this.#scopeFor(d, extra));
     const ctx = await this.#tokenContext(d.as, client, d.prm.resource, signal);
-    const issued = await clientCredentials(ctx, scope);
+    const issued = this.#grantType === 'jwt-bearer' ? await jwtBearer(ctx, await this.#assertion(d, scope, signal), scope) : await clientCredentials(ctx, scope);
     await this.#assertStillBound(d.issuer);
     if (scope !== undefined) await this.#recordScopes(d.issuer, scopeList(scope));
     return this.#storeTokens(d.issuer, d.prm.resource, client.clientId, issued, scope);
+  }
+
+  /** The JWT for a jwt-bearer grant at this server, from the configured source. */
+  async #assertion(d: Discovered, scope: string | undefined, signal?: AbortSignal): Promise<string> {
+    const source = this.#options.assertion;
+    const assertion =
+      typeof source === 'function'
+        ? await source({ serverUrl: this.serverUrl, issuer: d.issuer, tokenEndpoint: endpoint(this.#settings, d.as, 'token_endpoint').href, resource: d.prm.resource, scope, signal })
+        : source;
+    if (typeof assertion !== 'string' || assertion === '') throw new OAuthConfigError('the jwt-bearer assertion source returned no JWT');
+    return assertion;
   }
 
   #noCredentials(issuer: string): ClientRegistrationError {
@@ -776,7 +842,7 @@ export class OAuthProvider {
     let client: ClientSecrets;
     try {
       // The same record authorization uses, read afresh: a secret the host rotated in the slot is the one sent.
-      client = (this.#options.grantType ?? 'authorization_code') === 'client_credentials' ? ((await this.#preRegistered(tokens.issuer)) ?? { clientId: '' }) : await this.#clientFor(d, false);
+      client = this.#grantType !== 'authorization_code' ? ((await this.#preRegistered(tokens.issuer)) ?? { clientId: '' }) : await this.#clientFor(d, false);
     } catch {
       client = { clientId: '' };
     }

@@ -53,6 +53,26 @@ export function validateRegistration(body: Record<string, unknown>, redirectUri:
 }
 
 /**
+ * RFC 7591 §3.2.1 makes `client_secret_expires_at` REQUIRED when a secret is issued, and oauth4webapi
+ * refuses a response without it. Servers that leave it out mean a secret that does not expire, so it is
+ * read as 0 (what the RFC says for that) rather than failing the registration. Every other field is
+ * still checked, here and in {@link validateRegistration}.
+ */
+async function withSecretExpiry(response: Response): Promise<Response> {
+  if (response.status !== 201) return response;
+  let body: unknown;
+  try {
+    body = await response.clone().json();
+  } catch {
+    return response; // oauth4webapi reports the malformed body
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return response;
+  const fields = body as Record<string, unknown>;
+  if (fields.client_secret === undefined || fields.client_secret_expires_at !== undefined) return response;
+  return new Response(JSON.stringify({ ...fields, client_secret_expires_at: 0 }), { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/**
  * RFC 7591 Dynamic Client Registration (deprecated by MCP 2026-07-28: one notice per process). Sends
  * `application_type` (native for loopback and private-use redirect URIs, else web), as MCP requires.
  */
@@ -83,7 +103,7 @@ export async function registerDynamically(
       [oauth.allowInsecureRequests]: insecureAllowed(settings, url.href),
       ...(signal === undefined ? {} : { signal }),
     });
-    body = (await oauth.processDynamicClientRegistrationResponse(response)) as Record<string, unknown>;
+    body = (await oauth.processDynamicClientRegistrationResponse(await withSecretExpiry(response))) as Record<string, unknown>;
   } catch (cause) {
     if (cause instanceof oauth.ResponseBodyError) {
       throw new ClientRegistrationError(`the authorization server ${as.issuer} refused the registration: ${escapeForLog(cause.error)}${cause.error_description === undefined ? '' : ` (${escapeForLog(cause.error_description)})`}`, { cause });

@@ -90,7 +90,22 @@ export async function discoverProtectedResource(
   serverUrl: URL,
   resourceMetadataUrl: string | undefined,
   signal?: AbortSignal,
-): Promise<ProtectedResourceMetadata> {
+): Promise<ProtectedResourceMetadata>;
+/** `allowMissing`: `undefined` rather than an error when every well-known URL answered 404 (a server that predates RFC 9728). */
+export async function discoverProtectedResource(
+  settings: HttpSettings,
+  serverUrl: URL,
+  resourceMetadataUrl: string | undefined,
+  signal: AbortSignal | undefined,
+  options: { readonly allowMissing: true },
+): Promise<ProtectedResourceMetadata | undefined>;
+export async function discoverProtectedResource(
+  settings: HttpSettings,
+  serverUrl: URL,
+  resourceMetadataUrl: string | undefined,
+  signal?: AbortSignal,
+  options?: { readonly allowMissing: true },
+): Promise<ProtectedResourceMetadata | undefined> {
   if (resourceMetadataUrl !== undefined) {
     // Throws InsecureUrlError before anything is sent.
     const url = checkOutgoing(settings, resourceMetadataUrl, 'resource_metadata');
@@ -101,10 +116,13 @@ export async function discoverProtectedResource(
     return parse(response, url.href, serverUrl, settings);
   }
   const tried: string[] = [];
+  let allMissing = true;
   for (const url of wellKnownResourceMetadataUrls(serverUrl)) {
     tried.push(url);
     const response = await getJson(settings, url, 'protected resource metadata', signal);
     if (response.status === 200) return parse(response, url, serverUrl, settings);
+    if (response.status !== 404) allMissing = false;
   }
+  if (allMissing && options?.allowMissing === true) return undefined;
   throw new DiscoveryError('protected-resource', `no protected resource metadata for ${serverUrl.href} (tried ${tried.join(', ')})`, { tried });
 }

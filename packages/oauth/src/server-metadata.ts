@@ -28,14 +28,21 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
  * well-known URL that answers 200 is used, and its `issuer` must be identical (plain string equality,
  * no normalization) to the issuer it was fetched for, or it is not used at all.
  */
-export async function discoverAuthorizationServer(settings: HttpSettings, issuer: string, signal?: AbortSignal): Promise<AuthorizationServerMetadata> {
+export async function discoverAuthorizationServer(settings: HttpSettings, issuer: string, signal?: AbortSignal): Promise<AuthorizationServerMetadata>;
+/** `allowMissing`: `undefined` rather than an error when every well-known URL answered 404. */
+export async function discoverAuthorizationServer(settings: HttpSettings, issuer: string, signal: AbortSignal | undefined, options: { readonly allowMissing: true }): Promise<AuthorizationServerMetadata | undefined>;
+export async function discoverAuthorizationServer(settings: HttpSettings, issuer: string, signal?: AbortSignal, options?: { readonly allowMissing: true }): Promise<AuthorizationServerMetadata | undefined> {
   const issuerUrl = checkOutgoing(settings, issuer, 'authorization server issuer');
   if (issuerUrl.search !== '') throw new DiscoveryError('authorization-server', `the issuer ${JSON.stringify(issuer)} has a query component (RFC 8414 §2)`);
   const tried: string[] = [];
+  let allMissing = true;
   for (const url of authorizationServerMetadataUrls(issuer)) {
     tried.push(url);
     const response = await getJson(settings, url, 'authorization server metadata', signal);
-    if (response.status !== 200) continue;
+    if (response.status !== 200) {
+      if (response.status !== 404) allMissing = false;
+      continue;
+    }
     let as: oauth.AuthorizationServer;
     try {
       const body = (await response.clone().json()) as { issuer?: unknown } | null;
@@ -51,6 +58,7 @@ export async function discoverAuthorizationServer(settings: HttpSettings, issuer
     }
     return as;
   }
+  if (allMissing && options?.allowMissing === true) return undefined;
   throw new DiscoveryError('authorization-server', `no authorization server metadata for ${issuer} (tried ${tried.join(', ')})`, { tried });
 }
 

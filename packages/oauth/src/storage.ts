@@ -58,6 +58,8 @@ export interface StoredTokens {
   readonly expiresAt?: number;
   /** What the authorization server granted (its `scope`, or what was asked when it said nothing). */
   readonly scope?: string;
+  /** What the grant asked for (a server may grant less): a step-up never asks again for what this token was asked with. */
+  readonly requestedScope?: string;
   /** The JWK thumbprint of the DPoP key a DPoP token is bound to. */
   readonly dpopJkt?: string;
   readonly obtainedAt: number;
@@ -79,6 +81,8 @@ export interface PendingAuthorization {
 export interface ResourceBinding {
   readonly issuer: string;
   readonly resource: string;
+  /** The server publishes no protected resource metadata (MCP 2025-03-26): its origin is its authorization server. */
+  readonly legacy?: true;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -101,7 +105,7 @@ export function readClient(v: unknown): StoredClient | undefined {
 export function readTokens(v: unknown): StoredTokens | { readonly badType: string | undefined } | undefined {
   if (!isObject(v)) return undefined;
   if (typeof v.issuer !== 'string' || typeof v.resource !== 'string' || typeof v.clientId !== 'string' || typeof v.accessToken !== 'string' || v.accessToken === '') return undefined;
-  if (!optString(v.refreshToken) || !optNumber(v.expiresAt) || !optString(v.scope) || !optString(v.dpopJkt) || !optNumber(v.obtainedAt)) return undefined;
+  if (!optString(v.refreshToken) || !optNumber(v.expiresAt) || !optString(v.scope) || !optString(v.requestedScope) || !optString(v.dpopJkt) || !optNumber(v.obtainedAt)) return undefined;
   if (v.tokenType !== 'Bearer' && v.tokenType !== 'DPoP') return { badType: typeof v.tokenType === 'string' ? v.tokenType : undefined };
   return v as unknown as StoredTokens;
 }
@@ -115,7 +119,7 @@ export function readPending(v: unknown): PendingAuthorization | undefined {
 
 export function readBinding(v: unknown): ResourceBinding | undefined {
   if (!isObject(v) || typeof v.issuer !== 'string' || typeof v.resource !== 'string') return undefined;
-  return { issuer: v.issuer, resource: v.resource };
+  return v.legacy === true ? { issuer: v.issuer, resource: v.resource, legacy: true } : { issuer: v.issuer, resource: v.resource };
 }
 
 export function readScopes(v: unknown): string[] {

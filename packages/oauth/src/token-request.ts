@@ -59,7 +59,8 @@ function toIssued(json: oauth.TokenEndpointResponse, dpop: boolean): IssuedToken
   };
 }
 
-function mapError(grant: string, as: AuthorizationServerMetadata, cause: unknown): Error {
+/** A failed grant as this package's errors: the server's OAuth error, a refused client, an invalid response. */
+export function mapError(grant: string, as: AuthorizationServerMetadata, cause: unknown): Error {
   if (cause instanceof OAuthError) return cause;
   if (cause instanceof oauth.ResponseBodyError) {
     return new TokenRequestError(
@@ -142,9 +143,49 @@ export function clientCredentials(ctx: TokenEndpointContext, scope: string | und
     ctx,
     'client_credentials',
     (options, auth, client) => {
-      const { additionalParameters: _, ...rest } = withParams(options, { scope });
-      return oauth.clientCredentialsGrantRequest(ctx.as, client, auth, withParams(options, { scope }).additionalParameters ?? {}, rest);
+      const { additionalParameters, ...rest } = withParams(options, { scope });
+      return oauth.clientCredentialsGrantRequest(ctx.as, client, auth, additionalParameters ?? {}, rest);
     },
     (response, client) => oauth.processClientCredentialsResponse(ctx.as, client, response),
+  );
+}
+
+/** What an assertion source is told for one JWT bearer grant request. */
+export interface AssertionContext {
+  /** The MCP server the token is for. */
+  readonly serverUrl: URL;
+  /** The authorization server the grant goes to: the audience an assertion is made for. */
+  readonly issuer: string;
+  readonly tokenEndpoint: string;
+  /** RFC 8707: the MCP server's resource identifier, as its metadata names it. */
+  readonly resource: string;
+  /** The scope the grant request asks for, if any. */
+  readonly scope: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Where the JWT of a `jwt-bearer` grant comes from: called for every grant request, so it can hand out
+ * a fresh one (a workload platform rotates its tokens; an ID-JAG lives minutes).
+ */
+export type JwtBearerAssertion = (context: AssertionContext) => string | Promise<string>;
+
+/** RFC 7523 §2.1: the grant type of a JWT presented as an authorization grant. */
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/**
+ * The JWT bearer grant (RFC 7523 §2.1): `assertion` is the grant (a workload's platform token, an
+ * ID-JAG from an enterprise IdP), sent with `resource` and the scope asked for. The client still
+ * authenticates as its method says (`none` for a public workload).
+ */
+export function jwtBearer(ctx: TokenEndpointContext, assertion: string, scope: string | undefined): Promise<IssuedTokens> {
+  return grant(
+    ctx,
+    'jwt-bearer',
+    (options, auth, client) => {
+      const { additionalParameters, ...rest } = withParams(options, { assertion, scope });
+      return oauth.genericTokenEndpointRequest(ctx.as, client, auth, JWT_BEARER_GRANT, additionalParameters ?? {}, rest);
+    },
+    (response, client) => oauth.processGenericTokenEndpointResponse(ctx.as, client, response),
   );
 }

@@ -34,6 +34,13 @@ export async function startResourceServer(config: object): Promise<Fixture> {
   return f;
 }
 
+/** Any fixture of tooling/fixtures/oauth on this process's Node, stopped by stopAll. */
+export async function startOAuthFixtureTracked(script: string, args: string[] = []): Promise<Fixture> {
+  const f = await startOAuthFixture(script, args);
+  started.push(f);
+  return f;
+}
+
 /** The scriptable (and, on request, hostile) authorization server. */
 export async function startScriptedAs(config: object = {}): Promise<Fixture> {
   const f = await startOAuthFixture('scripted-as.mjs', ['--config', JSON.stringify(config)]);

@@ -5,6 +5,7 @@ import {
   BrowserOAuth,
   ClientRegistrationError,
   InsecureUrlError,
+  InsufficientScopeError,
   IssuerMismatchError,
   MemoryStorage,
   OAuthConfigError,
@@ -26,7 +27,7 @@ import { browser, callTool, cleanup, connect, control, recordingLogger, startRes
 interface SasStats {
   metadataHits: string[];
   authorizations: [string, string][][];
-  tokens: { params: Record<string, string>; basicAuth: { id: string; secret: string } | null }[];
+  tokens: { params: Record<string, string>; basicAuth: { id: string; secret: string; raw: string } | null }[];
   registrations: Record<string, unknown>[];
 }
 interface RsStats {
@@ -284,7 +285,7 @@ describe('tokens', () => {
     expect((await provider.headers({ method: 'POST', url: new URL(rs.url) })).authorization).toMatch(/^Bearer /);
     const last = (await stats<SasStats>(sas)).tokens.at(-1);
     expect(last?.params.grant_type).toBe('refresh_token');
-    expect(last?.basicAuth).toEqual({ id: 'conf-1', secret: 's2' });
+    expect(last?.basicAuth).toMatchObject({ id: 'conf-1', secret: 's2' });
   });
 });
 
@@ -306,6 +307,15 @@ describe('client registration', () => {
     const storage = new MemoryStorage();
     await expect(headless({ storage }).authorize()).rejects.toBeInstanceOf(ClientRegistrationError);
     expect(storage.get(storageKey.client(rs.url, sas.url))).toBeUndefined();
+  });
+
+  it('reads a secret issued without client_secret_expires_at as one that does not expire', async () => {
+    // RFC 7591 requires the field with a secret; servers that leave it out mean "never".
+    await control(sas, { registration: { client_secret: 'dyn-secret', token_endpoint_auth_method: 'client_secret_post' } });
+    const storage = new MemoryStorage();
+    await expect(headless({ storage }).authorize()).resolves.toMatchObject({ tokenType: 'Bearer' });
+    expect(storage.get(storageKey.client(rs.url, sas.url))).toMatchObject({ kind: 'dynamic', clientSecret: 'dyn-secret', clientSecretExpiresAt: 0 });
+    expect((await stats<SasStats>(sas)).tokens[0]?.params).toMatchObject({ client_secret: 'dyn-secret' });
   });
 
   it('prefers pre-registered credentials over a Client ID Metadata Document, and that over registering', async () => {
@@ -384,10 +394,40 @@ describe('client credentials at the scripted server', () => {
     await control(sas, { metadata: { token_endpoint_auth_methods_supported: ['client_secret_post'] } });
     await headless({ grantType: 'client_credentials', clientInfo: { issuer: sas.url, clientId: 'conf-1', clientSecret: 's1' } }).authorize();
     const [basic, post] = (await stats<SasStats>(sas)).tokens;
-    expect(basic?.basicAuth).toEqual({ id: 'conf-1', secret: 's1' });
+    expect(basic?.basicAuth).toMatchObject({ id: 'conf-1', secret: 's1' });
     expect(basic?.params.client_secret).toBeUndefined();
     expect(post?.basicAuth).toBeNull();
     expect(post?.params).toMatchObject({ client_id: 'conf-1', client_secret: 's1', grant_type: 'client_credentials', resource: rs.url, scope: 'mcp' });
+  });
+});
+
+describe('client_secret_basic', () => {
+  it('form-encodes the credentials as the form serializer does: unreserved characters as they are', async () => {
+    await control(sas, { clients: { 'svc-1.a_b*': { secret: 'p w:%+é' } } });
+    await headless({ grantType: 'client_credentials', clientInfo: { issuer: sas.url, clientId: 'svc-1.a_b*', clientSecret: 'p w:%+é' } }).authorize();
+    const [token] = (await stats<SasStats>(sas)).tokens;
+    // A server that compares without form-decoding still sees the id it registered.
+    expect(token?.basicAuth).toEqual({ id: 'svc-1.a_b*', secret: 'p w:%+é', raw: 'svc-1.a_b*:p+w%3A%25%2B%C3%A9' });
+  });
+});
+
+describe('scope step-up', () => {
+  it('does not authorize again for scope the refused token was already asked with', async () => {
+    // The server grants only `mcp`, whatever is asked; the resource wants files:write for write_file.
+    await control(sas, { token: { scope: 'mcp' } });
+    const provider = headless({ stepUp: 'reauthorize' });
+    const engine = await connect(rs.url, provider);
+    expect(await callTool(engine, 'echo', { message: 'x' })).toBe('Echo: x');
+    // The first refusal is worth one new authorization, asking for files:write too...
+    await expect(callTool(engine, 'write_file')).rejects.toThrow();
+    const asked = (await stats<SasStats>(sas)).authorizations.map((a) => new Map(a).get('scope'));
+    expect(asked).toHaveLength(2);
+    expect(asked[1]?.split(' ')).toEqual(expect.arrayContaining(['mcp', 'files:write']));
+    // ...but once that was asked and not granted, the same challenge is raised, not answered with another.
+    const error = await callTool(engine, 'write_file').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InsufficientScopeError);
+    expect((error as InsufficientScopeError).scope).toBe('files:write');
+    expect((await stats<SasStats>(sas)).authorizations).toHaveLength(2);
   });
 });
 

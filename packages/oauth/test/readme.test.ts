@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { signInAndCall } from '../examples/browser-login.mjs';
+import { browser, startAuthorizationServer, startResourceServer, stats, stopAll, type Fixture } from './helpers.js';
+
+// The README's example is examples/browser-login.mjs, verbatim, and it runs: against oidc-provider and
+// a protected MCP server, with the browser step driven through BrowserOAuth's openUrl hook.
+
+const read = (path: string): string => readFileSync(new URL(path, import.meta.url), 'utf8');
+
+interface AsStats {
+  grants: { grantType: string; resource: string | null }[];
+  authorizations: { codeChallengeMethod: string | null; redirectUri: string }[];
+}
+
+let as: Fixture;
+let rs: Fixture;
+beforeAll(async () => {
+  as = await startAuthorizationServer();
+  rs = await startResourceServer({ authorizationServers: [as.url] });
+});
+afterEach(() => vi.restoreAllMocks());
+afterAll(stopAll);
+
+describe('README', () => {
+  it('shows exactly the example that examples/browser-login.mjs runs', () => {
+    const block = /## Example: sign in, call a tool, refresh[\s\S]*?```js\n([\s\S]*?)```/.exec(read('../README.md'))?.[1];
+    const example = read('../examples/browser-login.mjs');
+    expect(block).toBe(example.slice(example.indexOf('import ')));
+  });
+
+  it('signs in through BrowserOAuth, calls a tool on the protected server, and refreshes', async () => {
+    const printed: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
+    const visited: URL[] = [];
+    await signInAndCall(rs.url, { openUrl: browser(visited) });
+    expect(printed[0]).toBe('Echo: signed in');
+    expect(printed[1]).toMatch(/^refreshed: valid until \d{4}-\d\d-\d\dT.*, refreshable: true$/);
+    expect(printed[2]).toBe('Echo: still signed in');
+    // The browser went to oidc-provider's authorization endpoint first, and was sent back to the loopback listener.
+    expect(visited[0]?.origin).toBe(new URL(as.url).origin);
+    expect(visited.at(-1)?.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+    const s = await stats<AsStats>(as);
+    expect(s.authorizations.at(-1)?.codeChallengeMethod).toBe('S256');
+    expect(s.grants.map((g) => g.grantType)).toEqual(['authorization_code', 'refresh_token']);
+    expect(s.grants.every((g) => g.resource === rs.url)).toBe(true);
+  });
+});
