@@ -4,7 +4,9 @@
 // and sometimes MCP_CONFORMANCE_CONTEXT (a JSON object; `toolCalls` lists the calls to make). It uses
 // @mcpc/client through its public API only, as a host would: era detection, caching, headers and
 // round trips are the library's. Exit 0 when the scenario's steps ran; the runner judges the wire.
+// For auth/* scenarios the server is given an @mcpc/oauth provider as its `auth` (auth.mjs).
 import { Client, streamableHttp, textOf } from '@mcpc/client';
+import { authFor } from './auth.mjs';
 
 const url = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -27,8 +29,16 @@ function answerWithDefaults(request) {
   return { action: 'accept', content };
 }
 
+let auth;
+try {
+  auth = await authFor(scenario, url, context, logger);
+} catch (error) {
+  log(`auth setup failed: ${error?.name}: ${error?.message}`);
+  process.exit(process.env.MCPC_CONFORMANCE_STRICT === '1' ? 1 : 0);
+}
+
 const client = new Client({
-  servers: [streamableHttp({ name: 'server', url })],
+  servers: [streamableHttp({ name: 'server', url, ...(auth === undefined ? {} : { auth }) })],
   clientInfo: { name: 'mcpc-conformance-client', version: '0.0.0' },
   logger,
   onElicitation: answerWithDefaults,
