@@ -165,8 +165,10 @@ export class OAuthProvider {
   readonly #metadata = new Map<string, { readonly as: AuthorizationServerMetadata; readonly at: number }>();
   readonly #refreshing = new Map<string, Promise<StoredTokens | undefined>>();
   #binding: ResourceBinding | undefined;
-  #recovering: Promise<void> | undefined;
+  #recovering: Promise<'retry' | 'fail'> | undefined;
   #presented: string | undefined;
+  /** A token got by answering a 401, until a response shows it works: refused, it is not replaced again. */
+  #unproven: string | undefined;
   #lastResourceMetadata: string | undefined;
 
   constructor(options: OAuthProviderOptions) {
@@ -262,15 +264,15 @@ export class OAuthProvider {
     const run = this.#recover(resourceMetadata, c?.params.scope, presented);
     this.#recovering = run;
     try {
-      await run;
+      return await run;
     } finally {
       if (this.#recovering === run) this.#recovering = undefined;
     }
-    return 'retry';
   }
 
-  /** Every response: a `DPoP-Nonce` the resource server sends is kept for the next proof. */
+  /** Every response: a `DPoP-Nonce` the resource server sends is kept for the next proof; a success proves the token. */
   responded(response: { readonly url: URL; readonly status: number; readonly headers: Readonly<Record<string, string | string[] | undefined>> }): void {
+    if (response.status < 400) this.#unproven = undefined;
     if (this.#dpop === undefined) return;
     const nonce = headerValues(response.headers, 'dpop-nonce')[0];
     if (nonce !== undefined) this.#dpop.noteNonce(response.url, nonce);
@@ -534,26 +536,37 @@ export class OAuthProvider {
     return known ?? (servers[0] as string);
   }
 
-  async #recover(resourceMetadata: string | undefined, challengeScope: string | undefined, presented: string | undefined): Promise<void> {
+  /** A 401: new credentials in place (`'retry'`), or `'fail'` when getting them again could only loop. */
+  async #recover(resourceMetadata: string | undefined, challengeScope: string | undefined, presented: string | undefined): Promise<'retry' | 'fail'> {
     const previous = await this.#currentBinding();
     const d = await this.#discover(resourceMetadata, undefined, false);
+    const trying = (tokens: StoredTokens): 'retry' => {
+      this.#unproven = tokens.accessToken;
+      return 'retry';
+    };
     if (previous !== undefined && previous.issuer !== d.issuer) {
       // The server named another authorization server: the token it refused is retired wherever it is kept.
       await this.#retire(previous.issuer, presented);
       const aside = await this.#loadTokens(d.issuer);
-      if (aside !== undefined && aside.accessToken !== presented && !this.#expired(aside)) return;
+      if (aside !== undefined && aside.accessToken !== presented && !this.#expired(aside)) return trying(aside);
     } else {
       const current = await this.#loadTokens(d.issuer);
       // Someone already replaced the refused token: the retry presents the new one.
-      if (current !== undefined && presented !== undefined && current.accessToken !== presented && !this.#expired(current)) return;
+      if (current !== undefined && presented !== undefined && current.accessToken !== presented && !this.#expired(current)) return 'retry';
+      if (presented !== undefined && presented === this.#unproven) {
+        // Refused as soon as it was got, by the server that issued it: another refresh or authorization
+        // would be refused the same way — a loop, with a user in it when it is interactive.
+        safeLog(this.#logger, 'warn', `[mcpc/oauth] ${this.#serverKey} refused the token ${escapeForLog(d.issuer)} just issued; not getting another (authorize() starts over)`);
+        return 'fail';
+      }
       if (current?.refreshToken !== undefined) {
         const refreshed = await this.#refreshQuietly(current);
-        if (refreshed !== undefined) return;
+        if (refreshed !== undefined) return trying(refreshed);
       } else if (current !== undefined) {
         await this.#retire(d.issuer, presented ?? current.accessToken);
       }
     }
-    await this.#obtain(d, scopeList(challengeScope), undefined);
+    return trying(await this.#obtain(d, scopeList(challengeScope), undefined));
   }
 
   /** Delete a refused token from its slot — only if the slot still holds that token. */

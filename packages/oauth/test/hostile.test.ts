@@ -242,6 +242,25 @@ describe('tokens', () => {
     expect(await provider.headers(ctx)).toEqual({});
   });
 
+  it('does not replace a token the server refuses as soon as it was issued (no authorization loop)', async () => {
+    await control(rs, { refuseTokens: true });
+    const logger = recordingLogger();
+    const provider = headless({ logger });
+    // The first request gets a token, which is refused at once.
+    await expect(connect(rs.url, provider)).rejects.toThrow();
+    expect((await stats<SasStats>(sas)).authorizations).toHaveLength(1);
+    // The next request is refused without another refresh or authorization.
+    await expect(connect(rs.url, provider)).rejects.toThrow();
+    const s = await stats<SasStats>(sas);
+    expect(s.authorizations).toHaveLength(1);
+    expect(s.tokens.map((t) => t.params.grant_type)).toEqual(['authorization_code']);
+    expect(logger.lines.some((l) => l.includes('refused the token'))).toBe(true);
+    // authorize() starts over, and once the server takes tokens again the provider carries on.
+    await control(rs, { refuseTokens: false });
+    await provider.authorize();
+    expect(await callTool(await connect(rs.url, provider), 'echo', { message: 'again' })).toBe('Echo: again');
+  });
+
   it('discards a code exchange whose authorization server changed while it was in flight', async () => {
     await control(sas, { token: { delayMs: 800 } });
     const storage = new MemoryStorage();
