@@ -23,8 +23,11 @@ const PNPM = ['npx', '-y', 'pnpm@10.34.8'];
 const NODE24 = 'node@24.21.0';
 const MiB = 1024 * 1024;
 
-const ALL_DRIVERS = ['limit', 'mcpc', 'sdk1', 'sdk2', 'aisdk'];
-const LABELS = { limit: 'limit', mcpc: 'mcpc', sdk1: 'sdk v1 (1.32.2)', sdk2: 'sdk v2 (2.4.0)', aisdk: 'ai-sdk (2.0.99)' };
+const ALL_DRIVERS = ['limit', 'mcpc', 'mcpc-node', 'sdk1', 'sdk2', 'aisdk'];
+// mcpc-node differs from mcpc on HTTP only (its transport on node:http instead of undici).
+const TRANSPORTS_OF = { 'mcpc-node': ['http'] };
+const runsOn = (driver, transport) => (TRANSPORTS_OF[driver] ?? ['stdio', 'http']).includes(transport);
+const LABELS = { limit: 'limit', mcpc: 'mcpc', 'mcpc-node': 'mcpc (node:http)', 'mcpc+undici': 'mcpc + undici', sdk1: 'sdk v1 (1.32.2)', sdk2: 'sdk v2 (2.4.0)', aisdk: 'ai-sdk (2.0.99)' };
 const ALL_SCENARIOS = ['connect', 'sequential', 'concurrent', 'list', 'blob', 'rss', 'footprint'];
 const TITLES = {
   connect: '1. connect (spawn included on stdio) to the first tools/list',
@@ -281,9 +284,10 @@ async function runScenario(scenario) {
   summary[scenario] = {};
   for (const transport of opts.transports) {
     log(`${elapsed()} ${TITLES[scenario]} — ${transport}, ${plan.rounds} round(s)`);
-    const byDriver = Object.fromEntries(drivers.map((d) => [d, []]));
+    const present = drivers.filter((d) => runsOn(d, transport));
+    const byDriver = Object.fromEntries(present.map((d) => [d, []]));
     for (let round = 0; round < plan.rounds; round++) {
-      for (const driver of orderFor(round, drivers)) {
+      for (const driver of orderFor(round, present)) {
         const result = await withNodeFallback(driver, () => trial(driver, scenario, transport, plan));
         trials.push({ scenario, transport, driver, round, ...result, ...(opts.cpuProf && { profile: lastProfile }) });
         if (opts.cpuProf && result.windowUs) log(`  profile: node ${relative(process.cwd(), join(here, 'lib', 'profile-summary.mjs'))} ${relative(process.cwd(), lastProfile)} --window ${result.windowUs.join(',')}`);
@@ -315,7 +319,8 @@ function summarize(scenario, byDriver) {
 
 async function runFootprint() {
   const plan = PLAN.footprint;
-  const fpDrivers = drivers.filter((d) => d in FOOTPRINT_PACKAGES);
+  // mcpc's rows: the minimal install, and the one with its optional undici.
+  const fpDrivers = drivers.flatMap((d) => (d === 'mcpc' ? ['mcpc', 'mcpc+undici'] : [d])).filter((d) => d in FOOTPRINT_PACKAGES);
   log(`${elapsed()} ${TITLES.footprint}: packing mcpc, npm install of each client into a fresh project`);
   const pnpmForPack = PNPM;
   const installed = await installFootprint({ repoRoot, pnpm: pnpmForPack, drivers: fpDrivers, log, ...(plan.reuse && { reuseDir: join(here, 'node_modules', '.cache', 'footprint') }) });
@@ -358,9 +363,10 @@ async function runSuite(list) {
   for (const s of list) summary[s] = {};
   for (const transport of opts.transports) {
     log(`${elapsed()} ${list.join(', ')} — ${transport}, one process per driver (--quick), ${rounds} round(s)`);
-    const byScenario = Object.fromEntries(list.map((s) => [s, Object.fromEntries(drivers.map((d) => [d, []]))]));
+    const present = drivers.filter((d) => runsOn(d, transport));
+    const byScenario = Object.fromEntries(list.map((s) => [s, Object.fromEntries(present.map((d) => [d, []]))]));
     for (let round = 0; round < rounds; round++) {
-      for (const driver of orderFor(round, drivers)) {
+      for (const driver of orderFor(round, present)) {
         const result = await withNodeFallback(driver, () => suiteTrial(driver, transport, steps, budgetMs));
         if (result.error) log(`  ${driver} ${transport}: ERROR ${result.error.split('\n')[0]}${result.stderr ? `\n    stderr: ${result.stderr.trim().split('\n').slice(-3).join('\n    ')}` : ''}`);
         for (const s of list) {

@@ -81,14 +81,8 @@ export const SINGLE_REVISION = {
  * run passes when exactly those checks fail; once it passes outright it is reported, so the entry is
  * removed.
  */
-export const KNOWN_FAILURES = {
-  'auth/dpop-nonce': {
-    checks: ['sep-1932-client-rs-nonce'],
-    why:
-      'the MCP server asks for a DPoP nonce only once the request carries the fresh token, and the HTTP transport consults the auth hook ' +
-      'once per request (packages/transport-streamable-http/src/http.ts, exchange()); it needs to allow a second challenge',
-  },
-};
+/** @type {Record<string, { checks: string[]; why: string }>} */
+export const KNOWN_FAILURES = {};
 
 /** The runs to make: { scenario, version } for each scenario at each of its revisions. */
 export function plannedRuns({ suite, scenario, version } = {}) {

@@ -2,7 +2,8 @@
 //
 // Each client is installed with `npm install` into a fresh temp project, as a user would install what
 // they need for stdio + Streamable HTTP. mcpc's four packages are packed from the workspace first
-// (`pnpm pack`), so the tarballs are what would be published. Bytes are the apparent sizes of every
+// (`pnpm pack`), so the tarballs are what would be published; mcpc gets two rows, without and with
+// its optional undici. Bytes are the apparent sizes of every
 // file under node_modules (npm's own `.package-lock.json` excluded).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,9 +13,18 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 export const PACKAGES = {
+  // The minimal install: undici is an optional peer of the HTTP transport, which uses Node's own
+  // node:http without it.
   mcpc: {
     install: null, // the packed tarballs
     imports: ['@mcpc/client', '@mcpc/transport-stdio', '@mcpc/transport-streamable-http'],
+  },
+  // With the optional undici (the bench's own pinned version). The transport imports undici on its
+  // first request, not when it is imported; the cold import here counts that import too.
+  'mcpc+undici': {
+    install: null,
+    extra: ['undici@7.30.2'],
+    imports: ['@mcpc/client', '@mcpc/transport-stdio', '@mcpc/transport-streamable-http', 'undici'],
   },
   sdk1: {
     install: ['@modelcontextprotocol/sdk@1.32.2'],
@@ -111,6 +121,13 @@ export async function install({ repoRoot, pnpm, drivers, log, reuseDir }) {
   const projects = {};
   const sizes = {};
   const npmArgs = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', '--no-update-notifier'];
+  // mcpc's tarballs, packed once for every row that installs them.
+  let tarballs;
+  if (wanted.some((d) => PACKAGES[d].install === null)) {
+    await Promise.all(MCPC_PACKAGES.map((name) => run(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', packs], { cwd: join(repoRoot, 'packages', name) })));
+    tarballs = (await readdir(packs)).filter((f) => f.endsWith('.tgz')).map((f) => join(packs, f));
+    if (tarballs.length !== MCPC_PACKAGES.length) throw new Error(`expected ${MCPC_PACKAGES.length} tarballs in ${packs}, found ${tarballs.length}`);
+  }
   const installOne = async (driver) => {
     let specs = PACKAGES[driver].install;
     const reused = reuseDir !== undefined && specs !== null ? join(reuseDir, `${driver}-${specs.join('+').replace(/[^\w.@+-]/g, '_')}`) : undefined;
@@ -123,11 +140,7 @@ export async function install({ repoRoot, pnpm, drivers, log, reuseDir }) {
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `footprint-${driver}`, private: true, type: 'module' }, null, 2));
-      if (specs === null) {
-        await Promise.all(MCPC_PACKAGES.map((name) => run(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', packs], { cwd: join(repoRoot, 'packages', name) })));
-        specs = (await readdir(packs)).filter((f) => f.endsWith('.tgz')).map((f) => join(packs, f));
-        if (specs.length !== MCPC_PACKAGES.length) throw new Error(`expected ${MCPC_PACKAGES.length} tarballs in ${packs}, found ${specs.length}`);
-      }
+      if (specs === null) specs = [...tarballs, ...(PACKAGES[driver].extra ?? [])];
       await run('npm', [...npmArgs, ...specs], { cwd: dir });
       if (reused) await writeFile(done, new Date().toISOString());
     }

@@ -1,13 +1,17 @@
 import type { Logger } from '@mcpc/jsonrpc';
-import type { BackoffOptions, HeadersOption, HttpAuth } from '@mcpc/transport-streamable-http';
-import type { Dispatcher } from 'undici';
+import type { BackoffOptions, HeadersOption, HttpAuth, HttpClientChoice, UndiciDispatcher } from '@mcpc/transport-streamable-http';
 
 export interface SseTransportOptions {
   /** The SSE endpoint (GET), e.g. `https://example.com/sse`. */
   readonly url: string | URL;
   readonly headers?: HeadersOption;
-  /** The undici dispatcher; default an `EnvHttpProxyAgent` (HTTP_PROXY, HTTPS_PROXY, NO_PROXY). Never closed when yours. */
-  readonly dispatcher?: Dispatcher;
+  /** Which HTTP client carries the requests (`'auto'`: undici when installed, else `node:http`); as in `@mcpc/transport-streamable-http`. */
+  readonly httpClient?: HttpClientChoice;
+  /**
+   * An undici dispatcher (needs undici). Never closed when yours. Default: the transport's own
+   * connections; with undici, an `EnvHttpProxyAgent` when HTTP_PROXY / HTTPS_PROXY is set.
+   */
+  readonly dispatcher?: UndiciDispatcher;
   /** Milliseconds to wait for the `endpoint` event after the stream opens (10 000). */
   readonly endpointTimeoutMs?: number;
   /** Re-sends of a retryable POST after a network error or 5xx (2); never for `tools/call`. */

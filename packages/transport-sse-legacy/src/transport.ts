@@ -13,8 +13,20 @@ import {
   type TransportSink,
 } from '@mcpc/jsonrpc';
 import { HttpError, ResponseStreamClosedError, UnauthorizedError } from '@mcpc/transport-streamable-http';
-import { backoffDelay, bodyChunks, discard, exchange, header, readSse, sleep, untilAborted, type ExchangeSettings } from '@mcpc/transport-streamable-http/toolkit';
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import {
+  backoffDelay,
+  bodyChunks,
+  createHttpClient,
+  discard,
+  exchange,
+  header,
+  readSse,
+  Sends,
+  sleep,
+  untilAborted,
+  type ExchangeSettings,
+  type HttpClient,
+} from '@mcpc/transport-streamable-http/toolkit';
 import { EndpointOriginError, EndpointTimeoutError } from './errors.js';
 import { resolveOptions, type ResolvedSseOptions, type SseTransportOptions } from './options.js';
 
@@ -45,9 +57,10 @@ export class SseTransport implements Transport {
   readonly #options: ResolvedSseOptions;
   readonly #settings: ExchangeSettings;
   readonly #logger: Logger;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
+  readonly #http: HttpClient;
   readonly #closing = new AbortController();
+  /** One per message in flight, aborted on close; a request's is found by its id when it is abandoned. */
+  readonly #sends = new Sends();
   readonly #waiting = new Map<JsonRpcId, Waiter>();
   #sink: TransportSink | undefined;
   #state: 'new' | 'open' | 'closed' = 'new';
@@ -65,8 +78,7 @@ export class SseTransport implements Transport {
     this.#options = resolveOptions(options);
     this.#settings = { url: this.#options.url, retries: this.#options.retries, retryDelay: this.#options.retryDelay, readTimeout: this.#options.readTimeout };
     this.#logger = options.logger ?? warningsToConsole;
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ connect: { timeout: this.#options.connectTimeout } });
+    this.#http = createHttpClient({ choice: options.httpClient ?? 'auto', dispatcher: options.dispatcher, connectTimeout: this.#options.connectTimeout });
   }
 
   async start(sink: TransportSink): Promise<void> {
@@ -77,7 +89,7 @@ export class SseTransport implements Transport {
       await stream.ready;
     } catch (error) {
       stream.abort.abort();
-      if (this.#ownsDispatcher) await this.#dispatcher.close().catch(() => {});
+      await this.#http.close().catch(() => {});
       throw error;
     }
     this.#state = 'open';
@@ -93,29 +105,42 @@ export class SseTransport implements Transport {
 
   async send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
     if (this.#state !== 'open') throw new ConnectionClosedError('method' in message ? message.method : undefined);
-    const signal = options.signal === undefined ? this.#closing.signal : AbortSignal.any([options.signal, this.#closing.signal]);
+    // JsonRpcEngine passes no signal: it calls abandon(id).
+    const send = this.#sends.begin(message, options.signal);
+    const signal = send.signal;
     const isRequest = 'method' in message && 'id' in message;
-    if (isRequest && message.method === 'initialize') this.#initialize = message;
-    const answered = isRequest ? this.#await(message, signal) : undefined;
     try {
-      await this.#post(message, signal, options.retryable === true && !(isRequest && message.method === 'tools/call'), options.headers);
-    } catch (error) {
-      if (isRequest) this.#waiting.delete(message.id);
-      throw error;
+      if (isRequest && message.method === 'initialize') this.#initialize = message;
+      const answered = isRequest ? this.#await(message, signal) : undefined;
+      try {
+        await this.#post(message, signal, options.retryable === true && !(isRequest && message.method === 'tools/call'), options.headers);
+      } catch (error) {
+        if (isRequest) this.#waiting.delete(message.id);
+        throw error;
+      }
+      if ('method' in message && message.method === 'notifications/initialized') this.#initialized = true;
+      await answered;
+    } finally {
+      send.done();
     }
-    if ('method' in message && message.method === 'notifications/initialized') this.#initialized = true;
-    await answered;
+  }
+
+  /** The engine gave up on request `id`: its POST, or the wait for its answer, is aborted. */
+  abandon(id: JsonRpcId, reason: Error): void {
+    this.#sends.abandon(id, reason);
   }
 
   async close(): Promise<void> {
     if (this.#state === 'closed') return;
     const wasOpen = this.#state === 'open';
     this.#state = 'closed';
-    this.#closing.abort(new ConnectionClosedError(undefined));
+    const closed = new ConnectionClosedError(undefined);
+    this.#closing.abort(closed);
+    this.#sends.abortAll(closed);
     if (this.#pingTimer !== undefined) clearInterval(this.#pingTimer);
     this.#failWaiting(new ConnectionClosedError(undefined));
     await this.#run?.catch(() => {});
-    if (this.#ownsDispatcher) await this.#dispatcher.close().catch(() => {});
+    await this.#http.close().catch(() => {});
     if (wasOpen) this.#sink?.close();
   }
 
@@ -138,7 +163,7 @@ export class SseTransport implements Transport {
     const done = (async () => {
       try {
         const headers = await this.#headers({ accept: 'text/event-stream' });
-        const response = await exchange(this.#dispatcher, this.#settings, { method: 'GET', headers, signal, retryable: false, bodyTimeout: 0, auth: this.#options.auth });
+        const response = await exchange(this.#http, this.#settings, { method: 'GET', headers, signal, retryable: false, bodyTimeout: 0, auth: this.#options.auth });
         if (response.statusCode === 401 || response.statusCode === 403) {
           await discard(response);
           throw new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'));
@@ -283,7 +308,7 @@ export class SseTransport implements Transport {
     const url = to ?? (await untilAborted(this.#endpointOrTimeout(), signal));
     const headers = await this.#headers({ 'content-type': 'application/json' }, extra);
     const method = 'method' in message ? message.method : undefined;
-    const response = await exchange(this.#dispatcher, this.#settings, { method: 'POST', url, headers, body: JSON.stringify(message), signal, retryable, rpcMethod: method, auth: this.#options.auth });
+    const response = await exchange(this.#http, this.#settings, { method: 'POST', url, headers, body: JSON.stringify(message), signal, retryable, rpcMethod: method, auth: this.#options.auth });
     await discard(response);
     if (response.statusCode === 401 || response.statusCode === 403) throw new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'));
     if (response.statusCode >= 400) throw new HttpError(response.statusCode, `the server refused ${method ?? 'a reply'} with HTTP ${response.statusCode}`);
@@ -322,9 +347,10 @@ export class SseTransport implements Transport {
     if (this.#state !== 'open') return;
     this.#state = 'closed';
     this.#closing.abort(cause);
+    this.#sends.abortAll(cause);
     if (this.#pingTimer !== undefined) clearInterval(this.#pingTimer);
     this.#failWaiting(new ConnectionClosedError(undefined, cause));
-    if (this.#ownsDispatcher) await this.#dispatcher.close().catch(() => {});
+    await this.#http.close().catch(() => {});
     this.#sink?.close(cause);
   }
 
@@ -375,3 +401,4 @@ export class SseTransport implements Transport {
     safeLog(this.#logger, 'debug', `[mcpc] ${message}`);
   }
 }
+

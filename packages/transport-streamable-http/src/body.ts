@@ -26,10 +26,7 @@ function decompressorFor(encoding: string): Gunzip | Inflate | BrotliDecompress 
  * chunks are still decompressed one at a time and never accumulated here.
  */
 export async function* bodyChunks(body: Readable, contentEncoding: string | undefined, limit: number | undefined): AsyncGenerator<Buffer> {
-  const encodings = (contentEncoding ?? '')
-    .split(',')
-    .map((e) => e.trim().toLowerCase())
-    .filter((e) => e !== '' && e !== 'identity');
+  const encodings = codings(contentEncoding);
   let source: AsyncIterable<Buffer> = body;
   const stages: (Gunzip | Inflate | BrotliDecompress)[] = [];
   // Encodings are listed in the order they were applied; undo them in reverse.
@@ -57,9 +54,116 @@ export async function* bodyChunks(body: Readable, contentEncoding: string | unde
   } finally {
     // Stops reading (and decompressing) at once when the consumer leaves early, for whatever reason.
     for (const stage of stages) stage.destroy();
-    body.destroy();
+    destroyQuietly(body);
   }
 }
+
+/** The content codings of a `Content-Encoding` header, in the order they were applied. */
+function codings(contentEncoding: string | undefined): string[] {
+  return (contentEncoding ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '' && e !== 'identity');
+}
+
+/** Whether a body with this `Content-Encoding` is not compressed at all. */
+export function isIdentityEncoding(contentEncoding: string | undefined): boolean {
+  return contentEncoding === undefined || contentEncoding === '' || codings(contentEncoding).length === 0;
+}
+
+/**
+ * An uncompressed body as text, within `limit` bytes, read off the stream's 'data' events in one go:
+ * for the small JSON answers of most calls, an async generator per body costs more than the read.
+ * With `declaredBytes` (a Content-Length within the limit) the bytes are copied into one buffer of that
+ * size as they arrive, so a large body is never held twice (the chunks and their concatenation). Stops
+ * reading as soon as the limit is passed (ResponseTooLargeError), and destroys the body then.
+ */
+export function readPlainText(body: Readable, limit: number, declaredBytes?: number): Promise<{ text: string; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const collected = new Collected(declaredBytes);
+    const done = (): void => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      if (collected.bytes + chunk.length > limit) {
+        done();
+        destroyQuietly(body);
+        return reject(new ResponseTooLargeError(limit));
+      }
+      collected.add(chunk);
+    };
+    const onEnd = (): void => {
+      done();
+      const bytes = collected.bytes;
+      resolve({ text: collected.take().toString('utf8'), bytes });
+    };
+    const onError = (error: Error): void => {
+      done();
+      reject(error);
+    };
+    // Destroyed without an error (aborted): the body did not end.
+    const onClose = (): void => {
+      done();
+      reject(Object.assign(new Error('the response body closed before it ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    };
+    body.on('data', onData);
+    body.once('end', onEnd);
+    body.once('error', onError);
+    body.once('close', onClose);
+  });
+}
+
+/** Body bytes as they arrive: into one buffer of the declared size, else as a list of chunks. */
+class Collected {
+  #buffer: Buffer | undefined;
+  #parts: Buffer[] = [];
+  bytes = 0;
+
+  constructor(declaredBytes: number | undefined) {
+    // Only for bodies large enough for the copy to pay; allocUnsafe leaves untouched pages unmapped.
+    if (declaredBytes !== undefined && declaredBytes >= PREALLOCATE_FROM) this.#buffer = Buffer.allocUnsafe(declaredBytes);
+  }
+
+  add(chunk: Buffer): void {
+    const buffer = this.#buffer;
+    if (buffer !== undefined && this.bytes + chunk.length <= buffer.length) chunk.copy(buffer, this.bytes);
+    else {
+      // More than declared (the client checks the framing; this only keeps the bytes straight).
+      if (buffer !== undefined) {
+        this.#parts.push(buffer.subarray(0, this.bytes));
+        this.#buffer = undefined;
+      }
+      this.#parts.push(chunk);
+    }
+    this.bytes += chunk.length;
+  }
+
+  /** The bytes, once; what is held here is dropped. */
+  take(): Buffer {
+    const buffer = this.#buffer;
+    const parts = this.#parts;
+    this.#buffer = undefined;
+    this.#parts = [];
+    if (buffer !== undefined) return buffer.length === this.bytes ? buffer : buffer.subarray(0, this.bytes);
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts, this.bytes);
+  }
+}
+
+const PREALLOCATE_FROM = 256 * 1024;
+
+/**
+ * Stops reading a body we are done with. undici's bodies report a destroy as an error, which must find
+ * a listener: one nobody hears would crash the host.
+ */
+export function destroyQuietly(body: Readable): void {
+  body.on('error', ignore);
+  body.destroy();
+}
+
+const ignore = (): void => {};
 
 /** The whole body as text, within `limit` decompressed bytes. */
 export async function readText(body: Readable, contentEncoding: string | undefined, limit: number): Promise<string> {

@@ -61,7 +61,7 @@ export class TransientServerError extends ServerError {
   }
 }
 
-/** The connection failed (refused, reset, DNS, TLS) before an answer arrived. `cause` is undici's error. */
+/** The connection failed (refused, reset, DNS, TLS) before an answer arrived. `cause` is the HTTP client's error (undici's or Node's). */
 export class NetworkError extends TransportError {
   static override readonly brand: string = 'NetworkError';
 
@@ -101,5 +101,17 @@ export class ResponseStreamClosedError extends TransportError {
     });
     this.method = method;
     this.resumable = options?.resumable ?? true;
+  }
+}
+
+/**
+ * The HTTP client the transport needs is not installed: undici, asked for with `httpClient: 'undici'`,
+ * or needed because `HTTP_PROXY` / `HTTPS_PROXY` is set (Node's own client cannot use a proxy).
+ */
+export class HttpClientUnavailableError extends TransportError {
+  static override readonly brand: string = 'HttpClientUnavailableError';
+
+  constructor(why: string) {
+    super(`${why}, but undici is not installed: install it next to this package (npm install undici)`, { code: 'MCPC_HTTP_CLIENT_UNAVAILABLE' });
   }
 }

@@ -1,9 +1,11 @@
-import { request, type Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
+import { destroyQuietly } from './body.js';
 import { backoffDelay, sleep } from './backoff.js';
-import { NetworkError, TransientServerError, UnauthorizedError } from './errors.js';
+import { HttpClientUnavailableError, NetworkError, TransientServerError, UnauthorizedError } from './errors.js';
 import type { BackoffOptions } from './backoff.js';
+import type { HttpClient, HttpMethod, HttpResponse } from './http-client.js';
 
-export type HttpMethod = 'POST' | 'GET' | 'DELETE';
+export type { HttpMethod } from './http-client.js';
 
 /** Where and how patiently to send: the part of a transport's options an exchange needs. */
 export interface ExchangeSettings {
@@ -37,7 +39,8 @@ export interface HttpAuth {
   headers(context: AuthContext): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
   /**
    * The server refused the request. Resolve `'retry'` once new credentials are in place (the request is
-   * re-sent once, with fresh headers: a refused request did not run); `'fail'` raises
+   * re-sent with fresh headers, at most twice per request — a DPoP server's nonce comes with the second
+   * refusal; a refused request did not run); `'fail'` raises
    * `UnauthorizedError`; throw to raise an error of your own (an `InsufficientScopeError`).
    */
   challenge(challenge: AuthChallenge): 'retry' | 'fail' | Promise<'retry' | 'fail'>;
@@ -72,6 +75,7 @@ const CONNECTION_FAILURES = new Set([
   'EPIPE',
   'UND_ERR_SOCKET',
   'UND_ERR_CONNECT_TIMEOUT',
+  'MCPC_CONNECT_TIMEOUT', // Node's client (see node-client.ts)
 ]);
 
 const errorCode = (e: unknown): string | undefined => {
@@ -86,9 +90,9 @@ const errorCode = (e: unknown): string | undefined => {
  * jittered exponential backoff. Timeouts, 4xx and anything after the response started are never
  * re-sent: the server may have acted on the request.
  */
-export async function exchange(dispatcher: Dispatcher, options: ExchangeSettings, x: Exchange): Promise<Dispatcher.ResponseData> {
+export async function exchange(client: HttpClient, options: ExchangeSettings, x: Exchange): Promise<HttpResponse> {
   const url = x.url ?? options.url;
-  let challenged = false;
+  let challenges = 0;
   for (let attempt = 0; ; attempt++) {
     const canRetry = x.retryable && attempt < options.retries;
     let headers = x.headers;
@@ -96,19 +100,21 @@ export async function exchange(dispatcher: Dispatcher, options: ExchangeSettings
       headers = { ...x.headers };
       for (const [name, value] of Object.entries(await x.auth.headers({ method: x.method, url }))) headers[name.toLowerCase()] = value;
     }
-    let response: Dispatcher.ResponseData;
+    let response: HttpResponse;
     try {
-      response = await request(url, {
+      response = await client.request({
+        url,
         method: x.method,
         headers,
-        body: x.body ?? null,
+        body: x.body,
         signal: x.signal,
-        dispatcher,
         headersTimeout: options.readTimeout,
         bodyTimeout: x.bodyTimeout ?? options.readTimeout,
       });
     } catch (error) {
       if (x.signal.aborted) throw x.signal.reason;
+      // Not a network failure: the client is missing (undici not installed where it is needed).
+      if (error instanceof HttpClientUnavailableError) throw error;
       const code = errorCode(error);
       if (canRetry && code !== undefined && CONNECTION_FAILURES.has(code)) {
         await sleep(backoffDelay(attempt, options.retryDelay), x.signal);
@@ -121,9 +127,9 @@ export async function exchange(dispatcher: Dispatcher, options: ExchangeSettings
       const status = response.statusCode;
       const wwwAuthenticate = header(response, 'www-authenticate');
       await discard(response);
-      if (!challenged && (await x.auth.challenge({ method: x.method, url, status, wwwAuthenticate, headers: response.headers })) === 'retry') {
-        // Once: a provider that keeps asking for a retry must not loop. A refused request did not run.
-        challenged = true;
+      if (challenges < MAX_CHALLENGES && (await x.auth.challenge({ method: x.method, url, status, wwwAuthenticate, headers: response.headers })) === 'retry') {
+        // Bounded: a provider that keeps asking for a retry must not loop. A refused request did not run.
+        challenges++;
         attempt--;
         continue;
       }
@@ -141,16 +147,52 @@ export async function exchange(dispatcher: Dispatcher, options: ExchangeSettings
   }
 }
 
-/** Drops a body we will not read, without letting a huge or endless one hold the connection. */
-export async function discard(response: Dispatcher.ResponseData): Promise<void> {
-  try {
-    await response.body.dump({ limit: 64 * 1024 });
-  } catch {
-    // The body is being thrown away; how it ends does not matter.
-  }
+/**
+ * Challenges one request may answer with a retry. Two, because a DPoP resource server hands out its
+ * nonce only to a request that already carries the fresh token (RFC 9449 §9): 401 → authorize → 401
+ * `use_dpop_nonce` → retry.
+ */
+const MAX_CHALLENGES = 2;
+
+const DISCARD_LIMIT = 64 * 1024;
+
+/**
+ * Drops a body we will not read, without letting a huge or endless one hold the connection: up to
+ * 64 KiB is read off (so the connection can be reused), past that the body is destroyed.
+ */
+export function discard(response: HttpResponse): Promise<void> {
+  const body = response.body as Readable & { dump?: (options: { limit: number }) => Promise<void> };
+  // undici's bodies have their own, cheaper way of doing exactly this.
+  if (typeof body.dump === 'function') return body.dump({ limit: DISCARD_LIMIT }).catch(() => {});
+  return drain(body);
 }
 
-export const header = (response: Dispatcher.ResponseData, name: string): string | undefined => {
+function drain(body: Readable): Promise<void> {
+  if (body.readableEnded || body.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    let read = 0;
+    const finish = (): void => {
+      body.off('data', onData);
+      body.off('end', finish);
+      body.off('error', finish);
+      body.off('close', finish);
+      resolve();
+    };
+    const onData = (chunk: Buffer): void => {
+      read += chunk.length;
+      if (read <= DISCARD_LIMIT) return;
+      finish();
+      destroyQuietly(body);
+    };
+    // The body is being thrown away; how it ends does not matter.
+    body.on('data', onData);
+    body.once('end', finish);
+    body.once('error', finish);
+    body.once('close', finish);
+  });
+}
+
+export const header = (response: HttpResponse, name: string): string | undefined => {
   const v = response.headers[name];
   return Array.isArray(v) ? v[0] : v;
 };

@@ -1,5 +1,6 @@
 export { StreamableHttpTransport } from './transport.js';
 export type { StreamableHttpTransportOptions, HeadersOption } from './options.js';
+export type { HttpClientChoice, UndiciDispatcher } from './http-client.js';
 export type { BackoffOptions } from './backoff.js';
 export type { HttpAuth, AuthContext, AuthChallenge } from './http.js';
 export {
@@ -10,4 +11,5 @@ export {
   NetworkError,
   ResponseTooLargeError,
   ResponseStreamClosedError,
+  HttpClientUnavailableError,
 } from './errors.js';

@@ -1,6 +1,7 @@
 import { decodeMessage, type JsonRpcMessage, type JsonRpcProtocolError } from '@mcpc/jsonrpc';
-import type { Dispatcher } from 'undici';
-import { bodyChunks, readText } from './body.js';
+import { bodyChunks, destroyQuietly, isIdentityEncoding, readPlainText, readText } from './body.js';
+import { ResponseTooLargeError } from './errors.js';
+import type { HttpResponse } from './http-client.js';
 import { header } from './http.js';
 import { readSse } from './sse.js';
 
@@ -16,13 +17,43 @@ export interface StreamCursor {
   retryMs: number | undefined;
 }
 
-export const mediaType = (response: Dispatcher.ResponseData): string => (header(response, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+// Every response of a connection carries the same one or two content types: the last one parsed is kept.
+let lastContentType: string | undefined;
+let lastMediaType = '';
 
-/** Reads a JSON body holding one JSON-RPC message, within `limit` decompressed bytes. */
-export async function readJsonMessage(response: Dispatcher.ResponseData, limit: number, on: MessageHandlers): Promise<void> {
-  const text = await readText(response.body, header(response, 'content-encoding'), limit);
+/** The response's media type, lower case, without parameters (`application/json`); '' when it has none. */
+export function mediaType(response: HttpResponse): string {
+  const contentType = header(response, 'content-type');
+  if (contentType === undefined) return '';
+  if (contentType !== lastContentType) {
+    lastMediaType = contentType.split(';')[0]!.trim().toLowerCase();
+    lastContentType = contentType;
+  }
+  return lastMediaType;
+}
+
+/**
+ * Reads a JSON body holding one JSON-RPC message, within `limit` decompressed bytes. An uncompressed
+ * body is read in one go (its declared length checked against the limit first); a compressed one is
+ * decompressed a chunk at a time, so a small bomb cannot expand in memory.
+ */
+export async function readJsonMessage(response: HttpResponse, limit: number, on: MessageHandlers): Promise<void> {
+  const encoding = header(response, 'content-encoding');
+  let text: string;
+  let bytes: number;
+  if (isIdentityEncoding(encoding)) {
+    const declared = Number(header(response, 'content-length') ?? Number.NaN);
+    if (declared > limit) {
+      destroyQuietly(response.body);
+      throw new ResponseTooLargeError(limit);
+    }
+    ({ text, bytes } = await readPlainText(response.body, limit, Number.isInteger(declared) && declared >= 0 ? declared : undefined));
+  } else {
+    text = await readText(response.body, encoding, limit);
+    bytes = Buffer.byteLength(text);
+  }
   if (text.trim() === '') return;
-  deliver(text, on);
+  deliver(text, bytes, on);
 }
 
 /**
@@ -30,20 +61,20 @@ export async function readJsonMessage(response: Dispatcher.ResponseData, limit: 
  * arrived is kept even if the connection dies after it. Events of a type other than `message`, and the
  * empty priming event, carry no message.
  */
-export async function readEventStream(response: Dispatcher.ResponseData, maxEventChars: number, cursor: StreamCursor, on: MessageHandlers): Promise<void> {
+export async function readEventStream(response: HttpResponse, maxEventChars: number, cursor: StreamCursor, on: MessageHandlers): Promise<void> {
   await readSse(bodyChunks(response.body, header(response, 'content-encoding'), undefined), maxEventChars, {
     onId: (id) => void (cursor.lastEventId = id),
     onRetry: (ms) => void (cursor.retryMs = ms),
     onWarning: on.warning,
     onEvent: (event) => {
       if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
-      deliver(event.data, on);
+      deliver(event.data, Buffer.byteLength(event.data), on);
     },
   });
 }
 
-function deliver(text: string, on: MessageHandlers): void {
+function deliver(text: string, byteLength: number, on: MessageHandlers): void {
   const decoded = decodeMessage(text);
-  if (decoded.ok) on.message(decoded.message, Buffer.byteLength(text));
+  if (decoded.ok) on.message(decoded.message, byteLength);
   else on.malformed(decoded.error);
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '@mcpc/jsonrpc';
-import type { Dispatcher } from 'undici';
 import type { BackoffOptions } from './backoff.js';
+import type { HttpClientChoice, UndiciDispatcher } from './http-client.js';
 import type { HttpAuth } from './http.js';
 
 /** Headers sent with every HTTP request: fixed, or computed per request (a rotating token). */
@@ -13,11 +13,18 @@ export interface StreamableHttpTransportOptions {
   readonly url: string | URL;
   readonly headers?: HeadersOption;
   /**
-   * The undici dispatcher for every request: your own `Agent` (TLS options, a custom CA), a `ProxyAgent`,
-   * or one composed with interceptors. Default: an `EnvHttpProxyAgent`, which honours `HTTP_PROXY`,
-   * `HTTPS_PROXY` and `NO_PROXY`. A dispatcher you pass is never closed by the transport.
+   * Which HTTP client carries the requests (`'auto'`): undici when it is installed, else Node's
+   * `node:http`/`node:https`; `'undici'` requires it, `'node'` never uses it. Same behaviour either way
+   * (limits, timeouts, retries, errors); proxies and `dispatcher` need undici.
    */
-  readonly dispatcher?: Dispatcher;
+  readonly httpClient?: HttpClientChoice;
+  /**
+   * An undici dispatcher for every request: your own `Agent` (TLS options, a custom CA), a `ProxyAgent`,
+   * or one composed with interceptors. Never closed by the transport. Without it the transport makes its
+   * own connections: with undici, an `Agent`, or an `EnvHttpProxyAgent` when `HTTP_PROXY` / `HTTPS_PROXY`
+   * is set (honouring `NO_PROXY`) as the transport is made.
+   */
+  readonly dispatcher?: UndiciDispatcher;
   /**
    * `'streamable'` (default): JSON or SSE responses, the GET stream for server messages, resumption.
    * `'json'`: plain request/response HTTP, for servers that do nothing else.

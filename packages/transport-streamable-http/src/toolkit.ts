@@ -4,4 +4,16 @@
 export { readSse, isAcceptableEventId, type SseEvent, type SseHandlers } from './sse.js';
 export { bodyChunks, readText, ACCEPT_ENCODING } from './body.js';
 export { backoffDelay, sleep, untilAborted, type BackoffOptions } from './backoff.js';
+export { Sends, type Send } from './sends.js';
 export { exchange, discard, header, type Exchange, type ExchangeSettings, type HttpMethod, type HttpAuth } from './http.js';
+export {
+  createHttpClient,
+  proxyConfigured,
+  type HttpClient,
+  type HttpClientOptions,
+  type HttpClientChoice,
+  type HttpRequest,
+  type HttpResponse,
+  type HttpHeaders,
+  type UndiciDispatcher,
+} from './http-client.js';

@@ -3,6 +3,7 @@ import {
   escapeForLog,
   safeLog,
   warningsToConsole,
+  type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type Logger,
@@ -11,19 +12,21 @@ import {
   type TransportSink,
 } from '@mcpc/jsonrpc';
 import { createHash } from 'node:crypto';
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { ACCEPT_ENCODING } from './body.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { HttpError, ResponseStreamClosedError, ResponseTooLargeError, SessionExpiredError, UnauthorizedError } from './errors.js';
+import { createHttpClient, type HttpClient, type HttpResponse } from './http-client.js';
 import { discard, exchange, header, type HttpMethod } from './http.js';
 import { mediaType, readEventStream, readJsonMessage, type MessageHandlers, type StreamCursor } from './messages.js';
 import { resolveOptions, type ResolvedOptions, type StreamableHttpTransportOptions } from './options.js';
 import { Session } from './session.js';
+import { Sends } from './sends.js';
 
 const ERROR_BODY_LIMIT = 1024 * 1024;
 
 /**
- * MCP's Streamable HTTP transport (and, with `mode: 'json'`, plain request/response HTTP) on undici.
+ * MCP's Streamable HTTP transport (and, with `mode: 'json'`, plain request/response HTTP), on undici
+ * when it is installed and on Node's `node:http` otherwise (see `httpClient`).
  *
  * Each message is one POST. A request's answer comes back as a JSON body or an SSE stream read
  * incrementally; a stream that breaks before the answer is resumed with GET and `Last-Event-ID`. After
@@ -34,9 +37,11 @@ const ERROR_BODY_LIMIT = 1024 * 1024;
 export class StreamableHttpTransport implements Transport {
   readonly #options: ResolvedOptions;
   readonly #logger: Logger;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
+  readonly #http: HttpClient;
+  /** Aborted on close: what is not tied to one message (the GET stream, session renewals). */
   readonly #closing = new AbortController();
+  /** One per message in flight, aborted on close; a request's is found by its id when it is abandoned. */
+  readonly #sends = new Sends();
   readonly #session = new Session();
   #sink: TransportSink | undefined;
   #state: 'new' | 'open' | 'closed' = 'new';
@@ -46,8 +51,7 @@ export class StreamableHttpTransport implements Transport {
   constructor(options: StreamableHttpTransportOptions) {
     this.#options = resolveOptions(options);
     this.#logger = options.logger ?? warningsToConsole;
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ connect: { timeout: this.#options.connectTimeout } });
+    this.#http = createHttpClient({ choice: options.httpClient ?? 'auto', dispatcher: options.dispatcher, connectTimeout: this.#options.connectTimeout });
   }
 
   /** The session id the server assigned, if any. */
@@ -68,22 +72,34 @@ export class StreamableHttpTransport implements Transport {
 
   async send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
     if (this.#state !== 'open') throw new ConnectionClosedError('method' in message ? message.method : undefined);
-    const signal = options.signal === undefined ? this.#closing.signal : AbortSignal.any([options.signal, this.#closing.signal]);
-    if ('method' in message && 'id' in message) return this.#sendRequest(message, options, signal);
-    return this.#sendOther(message, options, signal);
+    // JsonRpcEngine passes no signal: it calls abandon(id).
+    const send = this.#sends.begin(message, options.signal);
+    try {
+      if ('method' in message && 'id' in message) await this.#sendRequest(message, options, send.signal);
+      else await this.#sendOther(message, options, send.signal);
+    } finally {
+      send.done();
+    }
+  }
+
+  /** The engine gave up on request `id`: its exchange (and its response stream) is aborted. */
+  abandon(id: JsonRpcId, reason: Error): void {
+    this.#sends.abandon(id, reason);
   }
 
   async close(): Promise<void> {
     if (this.#state === 'closed') return;
     const wasOpen = this.#state === 'open';
     this.#state = 'closed';
-    this.#closing.abort(new ConnectionClosedError(undefined));
+    const closed = new ConnectionClosedError(undefined);
+    this.#closing.abort(closed);
+    this.#sends.abortAll(closed);
     const sessionId = this.#session.id;
     if (sessionId !== undefined) {
       // Best-effort: a server that cannot end sessions answers 405, and one that is gone must not hold
       // up the close.
       try {
-        const response = await exchange(this.#dispatcher, this.#options, {
+        const response = await exchange(this.#http, this.#options, {
           method: 'DELETE',
           headers: await this.#headers('DELETE', undefined),
           signal: AbortSignal.timeout(2_000),
@@ -96,7 +112,7 @@ export class StreamableHttpTransport implements Transport {
       }
     }
     await this.#listener?.catch(() => {});
-    if (this.#ownsDispatcher) await this.#dispatcher.close().catch(() => {});
+    await this.#http.close().catch(() => {});
     if (wasOpen) this.#sink?.close();
   }
 
@@ -162,9 +178,9 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  #post(message: JsonRpcMessage, options: TransportSendOptions, signal: AbortSignal, retryable: boolean): Promise<Dispatcher.ResponseData> {
+  #post(message: JsonRpcMessage, options: TransportSendOptions, signal: AbortSignal, retryable: boolean): Promise<HttpResponse> {
     return this.#headers('POST', options.headers, options.stateless === true).then((headers) =>
-      exchange(this.#dispatcher, this.#options, {
+      exchange(this.#http, this.#options, {
         method: 'POST',
         headers,
         body: JSON.stringify(message),
@@ -182,7 +198,7 @@ export class StreamableHttpTransport implements Transport {
    * Reads the answer to a request: a JSON body, or an SSE stream resumed with `Last-Event-ID` when it
    * breaks before the answer. Resolves once the answer was delivered.
    */
-  async #readAnswer(request: JsonRpcRequest, response: Dispatcher.ResponseData, signal: AbortSignal, deliver: MessageHandlers, stateless = false): Promise<void> {
+  async #readAnswer(request: JsonRpcRequest, response: HttpResponse, signal: AbortSignal, deliver: MessageHandlers, stateless = false): Promise<void> {
     const status = response.statusCode;
     if (status === 401 || status === 403) {
       await discard(response);
@@ -241,7 +257,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** A 4xx to a request: a JSON-RPC error in the body keeps its code and data; anything else is an HttpError. */
-  async #errorAnswer(request: JsonRpcRequest, response: Dispatcher.ResponseData, deliver: MessageHandlers): Promise<void> {
+  async #errorAnswer(request: JsonRpcRequest, response: HttpResponse, deliver: MessageHandlers): Promise<void> {
     let delivered = false;
     if (mediaType(response) === 'application/json') {
       try {
@@ -264,12 +280,12 @@ export class StreamableHttpTransport implements Transport {
     if (!delivered) throw new HttpError(response.statusCode, `the server answered ${request.method} with HTTP ${response.statusCode}`);
   }
 
-  async #httpError(response: Dispatcher.ResponseData, method: string | undefined): Promise<HttpError> {
+  async #httpError(response: HttpResponse, method: string | undefined): Promise<HttpError> {
     await discard(response);
     return new HttpError(response.statusCode, `the server refused ${method ?? 'a reply'} with HTTP ${response.statusCode}`);
   }
 
-  #readMessages(response: Dispatcher.ResponseData, cursor: StreamCursor, on: MessageHandlers): Promise<void> {
+  #readMessages(response: HttpResponse, cursor: StreamCursor, on: MessageHandlers): Promise<void> {
     const type = mediaType(response);
     if (type === 'application/json') return readJsonMessage(response, this.#options.maxBodyBytes, on);
     if (type === 'text/event-stream' && this.#options.mode === 'streamable') return readEventStream(response, this.#options.maxSseEventBytes, cursor, on);
@@ -374,10 +390,10 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  async #get(signal: AbortSignal, lastEventId: string | undefined, bodyTimeout: number): Promise<Dispatcher.ResponseData> {
+  async #get(signal: AbortSignal, lastEventId: string | undefined, bodyTimeout: number): Promise<HttpResponse> {
     const headers = await this.#headers('GET', undefined);
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return exchange(this.#dispatcher, this.#options, { method: 'GET', headers, signal, retryable: false, bodyTimeout, auth: this.#options.auth });
+    return exchange(this.#http, this.#options, { method: 'GET', headers, signal, retryable: false, bodyTimeout, auth: this.#options.auth });
   }
 
   /** The server's `retry:` when it gave one (never below the floor), else our backoff. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { beforeAll, describe } from 'vitest';
 import { JsonRpcEngine, type JsonRpcMessage, type Logger } from '@mcpc/jsonrpc';
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from '@mcpc/transport-streamable-http';
 
@@ -73,10 +74,31 @@ export function recordingLogger(): Logger & { lines: string[] } {
   return { lines, debug: push, info: push, warn: push, error: push };
 }
 
+/** The transport's two HTTP clients, which must behave the same. */
+export const HTTP_CLIENTS = ['undici', 'node'] as const;
+export type HttpClientUnderTest = (typeof HTTP_CLIENTS)[number];
+let underTest: HttpClientUnderTest = 'undici';
+
+/** The HTTP client of the suite now running (see {@link forEachHttpClient}). */
+export const httpClientUnderTest = (): HttpClientUnderTest => underTest;
+
+/**
+ * Runs the tests `body` declares once over each HTTP client: every transport `connectEngine` makes
+ * (and any test that reads `httpClientUnderTest()`) uses the one of the suite running.
+ */
+export function forEachHttpClient(body: () => void): void {
+  describe.each(HTTP_CLIENTS)('over %s', (client) => {
+    beforeAll(() => {
+      underTest = client;
+    });
+    body();
+  });
+}
+
 /** An engine over a StreamableHttpTransport, started, closed by the test. */
 export async function connectEngine(url: string, options: Partial<StreamableHttpTransportOptions> = {}) {
   const logger = recordingLogger();
-  const transport = new StreamableHttpTransport({ url, logger, retryDelay: { initialMs: 10, maxMs: 40 }, reconnectDelay: { initialMs: 20, maxMs: 100 }, minRetryIntervalMs: 20, ...options });
+  const transport = new StreamableHttpTransport({ url, logger, httpClient: underTest, retryDelay: { initialMs: 10, maxMs: 40 }, reconnectDelay: { initialMs: 20, maxMs: 100 }, minRetryIntervalMs: 20, ...options });
   const engine = new JsonRpcEngine(transport, { logger, requestTimeout: 10_000 });
   await engine.start();
   return { engine, transport, logger };
