@@ -139,11 +139,18 @@ export class Client {
   }
 
   /** Calls a tool, routed by `{ server }`, by the Tool object's server, or to the one server that offers the name. */
-  async callTool(tool: string | Tool, args?: Readonly<Record<string, unknown>>, options: CallToolOptions & RouteOptions = {}): Promise<CallToolResult> {
-    this.#assertOpen('tools/call');
-    const name = typeof tool === 'string' ? tool : tool.name;
-    const server = await this.#toolServer(name, options.server ?? (typeof tool === 'string' ? undefined : tool.server));
-    return server.callTool(name, args, options);
+  callTool(tool: string | Tool, args?: Readonly<Record<string, unknown>>, options: CallToolOptions & RouteOptions = {}): Promise<CallToolResult> {
+    try {
+      this.#assertOpen('tools/call');
+      const name = typeof tool === 'string' ? tool : tool.name;
+      const explicit = options.server ?? (typeof tool === 'string' ? undefined : tool.server);
+      // Named, or the only server: no routing, no extra promise (the hot path).
+      const server = explicit !== undefined ? this.server(explicit) : this.#servers.size === 1 ? this.#servers.values().next().value! : undefined;
+      if (server !== undefined) return server.callTool(name, args, options);
+      return this.#toolServer(name, undefined).then((s) => s.callTool(name, args, options));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**

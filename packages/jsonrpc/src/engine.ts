@@ -227,28 +227,43 @@ export class JsonRpcEngine {
     options.onId?.(id);
     const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 
-    return new Promise<T>((resolve, reject) => {
-      const timeoutMs = options.timeout ?? this.#requestTimeout;
-      const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
-      const resetOnProgress =
-        timeoutMs > 0 && options.resetTimeoutOnProgress === true ? { startedAt: performance.now(), capMs: options.maxTotalTimeout ?? Number.POSITIVE_INFINITY } : undefined;
-      const pending = new Pending(id, method, resolve as (r: unknown) => void, reject, onProgress, options.cancelNotification !== false, timeoutMs, resetOnProgress);
-      this.#pending.set(id, pending);
-      if (timed) this.#deadlines.schedule(pending, timeoutMs);
-      if (signal !== undefined) {
-        pending.callerSignal = signal;
-        pending.onCallerAbort = () => this.#abandon(id, new AbortError(method, signal.reason));
-        signal.addEventListener('abort', pending.onCallerAbort, { once: true });
-      }
-      this.#trace(() => `→ request ${method} id=${id}`);
-
-      // A transport with `abandon` hears there when the request is given up on, and gets no signal; any
-      // other gets one (made only if it reads it) that fires when the request is abandoned for any reason.
-      const sendOptions = this.#abandons ? options.send : (new RequestSendOptions(options.send, pending) as TransportSendOptions);
-      this.#transport.send(message, sendOptions).catch((error: unknown) => {
-        this.#settle(id)?.reject(this.#closed ? new ConnectionClosedError(method, this.#closeCause ?? error) : asError(error));
-      });
+    // Settled through its Pending; the executor captures nothing else (this runs on every call).
+    let resolve!: (result: T) => void;
+    let reject!: (error: Error) => void;
+    const answer = new Promise<T>((res, rej) => {
+      resolve = res;
+      reject = rej;
     });
+    const timeoutMs = options.timeout ?? this.#requestTimeout;
+    const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
+    const resetOnProgress =
+      timeoutMs > 0 && options.resetTimeoutOnProgress === true ? { startedAt: performance.now(), capMs: options.maxTotalTimeout ?? Number.POSITIVE_INFINITY } : undefined;
+    const pending = new Pending(id, method, resolve as (r: unknown) => void, reject, onProgress, options.cancelNotification !== false, timeoutMs, resetOnProgress);
+    this.#pending.set(id, pending);
+    if (timed) this.#deadlines.schedule(pending, timeoutMs);
+    if (signal !== undefined) {
+      pending.callerSignal = signal;
+      pending.onCallerAbort = () => this.#abandon(id, new AbortError(method, signal.reason));
+      signal.addEventListener('abort', pending.onCallerAbort, { once: true });
+    }
+    if (this.#tracing) this.#trace(() => `→ request ${method} id=${id}`);
+
+    // A transport with `abandon` hears there when the request is given up on, and gets no signal; any
+    // other gets one (made only if it reads it) that fires when the request is abandoned for any reason.
+    const sendOptions = this.#abandons ? options.send : (new RequestSendOptions(options.send, pending) as TransportSendOptions);
+    let sent: Promise<void>;
+    try {
+      sent = this.#transport.send(message, sendOptions);
+    } catch (error) {
+      // A transport that throws instead of rejecting fails the request all the same.
+      sent = Promise.reject(error);
+    }
+    sent.then(undefined, (error: unknown) => this.#sendFailed(pending, error));
+    return answer;
+  }
+
+  #sendFailed(pending: Pending, error: unknown): void {
+    this.#settle(pending.id)?.reject(this.#closed ? new ConnectionClosedError(pending.method, this.#closeCause ?? error) : asError(error));
   }
 
   /** Sends a notification. Rejects when the transport cannot send it. */
@@ -329,7 +344,7 @@ export class JsonRpcEngine {
       else this.#log('warn', `discarded an unsolicited or duplicate response id=${describeForLog(id)}${bytes(info)}`);
       return;
     }
-    this.#trace(() => `← response ${pending.method} id=${id}${bytes(info)}`);
+    if (this.#tracing) this.#trace(() => `← response ${pending.method} id=${id}${bytes(info)}`);
     if ('error' in message) {
       const { code, message: text, data } = message.error;
       const options: { data?: unknown; method: string } = { method: pending.method };
@@ -518,8 +533,13 @@ export class JsonRpcEngine {
     safeLog(this.#logger, level, `[mcpc] ${message}`);
   }
 
+  /** Whether debug lines are wanted: checked first on the hot paths, so no message closure is made for nothing. */
+  get #tracing(): boolean {
+    return this.#logger.isLevelEnabled?.('debug') !== false;
+  }
+
   #trace(build: () => string): void {
-    if (this.#logger.isLevelEnabled?.('debug') === false) return;
+    if (!this.#tracing) return;
     safeLog(this.#logger, 'debug', `[mcpc] ${build()}`);
   }
 }

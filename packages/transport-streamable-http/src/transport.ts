@@ -149,7 +149,7 @@ export class StreamableHttpTransport implements Transport {
       response = await this.#post(message, options, signal, retryable);
     }
     if (message.method === 'initialize' && !stateless) this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
-    await this.#readAnswer(message, response, signal, this.#deliverer(), stateless);
+    await this.#readAnswer(message, response, signal, this.#deliver, stateless);
   }
 
   /** Notifications and our replies to the server's requests: the server acknowledges with 202. */
@@ -170,7 +170,7 @@ export class StreamableHttpTransport implements Transport {
     }
     if (response.statusCode >= 400) throw await this.#httpError(response, method);
     // 202 is what the spec says; a server answering 200 with a body gets it read, in case it carries messages.
-    if (response.statusCode === 200) await this.#readMessages(response, { lastEventId: undefined, retryMs: undefined }, this.#deliverer());
+    if (response.statusCode === 200) await this.#readMessages(response, { lastEventId: undefined, retryMs: undefined }, this.#deliver);
     else await discard(response);
     if (method === 'notifications/initialized') {
       this.#session.initialized = true;
@@ -179,7 +179,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   #post(message: JsonRpcMessage, options: TransportSendOptions, signal: AbortSignal, retryable: boolean): Promise<HttpResponse> {
-    return this.#headers('POST', options.headers, options.stateless === true).then((headers) =>
+    const post = (headers: Record<string, string>): Promise<HttpResponse> =>
       exchange(this.#http, this.#options, {
         method: 'POST',
         headers,
@@ -190,8 +190,9 @@ export class StreamableHttpTransport implements Transport {
         auth: this.#options.auth,
         // A subscription stream may be quiet for long: no idle timeout between its chunks.
         ...(options.longLived === true && { bodyTimeout: 0 }),
-      }),
-    );
+      });
+    const headers = this.#headers('POST', options.headers, options.stateless === true);
+    return headers instanceof Promise ? headers.then(post) : post(headers);
   }
 
   /**
@@ -310,7 +311,7 @@ export class StreamableHttpTransport implements Transport {
       const replay: JsonRpcRequest = { ...initialize, id: this.#session.nextRenewalId() };
       const response = await this.#post(replay, {}, this.#closing.signal, true);
       this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
-      const deliver = this.#deliverer();
+      const deliver = this.#deliver;
       let refusal: string | undefined;
       await this.#readAnswer(replay, response, this.#closing.signal, {
         ...deliver,
@@ -369,7 +370,7 @@ export class StreamableHttpTransport implements Transport {
           await discard(response);
           return this.#warn(`the server refused the GET stream (HTTP ${status}); server-initiated messages will arrive only on request streams`);
         }
-        const deliver = this.#deliverer();
+        const deliver = this.#deliver;
         await readEventStream(response, this.#options.maxSseEventBytes, cursor, {
           ...deliver,
           message: (m, bytes) => {
@@ -404,8 +405,14 @@ export class StreamableHttpTransport implements Transport {
 
   // ── plumbing ────────────────────────────────────────────────────────────────────────────────────
 
-  async #headers(method: HttpMethod, extra: Readonly<Record<string, string>> | undefined, stateless = false): Promise<Record<string, string>> {
-    const configured = typeof this.#options.headers === 'function' ? await this.#options.headers() : this.#options.headers;
+  /** The headers of a request: at once, unless the configured headers come from a function (which may be async). */
+  #headers(method: HttpMethod, extra: Readonly<Record<string, string>> | undefined, stateless = false): Record<string, string> | Promise<Record<string, string>> {
+    const configured = this.#options.headers;
+    if (typeof configured !== 'function') return this.#headersWith(configured, method, extra, stateless);
+    return Promise.resolve(configured()).then((h) => this.#headersWith(h, method, extra, stateless));
+  }
+
+  #headersWith(configured: Readonly<Record<string, string>> | undefined, method: HttpMethod, extra: Readonly<Record<string, string>> | undefined, stateless: boolean): Record<string, string> {
     const headers: Record<string, string> = {};
     if (configured !== undefined) {
       for (const [name, value] of Object.entries(configured)) {
@@ -432,9 +439,8 @@ export class StreamableHttpTransport implements Transport {
     return headers;
   }
 
-  /** Hands messages to the sink, noting the negotiated protocol version on its way past. */
-  #deliverer(): MessageHandlers {
-    return {
+  /** Hands messages to the sink, noting the negotiated protocol version on its way past. One for every response. */
+  readonly #deliver: MessageHandlers = {
       message: (m, byteLength) => {
         if (this.#state !== 'open') return;
         if (!('method' in m)) this.#session.observeResponse(m);
@@ -444,8 +450,7 @@ export class StreamableHttpTransport implements Transport {
         if (this.#state === 'open') this.#sink?.error(e);
       },
       warning: (w) => this.#warn(w),
-    };
-  }
+  };
 
   #warn(message: string): void {
     safeLog(this.#logger, 'warn', `[mcpc] ${message}`);

@@ -56,6 +56,8 @@ export class ToolSchemas {
   readonly #server: string;
   readonly #logger: Logger;
   #cache: SchemaCache | undefined;
+  /** Each definition's check per mode, once settled (`null`: nothing to check). */
+  readonly #prepared = new WeakMap<Tool, { warn?: OutputCheck | null; strict?: OutputCheck | null }>();
   /** Schemas already reported (unusable, or checked only in part): one note per definition. */
   readonly #noted = new WeakSet<object>();
 
@@ -68,19 +70,37 @@ export class ToolSchemas {
    * Runs before a call under `tool` is sent. Throws `ToolSchemaError` (so nothing is sent) when either
    * schema declares a dialect this client cannot read, or — strict mode — the output schema is unusable;
    * warns, once per definition, about any other unusable schema (an input schema's call still goes
-   * out: the server owns argument validation). Returns the check for the result, if there is one.
+   * out: the server owns argument validation). Returns the check for the result, if there is one —
+   * synchronously once the validator is loaded, so that a call need not wait a turn for it.
    */
-  async prepare(tool: Tool, mode: 'warn' | 'strict'): Promise<OutputCheck | undefined> {
-    const validators = await loadValidator();
+  prepare(tool: Tool, mode: 'warn' | 'strict'): OutputCheck | undefined | Promise<OutputCheck | undefined> {
+    const prepared = this.#prepared.get(tool);
+    const known = mode === 'warn' ? prepared?.warn : prepared?.strict;
+    if (known !== undefined) return known ?? undefined;
+    const validators = loadValidator();
+    if (validators instanceof Promise) return validators.then((v) => this.#prepare(v, tool, mode));
+    return this.#prepare(validators, tool, mode);
+  }
+
+  #prepare(validators: ValidatorModule, tool: Tool, mode: 'warn' | 'strict'): OutputCheck | undefined {
     const cache = (this.#cache ??= new validators.SchemaCache());
     this.#compile(validators, cache, tool, 'inputSchema', mode);
-    if (tool.outputSchema === undefined) return undefined;
-    const validator = this.#compile(validators, cache, tool, 'outputSchema', mode);
-    if (validator === undefined) return undefined;
-    if (validator.partial.length > 0 && this.#firstNote(tool.outputSchema)) {
-      this.#log('debug', `tool "${escapeForLog(tool.name, 100)}": validation is partial: its outputSchema uses ${validator.partial.join(', ')}, which are annotations and are not checked`);
+    let check: OutputCheck | undefined;
+    if (tool.outputSchema !== undefined) {
+      const validator = this.#compile(validators, cache, tool, 'outputSchema', mode);
+      if (validator !== undefined) {
+        if (validator.partial.length > 0 && this.#firstNote(tool.outputSchema)) {
+          this.#log('debug', `tool "${escapeForLog(tool.name, 100)}": validation is partial: its outputSchema uses ${validator.partial.join(', ')}, which are annotations and are not checked`);
+        }
+        check = { tool, validator, mode };
+      }
     }
-    return { tool, validator, mode };
+    // Settled for this definition (a throw above is not: it is raised again on every call).
+    const entry = this.#prepared.get(tool) ?? {};
+    if (mode === 'warn') entry.warn = check ?? null;
+    else entry.strict = check ?? null;
+    this.#prepared.set(tool, entry);
+    return check;
   }
 
   /**

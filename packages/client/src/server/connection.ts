@@ -112,6 +112,11 @@ export class Connection {
   }
 
   /** Whether the connected server speaks the stateless protocol (MCP 2026-07-28). */
+  /** Whether a request can go out now, with no connecting first. */
+  get ready(): boolean {
+    return this.#state === 'connected' && this.#era !== undefined;
+  }
+
   get isModern(): boolean {
     return this.#era?.kind === 'stateless';
   }
@@ -238,9 +243,21 @@ export class Connection {
   }
 
   /** Sends a request, connecting first if needed. Gated on the capability the method needs. */
-  async request(method: string, params: JsonRpcParams | undefined, options: EraCallOptions = {}): Promise<unknown> {
+  request(method: string, params: JsonRpcParams | undefined, options: EraCallOptions = {}): Promise<unknown> {
+    // The common case, connected and nothing to re-fetch, goes straight to the era: no extra promise.
+    const era = this.#state === 'connected' ? this.#era : undefined;
+    if (era === undefined || this.#needsRefresh(era, method)) return this.#requestAfterSetup(method, params, options);
+    try {
+      this.assertCapability(method);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return era.request(method, params, options);
+  }
+
+  async #requestAfterSetup(method: string, params: JsonRpcParams | undefined, options: EraCallOptions): Promise<unknown> {
     const era = this.#state === 'connected' && this.#era !== undefined ? this.#era : await this.connect();
-    await this.#fresh(era, method, options);
+    if (this.#needsRefresh(era, method)) await era.refresh?.(options);
     this.assertCapability(method);
     return era.request(method, params, options);
   }
@@ -250,10 +267,10 @@ export class Connection {
    * grown since. One that would allow the call is not re-fetched first (the server still has the last
    * word), so a server answering `ttlMs: 0` does not cost a discover before every request.
    */
-  async #fresh(era: ProtocolEra, method: string, options: EraRequestOptions): Promise<void> {
+  #needsRefresh(era: ProtocolEra, method: string): boolean {
+    if (era.refresh === undefined || era.stale !== true) return false;
     const capability = requiredCapability(method);
-    if (capability === undefined || era.refresh === undefined || era.stale !== true || era.supports(capability)) return;
-    await era.refresh(options);
+    return capability !== undefined && !era.supports(capability);
   }
 
   /** Throws `CapabilityError` when `method` needs a capability the server did not negotiate. */

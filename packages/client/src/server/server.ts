@@ -70,6 +70,16 @@ function isResourceNotFound(error: unknown, uri: string): boolean {
   return error.rpcCode === ErrorCode.InvalidParams && (error.data as { uri?: unknown } | undefined)?.uri === uri;
 }
 
+/** `callTool` options the request itself does not take. */
+function withoutCallOptions(options: CallToolOptions): RequestOptions {
+  if (options.meta === undefined && options.validateStructuredContent === undefined) return options;
+  const { meta: _meta, validateStructuredContent: _mode, ...rest } = options;
+  return rest;
+}
+
+/** `#checkNow`: the check cannot be settled without waiting (connecting, listing, loading the validator). */
+const NOT_NOW: unique symbol = Symbol('not now');
+
 const indexes = new WeakMap<readonly Tool[], Map<string, Tool>>();
 /** A cached tool list by name, built once per list (a call must not scan a long list each time). */
 function byName(tools: readonly Tool[]): Map<string, Tool> {
@@ -264,10 +274,44 @@ export class Server {
 
   // ── tools, prompts, resources, completion ─────────────────────────────────────────────────────────
 
-  async callTool(name: string, args?: Readonly<Record<string, unknown>>, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const { meta, validateStructuredContent, ...requestOptions } = options;
-    const mode = checkValidationMode(validateStructuredContent, 'validateStructuredContent') ?? this.#context.validateStructuredContent;
-    const params = buildCallParams(name, args, meta);
+  callTool(name: string, args?: Readonly<Record<string, unknown>>, options: CallToolOptions = {}): Promise<CallToolResult> {
+    let mode: StructuredContentValidation;
+    let params: JsonRpcParams;
+    let fast: OutputCheck | undefined | typeof NOT_NOW;
+    try {
+      mode = checkValidationMode(options.validateStructuredContent, 'validateStructuredContent') ?? this.#context.validateStructuredContent;
+      params = buildCallParams(name, args, options.meta);
+      fast = this.#checkNow(name, mode);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const requestOptions = withoutCallOptions(options);
+    if (fast === NOT_NOW) return this.#callTool(name, params, mode, requestOptions);
+    // The common case — connected, the definition and its validator at hand, no headers to mirror —
+    // costs one promise of its own: a call is this client's hot path.
+    const check = fast;
+    return this.#connection.request('tools/call', params, requestOptions).then(
+      (raw) => this.#readCallResult(raw, name, check),
+      (error: unknown) => this.#callFailed(error, check),
+    );
+  }
+
+  /**
+   * What the result of a call sent now is checked against, when that is known without waiting: the
+   * connection is up, nothing is mirrored into headers, and the tool's definition is cached (or no
+   * list will come). `NOT_NOW` sends the call the long way.
+   */
+  #checkNow(name: string, mode: StructuredContentValidation): OutputCheck | undefined | typeof NOT_NOW {
+    if (!this.#connection.ready || this.#mirrorsParams()) return NOT_NOW;
+    if (mode === 'off') return undefined;
+    const cached = this.#lists.peek('tools') as readonly Tool[] | undefined;
+    const tool = cached === undefined ? undefined : byName(cached).get(name);
+    if (tool === undefined) return NOT_NOW;
+    const check = this.#schemas.prepare(tool, mode);
+    return check instanceof Promise ? NOT_NOW : check;
+  }
+
+  async #callTool(name: string, params: JsonRpcParams, mode: StructuredContentValidation, requestOptions: RequestOptions): Promise<CallToolResult> {
     await this.#connection.connect();
     const mirrors = this.#mirrorsParams();
     // Each attempt goes out under the tool definition known when it is sent, and its result is checked
@@ -293,14 +337,19 @@ export class Server {
         raw = await attempt(true);
       }
     } catch (error) {
-      if (error instanceof InputRequiredError && check !== undefined) this.#pendingChecks.set(error.continuation, check);
-      throw error;
+      return this.#callFailed(error, check);
     }
     return this.#readCallResult(raw, name, check);
   }
 
+  /** A call that asks for input keeps its check for the continuation's result. */
+  #callFailed(error: unknown, check: OutputCheck | undefined): never {
+    if (error instanceof InputRequiredError && check !== undefined) this.#pendingChecks.set(error.continuation, check);
+    throw error;
+  }
+
   /** The output check for a call under `tool`, or none when the definition is unknown (nothing to check against). */
-  async #prepareCheck(name: string, tool: Tool | undefined, mode: 'warn' | 'strict'): Promise<OutputCheck | undefined> {
+  #prepareCheck(name: string, tool: Tool | undefined, mode: 'warn' | 'strict'): OutputCheck | undefined | Promise<OutputCheck | undefined> {
     if (tool === undefined) {
       safeLog(this.#context.logger, 'debug', `[mcpc] server "${escapeForLog(this.name, 100)}": tool "${escapeForLog(name, 100)}" is not in its tools/list, so its schemas are not checked`);
       return undefined;
