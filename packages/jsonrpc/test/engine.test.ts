@@ -73,6 +73,16 @@ describe('requests and responses', () => {
     await expect(engine.request('ping')).rejects.toBeInstanceOf(TransportError);
     expect(engine.pendingCount).toBe(0);
   });
+
+  it('rejects the request, and keeps nothing pending, when a transport throws from send instead of rejecting', async () => {
+    const { peer, engine } = await open();
+    peer.send = () => {
+      throw new TransportError('not writable');
+    };
+    const p = engine.request('ping');
+    await expect(p).rejects.toThrow('not writable');
+    expect(engine.pendingCount).toBe(0);
+  });
 });
 
 describe('timeouts and cancellation', () => {
