@@ -39,7 +39,7 @@ export const PACKAGES = {
     imports: ['@ai-sdk/mcp', '@ai-sdk/mcp/mcp-stdio'],
   },
 };
-export const MCPC_PACKAGES = ['jsonrpc', 'client', 'transport-stdio', 'transport-streamable-http'];
+export const MCPC_PACKAGES = ['jsonrpc', 'schema-validator', 'client', 'transport-stdio', 'transport-streamable-http'];
 
 /** Runs a command; resolves with its stdout, rejects with its stderr tail. Bounded by `timeoutMs`. */
 export function run(command, args, { cwd, timeoutMs = 300_000, env = process.env } = {}) {
