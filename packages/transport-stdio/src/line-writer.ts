@@ -21,8 +21,8 @@ interface Queued {
  * stay pending) rather than the stream's buffer. A write's promise settles when the stream is done
  * with it, so awaiting `send` really waits for the wire.
  *
- * The common case — nothing queued, the stream not full — is a plain `stream.write`: no queue entry and
- * no abort listener, since a frame handed to the stream cannot be withdrawn anyway. Only a frame that
+ * The common case — nothing queued, the stream not full — hands the frame over at once: no queue entry
+ * and no abort listener, since a frame handed over cannot be withdrawn anyway. Only a frame that
  * has to wait reads its signal, and can be withdrawn (by its signal or by {@link withdraw}).
  */
 export class LineWriter {
@@ -31,11 +31,9 @@ export class LineWriter {
   readonly #queue: Queued[] = [];
   #blocked = false;
   #ended = false;
-  #corked = false;
-  readonly #uncork = (): void => {
-    this.#corked = false;
-    this.#stream.uncork();
-  };
+  /** Frames handed over in this turn of the event loop, written together once its ticks are done. */
+  #batch: Batch | undefined;
+  readonly #flushBatch = (): void => this.#flush();
 
   /** `writeError` turns a stream failure into the error the caller sees. */
   constructor(stream: Writable, writeError: (cause: unknown) => Error) {
@@ -52,9 +50,7 @@ export class LineWriter {
    * JsonRpcEngine request's signal is what makes it); `key` names the frame for {@link withdraw}.
    */
   write(data: string, options?: SignalSource, key?: unknown): Promise<void> {
-    if (!this.#blocked && !this.#ended && this.#queue.length === 0) {
-      return new Promise<void>((resolve, reject) => this.#hand(data, resolve, reject));
-    }
+    if (!this.#blocked && !this.#ended && this.#queue.length === 0) return this.#hand(data);
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(new AbortError(undefined, signal.reason));
     return new Promise<void>((resolve, reject) => {
@@ -89,6 +85,8 @@ export class LineWriter {
   /** Ends the stream once what was handed to it is flushed; queued frames are abandoned first. */
   end(error: Error): void {
     this.abandon(error);
+    // Frames already handed over go out before the end.
+    this.#flush();
     if (this.#ended) return;
     this.#ended = true;
     if (!this.#stream.destroyed && !this.#stream.writableEnded) this.#stream.end();
@@ -99,23 +97,37 @@ export class LineWriter {
     while (!this.#blocked && !this.#ended && this.#queue.length > 0) {
       const item = this.#queue.shift()!;
       this.#release(item);
-      this.#hand(item.data, item.resolve, item.reject);
+      this.#hand(item.data).then(item.resolve, item.reject);
     }
   }
 
-  /** Hands one frame to the stream; its promise settles when the stream is done with it. */
-  #hand(data: string, resolve: () => void, reject: (error: Error) => void): void {
-    if (this.#stream.destroyed || this.#stream.writableEnded) return reject(this.#writeError(new Error('the stream is closed')));
-    // Frames written in one turn of the event loop (answers arriving together, each followed by the
-    // next call) go out in one writev when the turn's ticks are done, instead of one syscall each.
-    if (!this.#corked) {
-      this.#corked = true;
-      this.#stream.cork();
-      process.nextTick(this.#uncork);
+  /**
+   * Hands one frame over; its promise settles when the stream is done with it. Frames handed over in
+   * one turn of the event loop (answers arriving together, each followed by the next call) share one
+   * write — one syscall, one callback, one promise — once the turn's ticks are done. A batch past the
+   * stream's high-water mark is written at once, so that backpressure is seen as before.
+   */
+  #hand(data: string): Promise<void> {
+    if (this.#stream.destroyed || this.#stream.writableEnded) return Promise.reject(this.#writeError(new Error('the stream is closed')));
+    let batch = this.#batch;
+    if (batch === undefined) {
+      batch = this.#batch = new Batch();
+      process.nextTick(this.#flushBatch);
     }
-    const accepted = this.#stream.write(data, (error) => {
-      if (error === null || error === undefined) resolve();
-      else reject(this.#writeError(error));
+    batch.add(data);
+    const promise = batch.promise;
+    if (batch.length >= this.#stream.writableHighWaterMark) this.#flush();
+    return promise;
+  }
+
+  #flush(): void {
+    const batch = this.#batch;
+    if (batch === undefined) return;
+    this.#batch = undefined;
+    if (this.#stream.destroyed || this.#stream.writableEnded) return batch.reject(this.#writeError(new Error('the stream is closed')));
+    const accepted = this.#stream.write(batch.data(), (error) => {
+      if (error === null || error === undefined) batch.resolve();
+      else batch.reject(this.#writeError(error));
     });
     if (!accepted) this.#blocked = true;
   }
@@ -130,5 +142,31 @@ export class LineWriter {
 
   #release(item: Queued): void {
     if (item.onAbort !== undefined) item.signal?.removeEventListener('abort', item.onAbort);
+  }
+}
+
+/** Frames written together, and the one promise they share. */
+class Batch {
+  readonly promise: Promise<void>;
+  resolve!: () => void;
+  reject!: (error: Error) => void;
+  #parts: string[] = [];
+  /** Characters so far (the high-water check needs no exact byte count). */
+  length = 0;
+
+  constructor() {
+    this.promise = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  add(data: string): void {
+    this.#parts.push(data);
+    this.length += data.length;
+  }
+
+  data(): string {
+    return this.#parts.length === 1 ? this.#parts[0]! : this.#parts.join('');
   }
 }

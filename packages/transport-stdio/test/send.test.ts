@@ -142,8 +142,30 @@ describe('LineWriter', () => {
     const writes = frames.map((frame) => writer.write(frame).then(() => (peak = Math.max(peak, stream.writableLength))));
     peak = Math.max(peak, stream.writableLength);
     await Promise.all(writes);
-    expect(received).toEqual(frames);
+    // In order; frames of one turn may share a write, which never grows past the high-water mark by more than a frame.
+    expect(received.join('')).toBe(frames.join(''));
+    expect(received.length).toBeGreaterThan(1);
+    for (const chunk of received) expect(chunk.length).toBeLessThanOrEqual(1_000 + 404);
     // Without waiting for 'drain', all 20 KB would sit in the stream's buffer at once.
     expect(peak).toBeLessThanOrEqual(1_000 + 404);
+  });
+
+  it('sends the frames of one turn in one write, and fails every one of them when that write fails', async () => {
+    const received: string[] = [];
+    let fail = false;
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        received.push(chunk.toString());
+        done(fail ? new Error('EPIPE') : null);
+      },
+    });
+    stream.on('error', () => {});
+    const writer = new LineWriter(stream, (cause) => new TransportError('write failed', { cause }));
+    await Promise.all(['a\n', 'b\n', 'c\n'].map((f) => writer.write(f)));
+    expect(received).toEqual(['a\nb\nc\n']);
+    fail = true;
+    const outcomes = await Promise.allSettled(['d\n', 'e\n'].map((f) => writer.write(f)));
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect((outcomes[0] as PromiseRejectedResult).reason).toBeInstanceOf(TransportError);
   });
 });
