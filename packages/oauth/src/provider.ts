@@ -14,18 +14,18 @@ import {
 import { buildAuthorizationUrl } from './authorization-request.js';
 import { callbackParameters, checkResponseIssuer, validateCallback } from './authorization-response.js';
 import { chooseAuthMethod, type ClientSecrets } from './client-auth.js';
+import { ClientResolution } from './client-resolution.js';
+import { GuardedStorage } from './guarded-storage.js';
 import { DPoPKey, type DPoPOptions } from './dpop.js';
 import type { FetchFunction, HttpSettings } from './http.js';
 import type { AuthorizationInteraction } from './interaction.js';
 import { MemoryStorage } from './memory-storage.js';
-import { registerDynamically } from './registration.js';
 import { defaultEndpoints, legacyResource } from './legacy-discovery.js';
 import { discoverProtectedResource, type ProtectedResourceMetadata } from './resource-metadata.js';
 import { assertPkceS256, discoverAuthorizationServer, endpoint, type AuthorizationServerMetadata } from './server-metadata.js';
 import { scopeList, scopeString, scopeUnion } from './scopes.js';
 import {
   readBinding,
-  readClient,
   readPending,
   readScopes,
   readTokens,
@@ -36,7 +36,6 @@ import {
   type ResourceBinding,
   type StoredClient,
   type StoredTokens,
-  type StoredValue,
 } from './storage.js';
 import { clientCredentials, exchangeCode, jwtBearer, refreshTokens, type IssuedTokens, type JwtBearerAssertion, type TokenEndpointContext } from './token-request.js';
 import { checkClientIdMetadataUrl, checkRedirectUri, isLocalStack } from './url-policy.js';
@@ -153,7 +152,8 @@ export class OAuthProvider {
   readonly serverUrl: URL;
   readonly #serverKey: string;
   readonly #options: OAuthProviderOptions;
-  readonly #storage: OAuthStorage;
+  readonly #store: GuardedStorage;
+  readonly #clientIds: ClientResolution;
   readonly #settings: HttpSettings;
   readonly #logger: Logger;
   readonly #clients: readonly ClientInfo[];
@@ -176,7 +176,7 @@ export class OAuthProvider {
     if (this.serverUrl.protocol !== 'https:' && this.serverUrl.protocol !== 'http:') throw new OAuthConfigError('serverUrl must be an http: or https: URL');
     this.#serverKey = canonical(this.serverUrl);
     this.#options = options;
-    this.#storage = options.storage ?? new MemoryStorage();
+    this.#store = new GuardedStorage(options.storage ?? new MemoryStorage());
     this.#logger = options.logger ?? warningsToConsole;
     if (options.redirectUri !== undefined) {
       checkRedirectUri(options.redirectUri);
@@ -209,6 +209,18 @@ export class OAuthProvider {
       timeoutMs: options.requestTimeoutMs ?? 30_000,
       maxBodyBytes: 1024 * 1024,
     };
+    this.#clientIds = new ClientResolution({
+      storage: this.#store,
+      serverKey: this.#serverKey,
+      configured: clients,
+      clientIdMetadataUrl: this.#cimd,
+      redirectUri: () => this.#requireRedirectUri(),
+      configuredRedirectUri: this.#redirectUri,
+      clientName: options.clientName ?? 'mcpc',
+      clientUri: options.clientUri,
+      settings: this.#settings,
+      logger: this.#logger,
+    });
     if (options.dpop !== undefined && options.dpop !== false) {
       this.#dpopReady = DPoPKey.create(options.dpop === true ? {} : options.dpop).then((k) => (this.#dpop = k));
       this.#dpopReady.catch(() => {}); // reported where it is awaited
@@ -350,42 +362,17 @@ export class OAuthProvider {
       ...(info.clientSecret === undefined ? {} : { clientSecret: info.clientSecret }),
       ...(info.tokenEndpointAuthMethod === undefined ? {} : { tokenEndpointAuthMethod: info.tokenEndpointAuthMethod }),
     };
-    await this.#set(storageKey.client(this.#serverKey, issuer), toStored(record));
+    await this.#store.set(storageKey.client(this.#serverKey, issuer), toStored(record));
   }
 
   /** Forget the tokens of the authorization server in use (registrations are kept). */
   async signOut(): Promise<void> {
     const binding = await this.#currentBinding();
-    if (binding !== undefined) await this.#delete(storageKey.tokens(this.#serverKey, binding.issuer));
+    if (binding !== undefined) await this.#store.delete(storageKey.tokens(this.#serverKey, binding.issuer));
     this.#presented = undefined;
   }
 
   // ─── Internals ─────────────────────────────────────────────────────────────────────────────────
-
-  // Storage is the host's code: whatever it throws is reported as an OAuthStorageError naming the operation.
-  async #get(key: string): Promise<unknown> {
-    try {
-      return await this.#storage.get(key);
-    } catch (cause) {
-      throw cause instanceof OAuthStorageError ? cause : new OAuthStorageError(`storage could not read ${key}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    }
-  }
-
-  async #set(key: string, value: StoredValue): Promise<void> {
-    try {
-      await this.#storage.set(key, value);
-    } catch (cause) {
-      throw cause instanceof OAuthStorageError ? cause : new OAuthStorageError(`storage could not write ${key}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    }
-  }
-
-  async #delete(key: string): Promise<void> {
-    try {
-      await this.#storage.delete(key);
-    } catch (cause) {
-      throw cause instanceof OAuthStorageError ? cause : new OAuthStorageError(`storage could not delete ${key}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    }
-  }
 
   async #dpopKey(): Promise<DPoPKey | undefined> {
     return this.#dpopReady === undefined ? undefined : await this.#dpopReady;
@@ -397,30 +384,30 @@ export class OAuthProvider {
 
   async #currentBinding(): Promise<ResourceBinding | undefined> {
     if (this.#binding !== undefined) return this.#binding;
-    const stored = readBinding(await this.#get(storageKey.binding(this.#serverKey)));
+    const stored = readBinding(await this.#store.get(storageKey.binding(this.#serverKey)));
     if (stored !== undefined) this.#binding = stored;
     return stored;
   }
 
   /** The binding as storage has it now (another provider on the same storage may have moved it). */
   async #freshBinding(): Promise<ResourceBinding | undefined> {
-    const stored = readBinding(await this.#get(storageKey.binding(this.#serverKey)));
+    const stored = readBinding(await this.#store.get(storageKey.binding(this.#serverKey)));
     return stored ?? this.#binding;
   }
 
   async #setBinding(binding: ResourceBinding): Promise<void> {
     this.#binding = binding;
-    await this.#set(storageKey.binding(this.#serverKey), toStored(binding));
+    await this.#store.set(storageKey.binding(this.#serverKey), toStored(binding));
   }
 
   /** The token set for one authorization server, if it may be presented; a token of a type not understood is refused and deleted. */
   async #loadTokens(issuer: string): Promise<StoredTokens | undefined> {
     const key = storageKey.tokens(this.#serverKey, issuer);
-    const read = readTokens(await this.#get(key));
+    const read = readTokens(await this.#store.get(key));
     if (read === undefined) return undefined;
     if ('badType' in read) {
       safeLog(this.#logger, 'warn', `[mcpc/oauth] ${new UnsupportedTokenTypeError(read.badType, 'stored').message}; it was deleted`);
-      await this.#delete(key);
+      await this.#store.delete(key);
       return undefined;
     }
     if (read.issuer !== issuer) return undefined; // never present one server's token for another
@@ -428,7 +415,7 @@ export class OAuthProvider {
       const dpop = await this.#dpopKey();
       if (dpop === undefined || read.dpopJkt !== dpop.jkt) {
         safeLog(this.#logger, 'warn', `[mcpc/oauth] a stored DPoP token for ${this.#serverKey} is bound to a key this provider does not hold; it was deleted`);
-        await this.#delete(key);
+        await this.#store.delete(key);
         return undefined;
       }
     }
@@ -449,7 +436,7 @@ export class OAuthProvider {
       ...(issued.tokenType === 'DPoP' && this.#dpop !== undefined ? { dpopJkt: this.#dpop.jkt } : {}),
       obtainedAt: Date.now(),
     };
-    await this.#set(storageKey.tokens(this.#serverKey, issuer), toStored(record));
+    await this.#store.set(storageKey.tokens(this.#serverKey, issuer), toStored(record));
     return record;
   }
 
@@ -572,9 +559,9 @@ export class OAuthProvider {
   /** Delete a refused token from its slot — only if the slot still holds that token. */
   async #retire(issuer: string, accessToken: string | undefined): Promise<void> {
     const key = storageKey.tokens(this.#serverKey, issuer);
-    const read = readTokens(await this.#get(key));
+    const read = readTokens(await this.#store.get(key));
     if (read === undefined) return;
-    if (accessToken === undefined || 'badType' in read || read.accessToken === accessToken) await this.#delete(key);
+    if (accessToken === undefined || 'badType' in read || read.accessToken === accessToken) await this.#store.delete(key);
     if (this.#presented === accessToken) this.#presented = undefined;
   }
 
@@ -605,8 +592,8 @@ export class OAuthProvider {
 
   async #recordScopes(issuer: string, scopes: readonly string[]): Promise<void> {
     const key = storageKey.scopes(this.#serverKey, issuer);
-    const requested = scopeUnion(readScopes(await this.#get(key)), scopes);
-    await this.#set(key, { requested });
+    const requested = scopeUnion(readScopes(await this.#store.get(key)), scopes);
+    await this.#store.set(key, { requested });
   }
 
   /**
@@ -617,8 +604,8 @@ export class OAuthProvider {
   async #scopeFor(d: Discovered, extra: readonly string[]): Promise<string[]> {
     const configured = scopeList(this.#options.scope);
     const base = configured.length > 0 || extra.length > 0 ? configured : scopeList(d.prm.scopesSupported);
-    const previous = readScopes(await this.#get(storageKey.scopes(this.#serverKey, d.issuer)));
-    const held = readTokens(await this.#get(storageKey.tokens(this.#serverKey, d.issuer)));
+    const previous = readScopes(await this.#store.get(storageKey.scopes(this.#serverKey, d.issuer)));
+    const held = readTokens(await this.#store.get(storageKey.tokens(this.#serverKey, d.issuer)));
     const granted = held !== undefined && !('badType' in held) && held.issuer === d.issuer ? held.scope : undefined;
     return scopeUnion(base, extra, previous, granted);
   }
@@ -650,8 +637,8 @@ export class OAuthProvider {
 
   /** The grants without a user: client credentials, or a JWT bearer assertion — with this server's pre-registered credentials only. */
   async #machineGrant(d: Discovered, extra: readonly string[], signal?: AbortSignal): Promise<StoredTokens> {
-    const client = await this.#preRegistered(d.issuer);
-    if (client === undefined) throw this.#noCredentials(d.issuer);
+    const client = await this.#clientIds.preRegistered(d.issuer);
+    if (client === undefined) throw this.#clientIds.noCredentials(d.issuer);
     const scope = scopeString(await this.#scopeFor(d, extra));
     const ctx = await this.#tokenContext(d.as, client, d.prm.resource, signal);
     const issued = this.#grantType === 'jwt-bearer' ? await jwtBearer(ctx, await this.#assertion(d, scope, signal), scope) : await clientCredentials(ctx, scope);
@@ -671,15 +658,6 @@ export class OAuthProvider {
     return assertion;
   }
 
-  #noCredentials(issuer: string): ClientRegistrationError {
-    const others = this.#clients.map((c) => c.issuer);
-    return new ClientRegistrationError(
-      others.length > 0
-        ? `the pre-registered credentials are for ${others.map((o) => JSON.stringify(o)).join(', ')}, but ${this.#serverKey} uses ${JSON.stringify(issuer)}: they are not sent to another authorization server`
-        : `no client credentials for ${JSON.stringify(issuer)}`,
-    );
-  }
-
   async #tokenContext(as: AuthorizationServerMetadata, client: ClientSecrets, resource: string, signal?: AbortSignal): Promise<TokenEndpointContext> {
     return {
       settings: this.#settings,
@@ -692,82 +670,12 @@ export class OAuthProvider {
     };
   }
 
-  /** Pre-registered credentials for one server: what the host wrote to this server's slot, else `clientInfo`. */
-  async #preRegistered(issuer: string): Promise<ClientSecrets | undefined> {
-    const stored = readClient(await this.#get(storageKey.client(this.#serverKey, issuer)));
-    const configured = this.#clients.find((c) => c.issuer === issuer);
-    if (stored?.kind === 'preregistered' && stored.issuer === issuer) {
-      // A key held in memory (private_key_jwt) goes with the same client id.
-      const key = configured?.clientId === stored.clientId ? configured : undefined;
-      return {
-        clientId: stored.clientId,
-        clientSecret: stored.clientSecret,
-        tokenEndpointAuthMethod: stored.tokenEndpointAuthMethod ?? key?.tokenEndpointAuthMethod,
-        privateKey: key?.privateKey,
-        privateKeyAlg: key?.privateKeyAlg,
-        keyId: key?.keyId,
-      };
-    }
-    return configured;
-  }
-
-  /**
-   * The client for an authorization code flow at one server, in MCP's priority order: pre-registered
-   * credentials, then a Client ID Metadata Document (when the server supports them), then a dynamic
-   * registration already made, then a new one — which is written to storage and read back before the
-   * flow goes on, and never over pre-registered credentials.
-   */
-  async #clientFor(d: Discovered, register: boolean, signal?: AbortSignal): Promise<ClientSecrets> {
-    const pre = await this.#preRegistered(d.issuer);
-    if (pre !== undefined) return pre;
-    if (this.#clients.length > 0) throw this.#noCredentials(d.issuer);
-    if (this.#cimd !== undefined && d.as.client_id_metadata_document_supported === true) return { clientId: this.#cimd, tokenEndpointAuthMethod: 'none' };
-    const key = storageKey.client(this.#serverKey, d.issuer);
-    const stored = readClient(await this.#get(key));
-    const redirectUri = this.#redirectUri;
-    if (stored?.kind === 'dynamic' && stored.issuer === d.issuer && (redirectUri === undefined || stored.redirectUris === undefined || stored.redirectUris.includes(redirectUri))) {
-      const expires = stored.clientSecretExpiresAt;
-      if (expires === undefined || expires === 0 || expires * 1000 > Date.now() + 60_000) {
-        return { clientId: stored.clientId, clientSecret: stored.clientSecret, tokenEndpointAuthMethod: stored.tokenEndpointAuthMethod };
-      }
-    }
-    if (!register) throw new ClientRegistrationError(`no client registration for ${JSON.stringify(d.issuer)} is stored`);
-    if (typeof d.as.registration_endpoint !== 'string') {
-      throw new ClientRegistrationError(
-        `${JSON.stringify(d.issuer)} offers no way to get a client id: configure clientInfo (pre-registered credentials)${this.#cimd === undefined ? ' or a clientIdMetadataUrl' : ' (it does not support Client ID Metadata Documents)'}`,
-      );
-    }
-    const registered = await registerDynamically(
-      this.#settings,
-      d.as,
-      {
-        redirectUri: this.#requireRedirectUri(),
-        clientName: this.#options.clientName ?? 'mcpc',
-        clientUri: this.#options.clientUri,
-        grantTypes: ['authorization_code', 'refresh_token'],
-      },
-      this.#logger,
-      signal,
-    );
-    // Re-read: credentials the host wrote meanwhile outrank what we registered, and are never overwritten.
-    const now = readClient(await this.#get(key));
-    if (now?.kind === 'preregistered' && now.issuer === d.issuer) return (await this.#preRegistered(d.issuer)) as ClientSecrets;
-    try {
-      await this.#set(key, toStored(registered));
-    } catch (cause) {
-      throw new OAuthStorageError(`the client registration for ${d.issuer} could not be stored, and the flow needs it: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    }
-    const back = readClient(await this.#get(key));
-    if (back?.clientId !== registered.clientId) throw new OAuthStorageError(`the client registration for ${d.issuer} did not reach storage, and the flow needs it`);
-    return { clientId: registered.clientId, clientSecret: registered.clientSecret, tokenEndpointAuthMethod: registered.tokenEndpointAuthMethod };
-  }
-
   async #start(d: Discovered, redirectUri: string | undefined, extra: readonly string[], signal?: AbortSignal): Promise<StartedAuthorization> {
     assertPkceS256(d.as);
     const target = redirectUri ?? this.#requireRedirectUri();
     checkRedirectUri(target);
     const authorizationEndpoint = endpoint(this.#settings, d.as, 'authorization_endpoint');
-    const client = await this.#clientFor(d, true, signal);
+    const client = await this.#clientIds.forAuthorizationCode(d.issuer, d.as, true, signal);
     const scopes = await this.#scopeFor(d, extra);
     // MCP 2026-07-28: a client that wants refresh tokens MAY ask for offline_access where the server lists it.
     const requested = Array.isArray(d.as.scopes_supported) && d.as.scopes_supported.includes('offline_access') ? scopeUnion(scopes, ['offline_access']) : scopes;
@@ -787,11 +695,11 @@ export class OAuthProvider {
     };
     const key = storageKey.pending(state);
     try {
-      await this.#set(key, toStored(record));
+      await this.#store.set(key, toStored(record));
     } catch (cause) {
       throw new OAuthStorageError(`the authorization request could not be recorded: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     }
-    const back = readPending(await this.#get(key));
+    const back = readPending(await this.#store.get(key));
     if (back?.codeVerifier !== codeVerifier || back.issuer !== record.issuer) throw new OAuthStorageError('the authorization request record did not reach storage, so its callback could not be checked');
     if (scopes.length > 0) await this.#recordScopes(d.issuer, scopes);
     const authorizationUrl = buildAuthorizationUrl(authorizationEndpoint, {
@@ -810,18 +718,18 @@ export class OAuthProvider {
     const state = params.get('state');
     if (state === null || state === '') throw new AuthorizationResponseError('missing-state', 'the authorization response carries no state');
     const key = storageKey.pending(state);
-    const record = readPending(await this.#get(key));
+    const record = readPending(await this.#store.get(key));
     if (record === undefined || record.state !== state || record.serverUrl !== this.#serverKey) {
       throw new AuthorizationResponseError('unknown-state', 'the authorization response names no authorization request of this client (state mismatch)');
     }
     // The record is spent whatever happens next: a code is redeemed once, and a replay finds nothing.
-    await this.#delete(key);
+    await this.#store.delete(key);
     if (record.createdAt + (this.#options.pendingTtlMs ?? 600_000) < Date.now()) throw new AuthorizationResponseError('expired', 'the authorization request expired before its response arrived');
     const as = await this.#metadataFor(record.issuer, signal);
     checkResponseIssuer(params, record.issuer, as);
     const validated = validateCallback(params, as, record.clientId, record.state);
     const d: Discovered = { prm: { resource: record.resource, authorizationServers: [record.issuer], scopesSupported: undefined, url: '' }, issuer: record.issuer, as };
-    const client = await this.#clientFor(d, false, signal);
+    const client = await this.#clientIds.forAuthorizationCode(d.issuer, d.as, false, signal);
     if (client.clientId !== record.clientId) throw new ClientRegistrationError('the client registration changed while the user was authorizing; authorize again');
     const ctx = await this.#tokenContext(as, client, record.resource, signal);
     const issued = await exchangeCode(ctx, validated, record.redirectUri, record.codeVerifier);
@@ -855,7 +763,7 @@ export class OAuthProvider {
     let client: ClientSecrets;
     try {
       // The same record authorization uses, read afresh: a secret the host rotated in the slot is the one sent.
-      client = this.#grantType !== 'authorization_code' ? ((await this.#preRegistered(tokens.issuer)) ?? { clientId: '' }) : await this.#clientFor(d, false);
+      client = this.#grantType !== 'authorization_code' ? ((await this.#clientIds.preRegistered(tokens.issuer)) ?? { clientId: '' }) : await this.#clientIds.forAuthorizationCode(d.issuer, d.as, false);
     } catch {
       client = { clientId: '' };
     }
