@@ -145,7 +145,7 @@ export class Client {
       const name = typeof tool === 'string' ? tool : tool.name;
       const explicit = options.server ?? (typeof tool === 'string' ? undefined : tool.server);
       // Named, or the only server: no routing, no extra promise (the hot path).
-      const server = explicit !== undefined ? this.server(explicit) : this.#servers.size === 1 ? this.#servers.values().next().value! : undefined;
+      const server = explicit !== undefined ? this.server(explicit) : this.#onlyServer();
       if (server !== undefined) return server.callTool(name, args, options);
       return this.#toolServer(name, undefined).then((s) => s.callTool(name, args, options));
     } catch (error) {
@@ -354,8 +354,12 @@ export class Client {
 
   /** With one server there is nothing to route: skip the lookup (and its list request). */
   #single(route: () => Promise<Server>): Promise<Server> {
-    if (this.#servers.size === 1) return Promise.resolve(this.#servers.values().next().value!);
-    return route();
+    const only = this.#onlyServer();
+    return only === undefined ? route() : Promise.resolve(only);
+  }
+
+  #onlyServer(): Server | undefined {
+    return this.#servers.size === 1 ? this.#servers.values().next().value : undefined;
   }
 
   #toolServer(name: string, explicit: string | undefined): Promise<Server> {

@@ -1,14 +1,15 @@
 import type { Logger } from '@mcpc/jsonrpc';
 import type { ClientSecrets } from './client-auth.js';
-import { ClientRegistrationError, OAuthStorageError } from './errors.js';
+import { ClientRegistrationError, OAuthConfigError, OAuthStorageError } from './errors.js';
 import type { GuardedStorage } from './guarded-storage.js';
 import type { HttpSettings } from './http.js';
 import { registerDynamically } from './registration.js';
 import type { AuthorizationServerMetadata } from './server-metadata.js';
 import { readClient, storageKey, toStored } from './storage.js';
 
-/** Pre-registered credentials as configured (`clientInfo`): they name the authorization server that issued them. */
-export interface ConfiguredClient extends ClientSecrets {
+/** Pre-registered client credentials. They name the authorization server that issued them. */
+export interface ClientInfo extends ClientSecrets {
+  /** The issuer identifier of the authorization server these credentials are for. Required. */
   readonly issuer: string;
 }
 
@@ -16,13 +17,11 @@ export interface ClientResolutionOptions {
   readonly storage: GuardedStorage;
   /** The MCP server's canonical URL: the storage slots are its own. */
   readonly serverKey: string;
-  readonly configured: readonly ConfiguredClient[];
+  readonly configured: readonly ClientInfo[];
   /** The Client ID Metadata Document URL, when the host has one. */
   readonly clientIdMetadataUrl: string | undefined;
-  /** The redirect URI a registration names; the authorization code flow needs one (throws otherwise). */
-  readonly redirectUri: () => string;
-  /** The configured redirect URI, if any: a stored registration for another one is not reused. */
-  readonly configuredRedirectUri: string | undefined;
+  /** The configured redirect URI: a registration names it, and one stored for another is not reused. */
+  readonly redirectUri: string | undefined;
   readonly clientName: string;
   readonly clientUri: string | undefined;
   readonly settings: HttpSettings;
@@ -85,7 +84,7 @@ export class ClientResolution {
     const storage = this.#o.storage;
     const key = storageKey.client(this.#o.serverKey, issuer);
     const stored = readClient(await storage.get(key));
-    const redirectUri = this.#o.configuredRedirectUri;
+    const redirectUri = this.#o.redirectUri;
     if (stored?.kind === 'dynamic' && stored.issuer === issuer && (redirectUri === undefined || stored.redirectUris === undefined || stored.redirectUris.includes(redirectUri))) {
       const expires = stored.clientSecretExpiresAt;
       if (expires === undefined || expires === 0 || expires * 1000 > Date.now() + 60_000) {
@@ -101,7 +100,7 @@ export class ClientResolution {
     const registered = await registerDynamically(
       this.#o.settings,
       as,
-      { redirectUri: this.#o.redirectUri(), clientName: this.#o.clientName, clientUri: this.#o.clientUri, grantTypes: ['authorization_code', 'refresh_token'] },
+      { redirectUri: requireRedirectUri(redirectUri), clientName: this.#o.clientName, clientUri: this.#o.clientUri, grantTypes: ['authorization_code', 'refresh_token'] },
       this.#o.logger,
       signal,
     );
@@ -117,4 +116,10 @@ export class ClientResolution {
     if (back?.clientId !== registered.clientId) throw new OAuthStorageError(`the client registration for ${issuer} did not reach storage, and the flow needs it`);
     return { clientId: registered.clientId, clientSecret: registered.clientSecret, tokenEndpointAuthMethod: registered.tokenEndpointAuthMethod };
   }
+}
+
+/** The redirect URI the authorization code flow needs. */
+export function requireRedirectUri(redirectUri: string | undefined): string {
+  if (redirectUri === undefined) throw new OAuthConfigError('the authorization code flow needs a redirectUri');
+  return redirectUri;
 }

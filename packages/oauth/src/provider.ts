@@ -14,7 +14,7 @@ import {
 import { buildAuthorizationUrl } from './authorization-request.js';
 import { callbackParameters, checkResponseIssuer, validateCallback } from './authorization-response.js';
 import { chooseAuthMethod, type ClientSecrets } from './client-auth.js';
-import { ClientResolution } from './client-resolution.js';
+import { ClientResolution, requireRedirectUri, type ClientInfo } from './client-resolution.js';
 import { GuardedStorage } from './guarded-storage.js';
 import { DPoPKey, type DPoPOptions } from './dpop.js';
 import type { FetchFunction, HttpSettings } from './http.js';
@@ -41,11 +41,7 @@ import { clientCredentials, exchangeCode, jwtBearer, refreshTokens, type IssuedT
 import { checkClientIdMetadataUrl, checkRedirectUri, isLocalStack } from './url-policy.js';
 import { headerValues, parseWwwAuthenticate, pickChallenge } from './www-authenticate.js';
 
-/** Pre-registered client credentials. They name the authorization server that issued them. */
-export interface ClientInfo extends ClientSecrets {
-  /** The issuer identifier of the authorization server these credentials are for. Required. */
-  readonly issuer: string;
-}
+export type { ClientInfo } from './client-resolution.js';
 
 export interface OAuthProviderOptions {
   /** The MCP server's endpoint URL. */
@@ -214,8 +210,7 @@ export class OAuthProvider {
       serverKey: this.#serverKey,
       configured: clients,
       clientIdMetadataUrl: this.#cimd,
-      redirectUri: () => this.#requireRedirectUri(),
-      configuredRedirectUri: this.#redirectUri,
+      redirectUri: this.#redirectUri,
       clientName: options.clientName ?? 'mcpc',
       clientUri: options.clientUri,
       settings: this.#settings,
@@ -619,7 +614,7 @@ export class OAuthProvider {
         'no usable stored token and no interaction to ask a user with (configure BrowserOAuth, or authorize interactively first so a refresh token is stored)',
       );
     }
-    const redirectUri = this.#requireRedirectUri();
+    const redirectUri = requireRedirectUri(this.#redirectUri);
     const prepared = await interaction.prepare({ redirectUri, signal });
     try {
       const started = await this.#start(d, prepared.redirectUri, extra, signal);
@@ -628,11 +623,6 @@ export class OAuthProvider {
     } finally {
       await prepared.close().catch(() => {});
     }
-  }
-
-  #requireRedirectUri(): string {
-    if (this.#redirectUri === undefined) throw new OAuthConfigError('the authorization code flow needs a redirectUri');
-    return this.#redirectUri;
   }
 
   /** The grants without a user: client credentials, or a JWT bearer assertion — with this server's pre-registered credentials only. */
@@ -672,7 +662,7 @@ export class OAuthProvider {
 
   async #start(d: Discovered, redirectUri: string | undefined, extra: readonly string[], signal?: AbortSignal): Promise<StartedAuthorization> {
     assertPkceS256(d.as);
-    const target = redirectUri ?? this.#requireRedirectUri();
+    const target = redirectUri ?? requireRedirectUri(this.#redirectUri);
     checkRedirectUri(target);
     const authorizationEndpoint = endpoint(this.#settings, d.as, 'authorization_endpoint');
     const client = await this.#clientIds.forAuthorizationCode(d.issuer, d.as, true, signal);

@@ -401,4 +401,3 @@ export class SseTransport implements Transport {
     safeLog(this.#logger, 'debug', `[mcpc] ${message}`);
   }
 }
-

@@ -81,39 +81,52 @@ export function isIdentityEncoding(contentEncoding: string | undefined): boolean
 export function readPlainText(body: Readable, limit: number, declaredBytes?: number): Promise<{ text: string; bytes: number }> {
   return new Promise((resolve, reject) => {
     const collected = new Collected(declaredBytes);
-    const done = (): void => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-      body.off('close', onClose);
-    };
-    const onData = (chunk: Buffer): void => {
-      if (collected.bytes + chunk.length > limit) {
-        done();
-        destroyQuietly(body);
-        return reject(new ResponseTooLargeError(limit));
-      }
-      collected.add(chunk);
-    };
-    const onEnd = (): void => {
-      done();
-      const bytes = collected.bytes;
-      resolve({ text: collected.take().toString('utf8'), bytes });
-    };
-    const onError = (error: Error): void => {
-      done();
-      reject(error);
-    };
-    // Destroyed without an error (aborted): the body did not end.
-    const onClose = (): void => {
-      done();
-      reject(Object.assign(new Error('the response body closed before it ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    };
-    body.on('data', onData);
-    body.once('end', onEnd);
-    body.once('error', onError);
-    body.once('close', onClose);
+    const stop = followBody(
+      body,
+      (chunk) => {
+        if (collected.bytes + chunk.length > limit) {
+          stop();
+          destroyQuietly(body);
+          return reject(new ResponseTooLargeError(limit));
+        }
+        collected.add(chunk);
+      },
+      (end) => {
+        if (end === 'end') {
+          const bytes = collected.bytes;
+          resolve({ text: collected.take().toString('utf8'), bytes });
+        } else if (end === 'close') {
+          // Destroyed without an error (aborted): the body did not end.
+          reject(Object.assign(new Error('the response body closed before it ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+        } else reject(end);
+      },
+    );
   });
+}
+
+/**
+ * Hands a body's chunks to `onData` until it ends, fails or closes, whichever comes first, then calls
+ * `onEnd` once with which. Returns a function that stops following it early (no `onEnd` then).
+ */
+export function followBody(body: Readable, onData: (chunk: Buffer) => void, onEnd: (end: 'end' | 'close' | Error) => void): () => void {
+  const stop = (): void => {
+    body.off('data', onData);
+    body.off('end', onFinished);
+    body.off('error', onError);
+    body.off('close', onClosed);
+  };
+  const settle = (end: 'end' | 'close' | Error): void => {
+    stop();
+    onEnd(end);
+  };
+  const onFinished = (): void => settle('end');
+  const onError = (error: Error): void => settle(error);
+  const onClosed = (): void => settle('close');
+  body.on('data', onData);
+  body.once('end', onFinished);
+  body.once('error', onError);
+  body.once('close', onClosed);
+  return stop;
 }
 
 /** Body bytes as they arrive: into one buffer of the declared size, else as a list of chunks. */

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { destroyQuietly } from './body.js';
+import { destroyQuietly, followBody } from './body.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { HttpClientUnavailableError, NetworkError, TransientServerError, UnauthorizedError } from './errors.js';
 import type { BackoffOptions } from './backoff.js';
@@ -171,24 +171,18 @@ function drain(body: Readable): Promise<void> {
   if (body.readableEnded || body.destroyed) return Promise.resolve();
   return new Promise<void>((resolve) => {
     let read = 0;
-    const finish = (): void => {
-      body.off('data', onData);
-      body.off('end', finish);
-      body.off('error', finish);
-      body.off('close', finish);
-      resolve();
-    };
-    const onData = (chunk: Buffer): void => {
-      read += chunk.length;
-      if (read <= DISCARD_LIMIT) return;
-      finish();
-      destroyQuietly(body);
-    };
     // The body is being thrown away; how it ends does not matter.
-    body.on('data', onData);
-    body.once('end', finish);
-    body.once('error', finish);
-    body.once('close', finish);
+    const stop = followBody(
+      body,
+      (chunk) => {
+        read += chunk.length;
+        if (read <= DISCARD_LIMIT) return;
+        stop();
+        destroyQuietly(body);
+        resolve();
+      },
+      () => resolve(),
+    );
   });
 }
 
