@@ -19,7 +19,7 @@ try {
   ours = await import('../../packages/schema-validator/dist/index.js');
 }
 
-const SUITE = fileURLToPath(new URL('../../../shared/json-schema-test-suite/', import.meta.url));
+const SUITE = fileURLToPath(new URL('../../tooling/json-schema-test-suite/', import.meta.url));
 if (!existsSync(SUITE)) throw new Error(`the test suite is not at ${SUITE}`);
 const DIALECTS = { draft7: ['draft-07', '7'], 'draft2019-09': ['2019-09', '2019-09'], 'draft2020-12': ['2020-12', '2020-12'] };
 

@@ -10,7 +10,11 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const LTS = process.env.MCPC_TEST_LTS_NODE ?? 'node@24.21.0';
 const resultsDir = join(root, '.vitest-results');
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '0' };
+// pnpm hands its own settings to scripts as npm_config_* variables; the npm behind `npx` (the Node 24
+// leg, servers the tests start with npx) warns once per process about each one it does not know.
+const PNPM_ONLY_CONFIG = /^npm_config_(verify_deps_before_run|npm_globalconfig|_jsr_registry)$/i;
+const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !PNPM_ONLY_CONFIG.test(key)));
+const env = { ...inherited, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '0' };
 
 function run(label, command, args, extraEnv = {}) {
   console.log(`\n▶ ${label}: ${command} ${args.join(' ')}`);

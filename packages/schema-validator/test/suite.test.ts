@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compile, stopPatternWorker } from '../src/index.js';
 import type { JsonValue } from '../src/index.js';
 
-const SUITE = fileURLToPath(new URL('../../../../shared/json-schema-test-suite/', import.meta.url));
+const SUITE = fileURLToPath(new URL('../../../tooling/json-schema-test-suite/', import.meta.url));
 const DIALECTS = { draft7: 'draft-07', 'draft2019-09': '2019-09', 'draft2020-12': '2020-12' } as const;
 
 interface SuiteTest {
