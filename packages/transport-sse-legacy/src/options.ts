@@ -1,5 +1,6 @@
 import type { Logger } from '@mcpc/jsonrpc';
 import type { BackoffOptions, HeadersOption, HttpAuth, HttpClientChoice, UndiciDispatcher } from '@mcpc/transport-streamable-http';
+import { atLeastOne, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES } from '@mcpc/transport-streamable-http/toolkit';
 
 export interface SseTransportOptions {
   /** The SSE endpoint (GET), e.g. `https://example.com/sse`. */
@@ -30,6 +31,12 @@ export interface SseTransportOptions {
   readonly maxSseEventBytes?: number;
   /** Log the deprecation notice once per process when a stream opens (true). `@mcpc/client` turns it off and notes it itself. */
   readonly deprecationNotice?: boolean;
+  /** Most connections the transport's own HTTP client keeps open to the server at once (64); not applied to your `dispatcher`. */
+  readonly maxConnections?: number;
+  /** Answers to the server's own requests being POSTed at once (4); the rest wait in order. */
+  readonly maxConcurrentReplies?: number;
+  /** Answers waiting to be POSTed (1024); past it, a new one is dropped, and the drops are counted in a warning. */
+  readonly maxQueuedReplies?: number;
   /** Authorization: headers per request and what to do on 401/403 (`@mcpc/oauth`'s provider implements it). */
   readonly auth?: HttpAuth;
   readonly logger?: Logger;
@@ -48,6 +55,9 @@ export interface ResolvedSseOptions {
   readonly readTimeout: number;
   readonly maxSseEventBytes: number;
   readonly deprecationNotice: boolean;
+  readonly maxConnections: number;
+  readonly maxConcurrentReplies: number;
+  readonly maxQueuedReplies: number;
   readonly auth: HttpAuth | undefined;
 }
 
@@ -67,6 +77,9 @@ export function resolveOptions(o: SseTransportOptions): ResolvedSseOptions {
     readTimeout: o.readTimeout ?? 60_000,
     maxSseEventBytes: o.maxSseEventBytes ?? 64 * 1024 * 1024,
     deprecationNotice: o.deprecationNotice ?? true,
+    maxConnections: atLeastOne('maxConnections', o.maxConnections, 64),
+    maxConcurrentReplies: atLeastOne('maxConcurrentReplies', o.maxConcurrentReplies, DEFAULT_MAX_CONCURRENT_REPLIES),
+    maxQueuedReplies: Math.floor(Math.max(0, o.maxQueuedReplies ?? DEFAULT_MAX_QUEUED_REPLIES)),
     auth: o.auth,
   };
 }

@@ -16,11 +16,17 @@ import { HttpError, ResponseStreamClosedError, UnauthorizedError } from '@mcpc/t
 import {
   backoffDelay,
   bodyChunks,
+  contentTypeLabel,
   createHttpClient,
+  endpointLabel,
+  notAnEndpoint,
+  refused,
+  statusLine,
   discard,
   exchange,
   header,
   readSse,
+  ReplyQueue,
   Sends,
   sleep,
   untilAborted,
@@ -62,6 +68,8 @@ export class SseTransport implements Transport {
   /** One per message in flight, aborted on close; a request's is found by its id when it is abandoned. */
   readonly #sends = new Sends();
   readonly #waiting = new Map<JsonRpcId, Waiter>();
+  /** Our answers to the server's requests: a few POSTs at a time, a bounded queue behind them. */
+  readonly #replies: ReplyQueue;
   #sink: TransportSink | undefined;
   #state: 'new' | 'open' | 'closed' = 'new';
   #stream: Stream | undefined;
@@ -78,7 +86,13 @@ export class SseTransport implements Transport {
     this.#options = resolveOptions(options);
     this.#settings = { url: this.#options.url, retries: this.#options.retries, retryDelay: this.#options.retryDelay, readTimeout: this.#options.readTimeout };
     this.#logger = options.logger ?? warningsToConsole;
-    this.#http = createHttpClient({ choice: options.httpClient ?? 'auto', dispatcher: options.dispatcher, connectTimeout: this.#options.connectTimeout });
+    this.#http = createHttpClient({
+      choice: options.httpClient ?? 'auto',
+      dispatcher: options.dispatcher,
+      connectTimeout: this.#options.connectTimeout,
+      maxConnections: this.#options.maxConnections,
+    });
+    this.#replies = new ReplyQueue({ maxInFlight: this.#options.maxConcurrentReplies, maxQueued: this.#options.maxQueuedReplies, warn: (w) => this.#warn(w) });
   }
 
   async start(sink: TransportSink): Promise<void> {
@@ -105,6 +119,12 @@ export class SseTransport implements Transport {
 
   async send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
     if (this.#state !== 'open') throw new ConnectionClosedError('method' in message ? message.method : undefined);
+    // An answer to the server's request waits its turn: a flood of them must not open a socket each.
+    if (!('method' in message)) return this.#replies.run(() => this.#send(message, options));
+    return this.#send(message, options);
+  }
+
+  async #send(message: JsonRpcMessage, options: TransportSendOptions): Promise<void> {
     // JsonRpcEngine passes no signal: it calls abandon(id).
     const send = this.#sends.begin(message, options.signal);
     const signal = send.signal;
@@ -137,6 +157,7 @@ export class SseTransport implements Transport {
     const closed = new ConnectionClosedError(undefined);
     this.#closing.abort(closed);
     this.#sends.abortAll(closed);
+    this.#replies.close(closed);
     if (this.#pingTimer !== undefined) clearInterval(this.#pingTimer);
     this.#failWaiting(new ConnectionClosedError(undefined));
     await this.#run?.catch(() => {});
@@ -166,12 +187,12 @@ export class SseTransport implements Transport {
         const response = await exchange(this.#http, this.#settings, { method: 'GET', headers, signal, retryable: false, bodyTimeout: 0, auth: this.#options.auth });
         if (response.statusCode === 401 || response.statusCode === 403) {
           await discard(response);
-          throw new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'));
+          throw this.#unauthorized(response.statusCode, header(response, 'www-authenticate'), this.#options.url);
         }
-        const type = (header(response, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+        const type = mediaTypeOf(header(response, 'content-type'));
         if (response.statusCode !== 200 || type !== 'text/event-stream') {
           await discard(response);
-          throw new HttpError(response.statusCode, `the server did not open an SSE stream (HTTP ${response.statusCode}, ${escapeForLog(type, 60) || 'no content type'})`);
+          throw new HttpError(response.statusCode, this.#noStream(response.statusCode, type), { contentType: type });
         }
         await readSse(bodyChunks(response.body, header(response, 'content-encoding'), undefined), this.#options.maxSseEventBytes, {
           onId: () => {},
@@ -310,8 +331,25 @@ export class SseTransport implements Transport {
     const method = 'method' in message ? message.method : undefined;
     const response = await exchange(this.#http, this.#settings, { method: 'POST', url, headers, body: JSON.stringify(message), signal, retryable, rpcMethod: method, auth: this.#options.auth });
     await discard(response);
-    if (response.statusCode === 401 || response.statusCode === 403) throw new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'));
-    if (response.statusCode >= 400) throw new HttpError(response.statusCode, `the server refused ${method ?? 'a reply'} with HTTP ${response.statusCode}`);
+    const status = response.statusCode;
+    if (status === 401 || status === 403) throw this.#unauthorized(status, header(response, 'www-authenticate'), url);
+    if (status >= 400) {
+      const type = mediaTypeOf(header(response, 'content-type'));
+      throw new HttpError(status, refused(url, status, type, method), { contentType: type });
+    }
+  }
+
+  /** The GET did not open an SSE stream: a web page, a Streamable HTTP endpoint, a wrong path. */
+  #noStream(status: number, type: string): string {
+    const url = this.#options.url;
+    if (status >= 200 && status < 300) return notAnEndpoint(url, status, type, 'text/event-stream', 'an HTTP+SSE endpoint');
+    return `${endpointLabel(url)} answered ${statusLine(status)} (${contentTypeLabel(type)}) to the GET that opens the SSE stream, not an HTTP+SSE endpoint — check the URL`;
+  }
+
+  #unauthorized(status: number, wwwAuthenticate: string | undefined, url: URL): UnauthorizedError {
+    const configured = this.#options.headers;
+    const fromHeaders = typeof configured === 'object' && Object.keys(configured).some((name) => name.toLowerCase() === 'authorization');
+    return new UnauthorizedError(status, wwwAuthenticate, { url, authConfigured: this.#options.auth !== undefined || fromHeaders });
   }
 
   /** The current endpoint; while the stream is re-opening, waits for the next one, within a bound. */
@@ -348,6 +386,7 @@ export class SseTransport implements Transport {
     this.#state = 'closed';
     this.#closing.abort(cause);
     this.#sends.abortAll(cause);
+    this.#replies.close(new ConnectionClosedError(undefined, cause));
     if (this.#pingTimer !== undefined) clearInterval(this.#pingTimer);
     this.#failWaiting(new ConnectionClosedError(undefined, cause));
     await this.#http.close().catch(() => {});
@@ -401,3 +440,6 @@ export class SseTransport implements Transport {
     safeLog(this.#logger, 'debug', `[mcpc] ${message}`);
   }
 }
+
+/** The media type of a `Content-Type` (`text/event-stream`), lower case; '' when there is none. */
+const mediaTypeOf = (contentType: string | undefined): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();

@@ -64,6 +64,30 @@ export class ProcessExitError extends TransportError {
   }
 }
 
+/**
+ * Writing to the server's stdin failed: the server closed it (a broken pipe: `EPIPE`) or the pipe
+ * failed otherwise. The request being written rejects with it, and the transport closes with it as
+ * the cause, since nothing sent from then on can reach the server.
+ */
+export class StdinWriteError extends TransportError {
+  static override readonly brand: string = 'StdinWriteError';
+  readonly command: string;
+  /** The system error code (`'EPIPE'`, …), when the system gave one. */
+  readonly errno: string | undefined;
+
+  constructor(command: string, cause: unknown) {
+    const errno = readString(cause, 'code');
+    const name = `the server process "${escapeForLog(command, 100)}"`;
+    const message =
+      errno === 'EPIPE' || errno === 'ECONNRESET'
+        ? `${name} closed its stdin (broken pipe, ${errno}): it no longer reads what is sent, so the connection is lost`
+        : `could not write to the stdin of ${name}${cause instanceof Error ? `: ${escapeForLog(cause.message, 200)}` : ''}`;
+    super(message, { code: 'MCPC_WRITE_FAILED', cause });
+    this.command = command;
+    this.errno = errno;
+  }
+}
+
 /** The end of what the server printed is where its last words are, so the message keeps the end. */
 function describeTail(tail: string): string {
   const text = tail.trim();

@@ -5,6 +5,6 @@ export {
   type StdioTransportOptions,
   type ShutdownTimeouts,
 } from './stdio-transport.js';
-export { SpawnError, ProcessExitError } from './errors.js';
+export { SpawnError, ProcessExitError, StdinWriteError } from './errors.js';
 export { defaultEnvironment, type EnvironmentOptions } from './environment.js';
 export { resolveCommand, type ResolveCommandOptions, type ResolvedCommand } from './resolve-command.js';

@@ -31,25 +31,40 @@ export class LineWriter {
   readonly #queue: Queued[] = [];
   #blocked = false;
   #ended = false;
+  /** The stream failed (a broken pipe): why, for every write from then on. */
+  #failure: unknown;
+  #failed = false;
   /** Frames handed over in this turn of the event loop, written together once its ticks are done. */
   #batch: Batch | undefined;
   readonly #flushBatch = (): void => this.#flush();
 
-  /** `writeError` turns a stream failure into the error the caller sees. */
-  constructor(stream: Writable, writeError: (cause: unknown) => Error) {
+  /**
+   * `writeError` turns a stream failure into the error the caller sees; `onFailure` hears of the first
+   * failure of the stream itself (a write that failed, an 'error'), once.
+   */
+  constructor(stream: Writable, writeError: (cause: unknown) => Error, onFailure?: (cause: unknown) => void) {
     this.#stream = stream;
     this.#writeError = writeError;
+    this.#onFailure = onFailure;
     stream.on('drain', () => {
       this.#blocked = false;
       this.#pump();
     });
+    // A failed stream never drains: without this, frames queued behind a full pipe would wait for ever.
+    stream.on('error', (error) => this.#fail(error));
+    stream.once('close', () => {
+      if (!this.#ended) this.#fail(new Error('the stream is closed'));
+    });
   }
+
+  readonly #onFailure: ((cause: unknown) => void) | undefined;
 
   /**
    * Writes `data`. `options.signal` is read only if the frame must wait behind others (reading a
    * JsonRpcEngine request's signal is what makes it); `key` names the frame for {@link withdraw}.
    */
   write(data: string, options?: SignalSource, key?: unknown): Promise<void> {
+    if (this.#failed) return Promise.reject(this.#writeError(this.#failure));
     if (!this.#blocked && !this.#ended && this.#queue.length === 0) return this.#hand(data);
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(new AbortError(undefined, signal.reason));
@@ -92,6 +107,15 @@ export class LineWriter {
     if (!this.#stream.destroyed && !this.#stream.writableEnded) this.#stream.end();
   }
 
+  /** The stream failed: nothing written from now on can reach it, and nothing queued will. */
+  #fail(cause: unknown): void {
+    if (this.#failed) return;
+    this.#failed = true;
+    this.#failure = cause;
+    this.abandon(this.#writeError(cause));
+    this.#onFailure?.(cause);
+  }
+
   #pump(): void {
     // Bounded by the queue, which only shrinks here.
     while (!this.#blocked && !this.#ended && this.#queue.length > 0) {
@@ -126,8 +150,9 @@ export class LineWriter {
     this.#batch = undefined;
     if (this.#stream.destroyed || this.#stream.writableEnded) return batch.reject(this.#writeError(new Error('the stream is closed')));
     const accepted = this.#stream.write(batch.data(), (error) => {
-      if (error === null || error === undefined) batch.resolve();
-      else batch.reject(this.#writeError(error));
+      if (error === null || error === undefined) return batch.resolve();
+      batch.reject(this.#writeError(error));
+      this.#fail(error);
     });
     if (!accepted) this.#blocked = true;
   }

@@ -17,7 +17,7 @@ import {
   type TransportSink,
 } from '@mcpc/jsonrpc';
 import { defaultEnvironment, mergeEnvironment } from './environment.js';
-import { ProcessExitError, SpawnError } from './errors.js';
+import { ProcessExitError, SpawnError, StdinWriteError } from './errors.js';
 import { LineDecoder } from './line-decoder.js';
 import { LineWriter } from './line-writer.js';
 import { killGroupSurvivors, killOnProcessExit, signalTree } from './process-tree.js';
@@ -34,6 +34,9 @@ const SIGKILL_WAIT_MS = 5_000;
 // A process's exit and the end of its pipes arrive in either order; this is how long one waits for
 // the other, so a last response written just before exiting is still delivered.
 const EXIT_GRACE_MS = 1_000;
+// A write that fails because the process is dying is followed by its exit at once; this long is given
+// to the exit, whose error (with the stderr tail) says more than the broken pipe does.
+const WRITE_FAILURE_GRACE_MS = 100;
 
 export interface ShutdownTimeouts {
   /** How long to wait for the server to exit once its stdin is closed, before SIGTERM (2000 ms). */
@@ -212,7 +215,11 @@ export class StdioTransport implements Transport {
 
     this.#child = child;
     this.#sink = sink;
-    this.#writer = new LineWriter(child.stdin, (cause) => this.#writeError(cause));
+    this.#writer = new LineWriter(
+      child.stdin,
+      (cause) => this.#writeError(cause),
+      (cause) => this.#onWriteFailed(cause),
+    );
     child.on('error', (error) => this.#log('warn', `the server process reported: ${escapeForLog(error.message)}`));
     child.on('exit', (code, signal) => this.#onExit(code, signal));
     child.stdout.on('data', (chunk: Buffer) => this.#decoder.push(chunk));
@@ -271,6 +278,22 @@ export class StdioTransport implements Transport {
     this.#teardown = this.#run(async () => {
       await this.#waitUntil(() => this.#stdoutDone && this.#stderrDone, EXIT_GRACE_MS);
       this.#finalize(this.#exitError());
+    });
+  }
+
+  /**
+   * Writing to the server failed (it closed its stdin: a broken pipe). Nothing sent from now on can
+   * reach it, so the connection is lost even if the process runs on with stdout open: the transport
+   * closes with the write error as the cause, and the engine fails what is pending with it, rather
+   * than each request waiting out its timeout. A process that is exiting is given a moment to, so
+   * that its exit is what gets reported.
+   */
+  #onWriteFailed(cause: unknown): void {
+    if (this.#state !== 'open') return;
+    const error = new StdinWriteError(this.#command, cause);
+    this.#debug(escapeForLog(error.message));
+    void this.#waitUntil(() => this.#exit !== undefined || this.#stdoutDone, WRITE_FAILURE_GRACE_MS).then((ended) => {
+      if (!ended) this.#fail(error);
     });
   }
 
@@ -347,8 +370,7 @@ export class StdioTransport implements Transport {
 
   #writeError(cause: unknown): Error {
     if (this.#state !== 'open') return new ConnectionClosedError(undefined, this.#closeCause ?? cause);
-    const why = cause instanceof Error ? `: ${escapeForLog(cause.message)}` : '';
-    return new TransportError(`could not write to the server's stdin${why}`, { code: 'MCPC_WRITE_FAILED', cause });
+    return new StdinWriteError(this.#command, cause);
   }
 
   // ── waiting ─────────────────────────────────────────────────────────────────────────────────────

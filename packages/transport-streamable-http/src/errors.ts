@@ -1,28 +1,31 @@
 import { ServerError, TransportError } from '@mcpc/jsonrpc';
+import { unauthorized } from './diagnostics.js';
 
 /** The server answered with an HTTP status the transport cannot turn into a JSON-RPC message. */
 export class HttpError extends TransportError {
   static override readonly brand: string = 'HttpError';
   readonly status: number;
+  /** The media type of the response (`text/html`), as the server sent it (untrusted); undefined when unknown. */
+  readonly contentType: string | undefined;
 
-  constructor(status: number, message: string, options?: { code?: string; cause?: unknown }) {
+  constructor(status: number, message: string, options?: { code?: string; cause?: unknown; contentType?: string }) {
     super(message, { code: options?.code ?? 'MCPC_HTTP_ERROR', cause: options?.cause });
     this.status = status;
+    this.contentType = options?.contentType;
   }
 }
 
 /**
  * HTTP 401 or 403: the server wants (other) credentials. `wwwAuthenticate` is the challenge, for an
- * auth provider to act on.
+ * auth provider to act on. The message names the endpoint (`context.url`) and what to do: pass `auth`
+ * when none was configured (`context.authConfigured`), else that the credentials were refused.
  */
 export class UnauthorizedError extends HttpError {
   static override readonly brand: string = 'UnauthorizedError';
   readonly wwwAuthenticate: string | undefined;
 
-  constructor(status: number, wwwAuthenticate: string | undefined) {
-    super(status, `the server refused the request with HTTP ${status}${status === 401 ? ': credentials are required' : ': access is forbidden'}`, {
-      code: 'MCPC_UNAUTHORIZED',
-    });
+  constructor(status: number, wwwAuthenticate: string | undefined, context?: { readonly url?: URL; readonly authConfigured?: boolean }) {
+    super(status, unauthorized(context?.url, status, context?.authConfigured === true), { code: 'MCPC_UNAUTHORIZED' });
     this.wwwAuthenticate = wwwAuthenticate;
   }
 }
@@ -95,8 +98,9 @@ export class ResponseStreamClosedError extends TransportError {
   /** Whether the protocol offered resumption (the classic protocol did; the stateless one does not). */
   readonly resumable: boolean;
 
-  constructor(method: string | undefined, detail: string, options?: { resumable?: boolean }) {
-    super(`the response stream${method === undefined ? '' : ` of ${method}`} closed before the result arrived: ${detail}`, {
+  /** `options.message` replaces the whole message (a response that was not a stream at all says so). */
+  constructor(method: string | undefined, detail: string, options?: { resumable?: boolean; message?: string }) {
+    super(options?.message ?? `the response stream${method === undefined ? '' : ` of ${method}`} closed before the result arrived: ${detail}`, {
       code: 'MCPC_RESPONSE_STREAM_CLOSED',
     });
     this.method = method;

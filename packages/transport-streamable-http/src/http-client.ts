@@ -26,6 +26,18 @@ export interface HttpRequest {
   readonly headersTimeout: number;
   /** Milliseconds of silence allowed between body chunks; 0 for none. */
   readonly bodyTimeout: number;
+  /**
+   * A stream that may stay open for as long as the host wants it (a subscription): carried on
+   * connections outside the `maxConnections` bound, so that many held open cannot starve other requests.
+   */
+  readonly longLived?: boolean;
+  /**
+   * A notification or a reply to a server's request: carried on a few connections of its own
+   * (`CONTROL_CONNECTIONS`), so that calls holding every bounded connection — each waiting, say,
+   * for the answer to an elicitation the server asked on its stream — cannot keep that answer, or a
+   * cancellation, from going out.
+   */
+  readonly control?: boolean;
 }
 
 /** Sends HTTP requests; see {@link createHttpClient}. */
@@ -60,6 +72,11 @@ export interface HttpClientOptions {
   readonly dispatcher?: UndiciDispatcher | undefined;
   /** Milliseconds to establish a connection, with the client's own connections (10 000). */
   readonly connectTimeout?: number;
+  /**
+   * Most connections open at once per origin, with the client's own connections (64); requests past it
+   * wait. Long-lived streams (`HttpRequest.longLived`) are not counted: each is one the host asked for.
+   */
+  readonly maxConnections?: number;
   /** The environment whose proxy variables count (`process.env`), read once, here. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -80,18 +97,19 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const dispatcher = options.dispatcher;
   if (dispatcher !== undefined && choice === 'node') throw new TypeError("a dispatcher is undici's: it cannot be used with httpClient: 'node'");
   const connectTimeout = options.connectTimeout ?? 10_000;
+  const maxConnections = options.maxConnections ?? 64;
   // Proxy variables are read once, as the transport is made, like undici's EnvHttpProxyAgent does.
   const proxy = proxyConfigured(options.env ?? process.env);
   return new LazyHttpClient(async () => {
     if (dispatcher !== undefined) return (await import('./undici-client.js')).fromDispatcher(dispatcher);
     if (choice !== 'node') {
       const undici = await importUndici();
-      if (undici !== undefined) return (await import('./undici-client.js')).ownAgent(undici, { connectTimeout, proxy });
+      if (undici !== undefined) return (await import('./undici-client.js')).ownAgent(undici, { connectTimeout, proxy, maxConnections });
       if (choice === 'undici') throw new HttpClientUnavailableError("httpClient: 'undici' was asked for");
     }
     // Node's client has no proxy support: going around a proxy the environment names would be wrong.
     if (proxy) throw new HttpClientUnavailableError('HTTP_PROXY or HTTPS_PROXY is set');
-    return (await import('./node-client.js')).nodeClient({ connectTimeout });
+    return (await import('./node-client.js')).nodeClient({ connectTimeout, maxConnections });
   });
 }
 

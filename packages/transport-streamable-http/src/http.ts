@@ -61,6 +61,10 @@ export interface Exchange {
   readonly rpcMethod?: string | undefined;
   /** Idle time allowed between body chunks; 0 for long-lived streams. */
   readonly bodyTimeout?: number;
+  /** A stream that may stay open for as long as the host wants it: outside the connection bound (see `HttpRequest.longLived`). */
+  readonly longLived?: boolean;
+  /** A notification or a reply: on connections of its own (see `HttpRequest.control`). */
+  readonly control?: boolean;
   readonly auth?: HttpAuth | undefined;
 }
 
@@ -110,6 +114,8 @@ export async function exchange(client: HttpClient, options: ExchangeSettings, x:
         signal: x.signal,
         headersTimeout: options.readTimeout,
         bodyTimeout: x.bodyTimeout ?? options.readTimeout,
+        ...(x.longLived === true && { longLived: true }),
+        ...(x.control === true && { control: true }),
       });
     } catch (error) {
       if (x.signal.aborted) throw x.signal.reason;
@@ -133,7 +139,7 @@ export async function exchange(client: HttpClient, options: ExchangeSettings, x:
         attempt--;
         continue;
       }
-      throw new UnauthorizedError(status, wwwAuthenticate);
+      throw new UnauthorizedError(status, wwwAuthenticate, { url, authConfigured: true });
     }
     if (response.statusCode >= 500) {
       await discard(response);

@@ -13,3 +13,4 @@ export {
   ResponseStreamClosedError,
   HttpClientUnavailableError,
 } from './errors.js';
+export { ReplyQueueFullError } from './replies.js';

@@ -59,10 +59,11 @@ export async function readJsonMessage(response: HttpResponse, limit: number, on:
 /**
  * Reads an SSE body, delivering each event's JSON-RPC message as it completes — so a result that has
  * arrived is kept even if the connection dies after it. Events of a type other than `message`, and the
- * empty priming event, carry no message.
+ * empty priming event, carry no message. `stop`, asked after each chunk, ends the read early.
  */
-export async function readEventStream(response: HttpResponse, maxEventChars: number, cursor: StreamCursor, on: MessageHandlers): Promise<void> {
+export async function readEventStream(response: HttpResponse, maxEventChars: number, cursor: StreamCursor, on: MessageHandlers, stop?: () => boolean): Promise<void> {
   await readSse(bodyChunks(response.body, header(response, 'content-encoding'), undefined), maxEventChars, {
+    ...(stop !== undefined && { stop }),
     onId: (id) => void (cursor.lastEventId = id),
     onRetry: (ms) => void (cursor.retryMs = ms),
     onWarning: on.warning,

@@ -3,6 +3,7 @@ import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions
 import type * as NodeHttps from 'node:https';
 import type { Socket } from 'node:net';
 import type { HttpClient, HttpRequest, HttpResponse } from './http-client.js';
+import { CONTROL_CONNECTIONS } from './pools.js';
 
 /** A timeout of Node's client, with a `code` the exchange's retry policy reads (connect ones are retried). */
 class NodeHttpTimeoutError extends Error {
@@ -28,25 +29,36 @@ class NodeHttpClient implements HttpClient {
   readonly #http: typeof NodeHttp;
   readonly #https: typeof NodeHttps;
   readonly #agents: { readonly http: HttpAgent; readonly https: HttpAgent };
+  /** For long-lived streams, outside the bound (see `HttpRequest.longLived`); made on first use. */
+  #streamAgents: { readonly http: HttpAgent; readonly https: HttpAgent } | undefined;
+  /** For notifications and replies, a few sockets of their own (see `HttpRequest.control`); made on first use. */
+  #controlAgents: { readonly http: HttpAgent; readonly https: HttpAgent } | undefined;
   readonly #connectTimeout: number;
   // Requests go to one or two URLs over and over: each is turned into request options once.
   readonly #targets = new WeakMap<URL, Target>();
 
-  constructor(http: typeof NodeHttp, https: typeof NodeHttps, connectTimeout: number) {
+  constructor(http: typeof NodeHttp, https: typeof NodeHttps, connectTimeout: number, maxConnections: number) {
     this.#http = http;
     this.#https = https;
-    this.#agents = { http: new http.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }), https: new https.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }) };
+    // Bounded: a burst of requests queues in the agent for a socket instead of opening one each.
+    this.#agents = this.#makeAgents(maxConnections);
     this.#connectTimeout = connectTimeout;
   }
 
   request(r: HttpRequest): Promise<HttpResponse> {
     return new Promise<HttpResponse>((resolve, reject) => {
       const secure = r.url.protocol === 'https:';
+      const agents =
+        r.longLived === true
+          ? (this.#streamAgents ??= this.#makeAgents(Infinity))
+          : r.control === true
+            ? (this.#controlAgents ??= this.#makeAgents(CONTROL_CONNECTIONS))
+            : this.#agents;
       const options: RequestOptions = {
         ...this.#target(r.url),
         method: r.method,
         headers: r.headers, // end(body) below sets Content-Length
-        agent: secure ? this.#agents.https : this.#agents.http,
+        agent: secure ? agents.https : agents.http,
         // No `signal` here: the agent would hand it to the socket it creates, which outlives the request
         // in the pool; aborting a finished request would then kill a connection another one is using.
       };
@@ -83,8 +95,15 @@ class NodeHttpClient implements HttpClient {
   }
 
   async close(): Promise<void> {
-    this.#agents.http.destroy();
-    this.#agents.https.destroy();
+    for (const agents of [this.#agents, this.#streamAgents, this.#controlAgents]) {
+      agents?.http.destroy();
+      agents?.https.destroy();
+    }
+  }
+
+  #makeAgents(maxSockets: number): { readonly http: HttpAgent; readonly https: HttpAgent } {
+    const options = { keepAlive: true, timeout: KEEP_ALIVE_MS, maxSockets };
+    return { http: new this.#http.Agent(options), https: new this.#https.Agent(options) };
   }
 
   /** A new socket must connect (and, for https, finish its handshake) within the connect timeout. */
@@ -141,7 +160,7 @@ function abortOnSignal(req: ClientRequest, signal: AbortSignal, end: (error: Err
 // close it under a request (undici's default is the same); a server's shorter Keep-Alive hint wins.
 const KEEP_ALIVE_MS = 4_000;
 
-export async function nodeClient(options: { readonly connectTimeout: number }): Promise<HttpClient> {
+export async function nodeClient(options: { readonly connectTimeout: number; readonly maxConnections: number }): Promise<HttpClient> {
   const [http, https] = await Promise.all([import('node:http'), import('node:https')]);
-  return new NodeHttpClient(http, https, options.connectTimeout);
+  return new NodeHttpClient(http, https, options.connectTimeout, options.maxConnections);
 }

@@ -2,6 +2,7 @@ import type { Logger } from '@mcpc/jsonrpc';
 import type { BackoffOptions } from './backoff.js';
 import type { HttpClientChoice, UndiciDispatcher } from './http-client.js';
 import type { HttpAuth } from './http.js';
+import { DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES } from './replies.js';
 
 /** Headers sent with every HTTP request: fixed, or computed per request (a rotating token). */
 export type HeadersOption =
@@ -50,6 +51,15 @@ export interface StreamableHttpTransportOptions {
   readonly maxResumeAttempts?: number;
   /** Open the GET stream for server-initiated messages once the session is initialized (true in streamable mode). */
   readonly listen?: boolean;
+  /**
+   * Most connections the transport's own HTTP client keeps open to the server at once (64); requests
+   * past it wait for one to be free. Not applied to a `dispatcher` of yours.
+   */
+  readonly maxConnections?: number;
+  /** Answers to the server's own requests being sent at once (4); the rest wait in order. */
+  readonly maxConcurrentReplies?: number;
+  /** Answers waiting to be sent (1024); past it, a new one is dropped, and the drops are counted in a warning. */
+  readonly maxQueuedReplies?: number;
   /** Authorization: headers per request and what to do on 401/403 (`@mcpc/oauth`'s provider implements it). */
   readonly auth?: HttpAuth;
   readonly logger?: Logger;
@@ -69,10 +79,15 @@ export interface ResolvedOptions {
   readonly reconnectDelay: BackoffOptions;
   readonly maxResumeAttempts: number;
   readonly listen: boolean;
+  readonly maxConnections: number;
+  readonly maxConcurrentReplies: number;
+  readonly maxQueuedReplies: number;
   readonly auth: HttpAuth | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** Connections to one server at once: room for many streams in flight, far below a descriptor limit. */
+export const DEFAULT_MAX_CONNECTIONS = 64;
 
 export function resolveOptions(o: StreamableHttpTransportOptions): ResolvedOptions {
   const url = new URL(o.url);
@@ -93,6 +108,16 @@ export function resolveOptions(o: StreamableHttpTransportOptions): ResolvedOptio
     reconnectDelay: { initialMs: 1_000, maxMs: 30_000, ...o.reconnectDelay },
     maxResumeAttempts: o.maxResumeAttempts ?? 5,
     listen: mode === 'streamable' && o.listen !== false,
+    maxConnections: atLeastOne('maxConnections', o.maxConnections, DEFAULT_MAX_CONNECTIONS),
+    maxConcurrentReplies: atLeastOne('maxConcurrentReplies', o.maxConcurrentReplies, DEFAULT_MAX_CONCURRENT_REPLIES),
+    maxQueuedReplies: Math.floor(Math.max(0, o.maxQueuedReplies ?? DEFAULT_MAX_QUEUED_REPLIES)),
     auth: o.auth,
   };
+}
+
+/** A whole count of at least one (a bound of 0 would let nothing through). */
+export function atLeastOne(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value >= 1)) throw new RangeError(`${name} must be at least 1, not ${String(value)}`);
+  return Math.floor(value);
 }

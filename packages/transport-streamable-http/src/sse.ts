@@ -13,6 +13,8 @@ export interface SseHandlers {
   onRetry(ms: number): void;
   /** A bad id or a malformed field: reported, the stream goes on. */
   onWarning(message: string): void;
+  /** Asked after each chunk: true stops reading there (the stream is released, nothing is thrown). */
+  readonly stop?: () => boolean;
 }
 
 const MAX_EVENT_ID_LENGTH = 256;
@@ -52,6 +54,7 @@ export async function readSse(chunks: AsyncIterable<Buffer>, maxBufferChars: num
   for await (const chunk of chunks) {
     parser.feed(decoder.decode(chunk, { stream: true }));
     if (overflow !== undefined) throw overflow;
+    if (handlers.stop?.() === true) return; // leaving the loop releases the body
   }
   parser.feed(decoder.decode());
   if (overflow !== undefined) throw overflow;

@@ -17,3 +17,6 @@ export {
   type HttpHeaders,
   type UndiciDispatcher,
 } from './http-client.js';
+export { ReplyQueue, ReplyQueueFullError, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES } from './replies.js';
+export { atLeastOne } from './options.js';
+export { endpointLabel, statusLine, contentTypeLabel, notAnEndpoint, refused } from './diagnostics.js';

@@ -12,14 +12,17 @@ import {
   type TransportSink,
 } from '@mcpc/jsonrpc';
 import { createHash } from 'node:crypto';
+import { AnswerStream } from './answer-stream.js';
 import { ACCEPT_ENCODING } from './body.js';
 import { backoffDelay, sleep } from './backoff.js';
+import { noAnswer, notAnEndpoint, refused } from './diagnostics.js';
 import { HttpError, ResponseStreamClosedError, ResponseTooLargeError, SessionExpiredError, UnauthorizedError } from './errors.js';
 import { createHttpClient, type HttpClient, type HttpResponse } from './http-client.js';
 import { discard, exchange, header, type HttpMethod } from './http.js';
 import { mediaType, readEventStream, readJsonMessage, type MessageHandlers, type StreamCursor } from './messages.js';
 import { resolveOptions, type ResolvedOptions, type StreamableHttpTransportOptions } from './options.js';
 import { Session } from './session.js';
+import { ReplyQueue } from './replies.js';
 import { Sends } from './sends.js';
 
 const ERROR_BODY_LIMIT = 1024 * 1024;
@@ -43,6 +46,8 @@ export class StreamableHttpTransport implements Transport {
   /** One per message in flight, aborted on close; a request's is found by its id when it is abandoned. */
   readonly #sends = new Sends();
   readonly #session = new Session();
+  /** Our answers to the server's requests: a few POSTs at a time, a bounded queue behind them. */
+  readonly #replies: ReplyQueue;
   #sink: TransportSink | undefined;
   #state: 'new' | 'open' | 'closed' = 'new';
   #listener: Promise<void> | undefined;
@@ -51,7 +56,13 @@ export class StreamableHttpTransport implements Transport {
   constructor(options: StreamableHttpTransportOptions) {
     this.#options = resolveOptions(options);
     this.#logger = options.logger ?? warningsToConsole;
-    this.#http = createHttpClient({ choice: options.httpClient ?? 'auto', dispatcher: options.dispatcher, connectTimeout: this.#options.connectTimeout });
+    this.#http = createHttpClient({
+      choice: options.httpClient ?? 'auto',
+      dispatcher: options.dispatcher,
+      connectTimeout: this.#options.connectTimeout,
+      maxConnections: this.#options.maxConnections,
+    });
+    this.#replies = new ReplyQueue({ maxInFlight: this.#options.maxConcurrentReplies, maxQueued: this.#options.maxQueuedReplies, warn: (w) => this.#warn(w) });
   }
 
   /** The session id the server assigned, if any. */
@@ -72,6 +83,12 @@ export class StreamableHttpTransport implements Transport {
 
   async send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
     if (this.#state !== 'open') throw new ConnectionClosedError('method' in message ? message.method : undefined);
+    // An answer to the server's request waits its turn: a flood of them must not open a socket each.
+    if (!('method' in message)) return this.#replies.run(() => this.#send(message, options));
+    return this.#send(message, options);
+  }
+
+  async #send(message: JsonRpcMessage, options: TransportSendOptions): Promise<void> {
     // JsonRpcEngine passes no signal: it calls abandon(id).
     const send = this.#sends.begin(message, options.signal);
     try {
@@ -94,6 +111,7 @@ export class StreamableHttpTransport implements Transport {
     const closed = new ConnectionClosedError(undefined);
     this.#closing.abort(closed);
     this.#sends.abortAll(closed);
+    this.#replies.close(closed);
     const sessionId = this.#session.id;
     if (sessionId !== undefined) {
       // Best-effort: a server that cannot end sessions answers 405, and one that is gone must not hold
@@ -149,7 +167,7 @@ export class StreamableHttpTransport implements Transport {
       response = await this.#post(message, options, signal, retryable);
     }
     if (message.method === 'initialize' && !stateless) this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
-    await this.#readAnswer(message, response, signal, this.#deliver, stateless);
+    await this.#readAnswer(message, response, signal, this.#deliver, { stateless, longLived: options.longLived === true });
   }
 
   /** Notifications and our replies to the server's requests: the server acknowledges with 202. */
@@ -166,7 +184,7 @@ export class StreamableHttpTransport implements Transport {
     }
     if (response.statusCode === 401 || response.statusCode === 403) {
       await discard(response);
-      throw new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'));
+      throw this.#unauthorized(response);
     }
     if (response.statusCode >= 400) throw await this.#httpError(response, method);
     // 202 is what the spec says; a server answering 200 with a body gets it read, in case it carries messages.
@@ -188,8 +206,11 @@ export class StreamableHttpTransport implements Transport {
         retryable,
         rpcMethod: 'method' in message ? message.method : undefined,
         auth: this.#options.auth,
-        // A subscription stream may be quiet for long: no idle timeout between its chunks.
-        ...(options.longLived === true && { bodyTimeout: 0 }),
+        // A subscription stream may be quiet for long: no idle timeout between its chunks, and it is
+        // carried outside the connection bound.
+        ...(options.longLived === true && { bodyTimeout: 0, longLived: true }),
+        // Notifications and replies never queue behind calls for a connection (see HttpRequest.control).
+        ...(!('id' in message && 'method' in message) && { control: true }),
       });
     const headers = this.#headers('POST', options.headers, options.stateless === true);
     return headers instanceof Promise ? headers.then(post) : post(headers);
@@ -197,44 +218,88 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * Reads the answer to a request: a JSON body, or an SSE stream resumed with `Last-Event-ID` when it
-   * breaks before the answer. Resolves once the answer was delivered.
+   * breaks before the answer. Resolves once the answer was delivered; an SSE stream is closed then (see
+   * AnswerStream), and is idle, until the answer, after `readTimeout` without an event.
    */
-  async #readAnswer(request: JsonRpcRequest, response: HttpResponse, signal: AbortSignal, deliver: MessageHandlers, stateless = false): Promise<void> {
+  async #readAnswer(
+    request: JsonRpcRequest,
+    response: HttpResponse,
+    signal: AbortSignal,
+    deliver: MessageHandlers,
+    { stateless = false, longLived = false }: { stateless?: boolean; longLived?: boolean } = {},
+  ): Promise<void> {
     const status = response.statusCode;
     if (status === 401 || status === 403) {
       await discard(response);
-      throw new UnauthorizedError(status, header(response, 'www-authenticate'));
+      throw this.#unauthorized(response);
     }
     if (status >= 400) return this.#errorAnswer(request, response, deliver);
-    let answered = false;
+    const seen: Seen = { answered: false, malformed: undefined };
+    const stream = new AnswerStream(longLived ? 0 : this.#options.readTimeout);
     const watch: MessageHandlers = {
       ...deliver,
       message: (m, bytes) => {
-        if (!('method' in m) && m.id === request.id) answered = true;
+        stream.event();
+        if (!('method' in m) && m.id === request.id) {
+          seen.answered = true;
+          stream.answered();
+        }
         deliver.message(m, bytes);
       },
+      malformed: (e) => {
+        stream.event();
+        seen.malformed ??= e.message;
+        deliver.malformed(e);
+      },
     };
+    try {
+      await this.#readAnswerStreams(request, response, signal, watch, stream, seen, stateless);
+    } finally {
+      stream.release();
+    }
+  }
+
+  /** The reading part of #readAnswer: the POST's stream, then resumptions until the answer. */
+  async #readAnswerStreams(
+    request: JsonRpcRequest,
+    response: HttpResponse,
+    signal: AbortSignal,
+    watch: MessageHandlers,
+    stream: AnswerStream,
+    seen: Seen,
+    stateless: boolean,
+  ): Promise<void> {
+    const answered = (): boolean => seen.answered;
     const cursor: StreamCursor = { lastEventId: undefined, retryMs: undefined };
     let failure: unknown;
     try {
-      await this.#readMessages(response, cursor, watch);
+      await this.#readMessages(response, cursor, watch, stream);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      if (answered) return; // The socket died after the answer: the answer stands.
+      if (answered()) return; // The socket died after the answer: the answer stands.
       if (error instanceof ResponseTooLargeError || error instanceof HttpError) throw error;
       failure = error;
     }
-    if (!answered && stateless) {
+    if (!answered() && stateless) {
       // MCP 2026-07-28 has no resumption: the break lost the request (and, for the server, cancelled
       // it). The caller re-issues it under a new id.
-      throw new ResponseStreamClosedError(request.method, failure === undefined ? 'the response carried no answer' : errorMessage(failure), { resumable: false });
+      if (failure !== undefined) throw new ResponseStreamClosedError(request.method, errorMessage(failure), { resumable: false });
+      const type = mediaType(response);
+      // A whole JSON body that was not the answer says so; a stream that ended without it, as before.
+      const message = type === 'text/event-stream' ? undefined : noAnswer(this.#options.url, response.statusCode, type, request.method, seen.malformed);
+      throw new ResponseStreamClosedError(request.method, 'the response carried no answer', { resumable: false, ...(message !== undefined && { message }) });
     }
-    for (let attempt = 0; !answered; attempt++) {
-      if (mediaType(response) !== 'text/event-stream' || this.#options.mode === 'json') {
-        throw new ResponseStreamClosedError(request.method, failure === undefined ? 'the response carried no answer' : errorMessage(failure));
+    for (let attempt = 0; !answered(); attempt++) {
+      const type = mediaType(response);
+      if (type !== 'text/event-stream' || this.#options.mode === 'json') {
+        if (failure !== undefined) throw new ResponseStreamClosedError(request.method, errorMessage(failure));
+        // Not a stream that broke: a whole response that was not the answer. Say so, in plain words.
+        const message = noAnswer(this.#options.url, response.statusCode, type, request.method, seen.malformed);
+        throw new ResponseStreamClosedError(request.method, 'the response carried no answer', { message });
       }
       if (cursor.lastEventId === undefined) {
-        throw new ResponseStreamClosedError(request.method, 'the server gave no event id to resume from');
+        const why = failure === undefined ? '' : `${errorMessage(failure)}, and `;
+        throw new ResponseStreamClosedError(request.method, `${why}the server gave no event id to resume from`);
       }
       if (attempt >= this.#options.maxResumeAttempts) {
         throw new ResponseStreamClosedError(request.method, `resumption failed ${attempt} times`);
@@ -247,10 +312,10 @@ export class StreamableHttpTransport implements Transport {
           throw new ResponseStreamClosedError(request.method, `the server refused to resume it (HTTP ${resumed.statusCode})`);
         }
         response = resumed;
-        await this.#readMessages(resumed, cursor, watch);
+        await this.#readMessages(resumed, cursor, watch, stream);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        if (answered) return;
+        if (answered()) return;
         if (error instanceof ResponseStreamClosedError || error instanceof ResponseTooLargeError) throw error;
         failure = error;
       }
@@ -278,21 +343,40 @@ export class StreamableHttpTransport implements Transport {
     } else {
       await discard(response);
     }
-    if (!delivered) throw new HttpError(response.statusCode, `the server answered ${request.method} with HTTP ${response.statusCode}`);
+    if (!delivered) {
+      const type = mediaType(response);
+      throw new HttpError(response.statusCode, refused(this.#options.url, response.statusCode, type, request.method), { contentType: type });
+    }
   }
 
   async #httpError(response: HttpResponse, method: string | undefined): Promise<HttpError> {
     await discard(response);
-    return new HttpError(response.statusCode, `the server refused ${method ?? 'a reply'} with HTTP ${response.statusCode}`);
+    const type = mediaType(response);
+    return new HttpError(response.statusCode, refused(this.#options.url, response.statusCode, type, method), { contentType: type });
   }
 
-  #readMessages(response: HttpResponse, cursor: StreamCursor, on: MessageHandlers): Promise<void> {
+  /** 401/403 without an auth provider that could act on it (one that could, acted in `exchange`). */
+  #unauthorized(response: HttpResponse): UnauthorizedError {
+    const configured = this.#options.headers;
+    // Credentials in the configured headers count as "authorization was given" too.
+    const fromHeaders = typeof configured === 'object' && Object.keys(configured).some((name) => name.toLowerCase() === 'authorization');
+    return new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'), {
+      url: this.#options.url,
+      authConfigured: this.#options.auth !== undefined || fromHeaders,
+    });
+  }
+
+  #readMessages(response: HttpResponse, cursor: StreamCursor, on: MessageHandlers, stream?: AnswerStream): Promise<void> {
     const type = mediaType(response);
     if (type === 'application/json') return readJsonMessage(response, this.#options.maxBodyBytes, on);
-    if (type === 'text/event-stream' && this.#options.mode === 'streamable') return readEventStream(response, this.#options.maxSseEventBytes, cursor, on);
+    if (type === 'text/event-stream' && this.#options.mode === 'streamable') {
+      stream?.follow(response.body);
+      return readEventStream(response, this.#options.maxSseEventBytes, cursor, on, stream?.stop);
+    }
     return discard(response).then(() => {
       if (response.statusCode !== 202 && response.statusCode !== 204) {
-        throw new HttpError(response.statusCode, `the server answered with an unexpected content type "${escapeForLog(type, 60)}"`);
+        const expected = this.#options.mode === 'json' ? 'application/json' : 'application/json or text/event-stream';
+        throw new HttpError(response.statusCode, notAnEndpoint(this.#options.url, response.statusCode, type, expected), { contentType: type });
       }
     });
   }
@@ -463,3 +547,10 @@ export class StreamableHttpTransport implements Transport {
 }
 
 const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** What a request's response streams have shown so far. */
+interface Seen {
+  answered: boolean;
+  /** Why the first frame that was not JSON-RPC was not (for the message when no answer came). */
+  malformed: string | undefined;
+}
