@@ -22,6 +22,7 @@ import { streamCall, type ToolStreamEvent } from './features/streaming.js';
 import { runBatch, type BatchOptions } from './features/batch.js';
 import { checkValidationMode } from './features/structured-output.js';
 import { createHostBridge } from './host/bridge.js';
+import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_REQUEST_STATE_BYTES } from './server/mrtr.js';
 import { checkRoots } from './host/roots.js';
 import { assignNames } from './naming.js';
 import { routePrompt, routeResource, routeTool } from './routing.js';
@@ -65,9 +66,7 @@ export class Client {
     }
     const configs = (options.servers ?? []).map(toConfig);
     const names = assignNames(configs);
-    // Noted once the options are known to be valid: a constructor that throws has used nothing.
-    if (this.#roots !== undefined && this.#roots.length > 0) noteDeprecatedUse('roots', this.#logger, notices);
-    if (options.onSampling !== undefined) noteDeprecatedUse('sampling', this.#logger, notices);
+    // Roots and sampling are noted by each connection whose negotiated revision deprecates them.
     const context = {
       logger: this.#logger,
       requestTimeout: options.requestTimeout,
@@ -78,6 +77,10 @@ export class Client {
       validateStructuredContent: checkValidationMode(options.validateStructuredContent, 'validateStructuredContent') ?? 'warn',
       requestMeta: options.requestMeta,
       onInputRequiredWait: options.onInputRequiredWait,
+      inputLimits: {
+        maxInputRequests: checkLimit(options.maxInputRequests, 'maxInputRequests') ?? DEFAULT_MAX_INPUT_REQUESTS,
+        maxRequestStateBytes: checkLimit(options.maxRequestStateBytes, 'maxRequestStateBytes') ?? DEFAULT_MAX_REQUEST_STATE_BYTES,
+      },
       extensions: options.extensions,
       host: (server: string) => this.#host(server),
       deliver: (server: Server, method: string, params: JsonRpcParams | undefined) => this.#deliver(server, method, params),
@@ -255,13 +258,14 @@ export class Client {
 
   /**
    * Sets the log level on every connected-or-connectable server that negotiated logging (others are
-   * skipped), or on `{ server }` alone (where a missing capability is a `CapabilityError`).
+   * skipped), or on `{ server }` alone (where a missing capability is a `CapabilityError`). A 2026-07-28
+   * server is never skipped: the level rides in the `_meta` of its later requests.
    */
   async setLogLevel(level: LoggingLevel, options: RequestOptions & RouteOptions = {}): Promise<void> {
     this.#assertOpen('logging/setLevel');
     checkLevel(level);
     if (options.server !== undefined) return this.server(options.server).setLogLevel(level, options);
-    const servers = (await this.#connected()).filter((s) => s.supports('logging'));
+    const servers = (await this.#connected()).filter((s) => s.isModern || s.supports('logging'));
     await Promise.all(servers.map((s) => s.setLogLevel(level, options)));
   }
 
@@ -274,7 +278,11 @@ export class Client {
   set roots(roots: readonly Root[]) {
     this.#assertOpen('roots');
     const checked = checkRoots(roots);
-    if (checked.length > 0) noteDeprecatedUse('roots', this.#logger, this.#options.deprecationNotices !== false);
+    if (checked.length > 0) {
+      for (const server of this.#servers.values()) {
+        if (server.state === 'connected') noteDeprecatedUse('roots', this.#logger, this.#options.deprecationNotices !== false, server.protocolVersion);
+      }
+    }
     this.#roots = checked;
     for (const server of this.#servers.values()) {
       if (server.state === 'connected' && server.clientCapabilities?.roots === undefined) {
@@ -412,6 +420,13 @@ export class Client {
   #log(level: 'warn' | 'error', message: string): void {
     safeLog(this.#logger, level, `[mcpc] ${message}`);
   }
+}
+
+/** A positive integer bound, or undefined for the default. */
+function checkLimit(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer`);
+  return value;
 }
 
 function checkClientInfo(info: Implementation | undefined): Implementation {

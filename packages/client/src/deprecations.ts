@@ -8,6 +8,12 @@ export interface Deprecation {
   /** What counts as using it. */
   readonly use: string;
   readonly deprecatedSince: string;
+  /**
+   * For a protocol feature, the revision that deprecates it: a session on an older revision uses it as
+   * that revision defines it, and gets no notice. Undefined for what is deprecated whatever the session
+   * negotiates (a transport, an authorization mechanism).
+   */
+  readonly deprecatedIn: string | undefined;
   /** A revision, not a date: the feature may not go before the first revision released on or after it. */
   readonly earliestRemoval: string;
   readonly migration: string;
@@ -20,6 +26,7 @@ export const DEPRECATIONS: readonly Deprecation[] = Object.freeze([
     feature: 'roots',
     use: 'the roots option, client.roots = […] with a root in it, or answering roots/list with a root',
     deprecatedSince: '2026-07-28 (SEP-2577)',
+    deprecatedIn: '2026-07-28',
     earliestRemoval: NEXT_YEAR,
     migration: 'pass directories or files through tool parameters, resource URIs or server configuration',
   },
@@ -27,6 +34,7 @@ export const DEPRECATIONS: readonly Deprecation[] = Object.freeze([
     feature: 'sampling',
     use: 'the onSampling option',
     deprecatedSince: '2026-07-28 (SEP-2577)',
+    deprecatedIn: '2026-07-28',
     earliestRemoval: NEXT_YEAR,
     migration: 'integrate directly with the LLM provider API',
   },
@@ -34,6 +42,7 @@ export const DEPRECATIONS: readonly Deprecation[] = Object.freeze([
     feature: 'logging',
     use: 'setLogLevel() on the client or a server',
     deprecatedSince: '2026-07-28 (SEP-2577)',
+    deprecatedIn: '2026-07-28',
     earliestRemoval: NEXT_YEAR,
     migration: 'log to stderr (stdio) or use OpenTelemetry',
   },
@@ -41,6 +50,7 @@ export const DEPRECATIONS: readonly Deprecation[] = Object.freeze([
     feature: 'sse-transport',
     use: 'connecting over the HTTP+SSE transport',
     deprecatedSince: '2025-03-26 (reclassified by SEP-2596)',
+    deprecatedIn: undefined,
     earliestRemoval: 'three months after SEP-2596 reaches Final',
     migration: 'migrate the server to Streamable HTTP',
   },
@@ -48,6 +58,7 @@ export const DEPRECATIONS: readonly Deprecation[] = Object.freeze([
     feature: 'sampling-include-context',
     use: 'serving a sampling request whose includeContext is "thisServer" or "allServers"',
     deprecatedSince: '2025-11-25 (reclassified by SEP-2596)',
+    deprecatedIn: '2025-11-25',
     earliestRemoval: 'follows Sampling (SEP-2577)',
     migration: 'servers omit includeContext or send "none"',
   },
@@ -55,6 +66,7 @@ export const DEPRECATIONS: readonly Deprecation[] = Object.freeze([
     feature: 'dynamic-client-registration',
     use: 'OAuth Dynamic Client Registration',
     deprecatedSince: '2026-07-28 (PR #2858)',
+    deprecatedIn: undefined,
     earliestRemoval: NEXT_YEAR,
     migration: 'use Client ID Metadata Documents or pre-registered credentials',
   },
@@ -100,14 +112,28 @@ export const deprecations = {
 };
 
 /**
- * Note a use of a deprecated feature. Costs the caller at most one `logger.warn`: a logger that throws
- * is swallowed and the notice stays owed to a later use, as it does when the logger says warnings are
- * off; a reentrant use (a logger that itself reaches a deprecated feature) stands down.
+ * Whether `feature` is deprecated in a session on `revision` (a revision date; undefined: none
+ * negotiated yet). A protocol feature is deprecated only from the revision that deprecates it on: roots
+ * on a 2025-11-25 session are plain 2025-11-25 roots.
  */
-export function noteDeprecatedUse(feature: DeprecatedFeature, logger: Logger, enabled = true): void {
+export function isDeprecatedIn(feature: DeprecatedFeature, revision: string | undefined): boolean {
+  const since = byFeature.get(feature)?.deprecatedIn;
+  if (since === undefined) return true;
+  // Revisions are ISO dates, so their order is the strings' order.
+  return revision !== undefined && revision >= since;
+}
+
+/**
+ * Note a use of a deprecated feature in a session on `revision` (the negotiated protocol revision; a
+ * protocol feature used with no session, or in one on a revision that does not deprecate it, is no
+ * deprecated use). Costs the caller at most one `logger.warn`: a logger that throws is swallowed and the
+ * notice stays owed to a later use, as it does when the logger says warnings are off; a reentrant use
+ * (a logger that itself reaches a deprecated feature) stands down.
+ */
+export function noteDeprecatedUse(feature: DeprecatedFeature, logger: Logger, enabled = true, revision?: string): void {
   if (!enabled || !state.enabled || state.spent.has(feature) || state.writing.has(feature)) return;
   const d = byFeature.get(feature);
-  if (d === undefined) return;
+  if (d === undefined || !isDeprecatedIn(feature, revision)) return;
   state.writing.add(feature);
   try {
     if (logger.isLevelEnabled?.('warn') === false) return;

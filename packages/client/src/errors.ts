@@ -1,4 +1,4 @@
-import { ConnectionClosedError, ErrorCode, McpError, ServerError, escapeForLog } from '@mcpc/jsonrpc';
+import { ConnectionClosedError, ErrorCode, McpError, ServerError, escapeForLog, escapePeerText } from '@mcpc/jsonrpc';
 import type { AnnotationKeyword, ValidationIssue } from '@mcpc/schema-validator';
 import type { CallToolResult } from './types/entities.js';
 
@@ -116,6 +116,11 @@ export class ToolSchemaError extends ValidationError {
   readonly supported: readonly string[];
   /** Where in the schema the problem is, when there is one place. */
   readonly schemaPath: string | undefined;
+  /**
+   * The schema validator's error as it was thrown. Its message may quote the server's schema verbatim,
+   * so `cause` is a copy whose message is escaped and capped; this is the original (untrusted text).
+   */
+  readonly schemaError: unknown;
 
   constructor(
     server: string,
@@ -132,8 +137,9 @@ export class ToolSchemaError extends ValidationError {
       server,
       method: 'tools/call',
       code: problem.reason === 'unsupported-dialect' ? 'MCPC_SCHEMA_UNSUPPORTED_DIALECT' : 'MCPC_SCHEMA_UNUSABLE',
-      cause: problem.cause,
+      cause: withSafeMessage(problem.cause),
     });
+    this.schemaError = problem.cause;
     this.tool = tool;
     this.schema = schema;
     this.reason = problem.reason;
@@ -151,6 +157,29 @@ export class ConnectionError extends McpError {
   constructor(server: string, message: string, options: { cause?: unknown; code?: string } = {}) {
     super(`could not connect to server "${server}": ${message}`, { code: options.code ?? 'MCPC_CONNECTION_FAILED', cause: options.cause });
     this.server = server;
+  }
+}
+
+/**
+ * A local server process keeps dying: it exited, or failed to start, `failures` times within `windowMs`,
+ * so the client stopped starting it again (it would otherwise spawn one process per request for ever).
+ * `cause` is the last failure. Calls succeed again once the window has passed; fix the server first.
+ */
+export class CrashLoopError extends ConnectionError {
+  static override readonly brand: string = 'CrashLoopError';
+  readonly failures: number;
+  readonly windowMs: number;
+
+  constructor(server: string, failures: number, windowMs: number, cause: unknown) {
+    const last = cause instanceof Error ? `; the last time: ${escapeForLog(cause.message, 500)}` : '';
+    super(
+      server,
+      `its process failed ${failures} times within ${Math.round(windowMs / 1000)} s, so it is not being started again for now${last}. ` +
+        'Run its command yourself to see why it stops',
+      { code: 'MCPC_CRASH_LOOP', cause },
+    );
+    this.failures = failures;
+    this.windowMs = windowMs;
   }
 }
 
@@ -197,7 +226,7 @@ export class UnsupportedProtocolVersionError extends ConnectionError {
 export class HeaderMismatchError extends ServerError {
   static override readonly brand: string = 'HeaderMismatchError';
   constructor(error: ServerError) {
-    super(error.rpcCode, error.message, { data: error.data, ...(error.method !== undefined && { method: error.method }), code: 'MCPC_HEADER_MISMATCH', cause: error });
+    super(error.rpcCode, error.serverMessage, { data: error.data, ...(error.method !== undefined && { method: error.method }), code: 'MCPC_HEADER_MISMATCH', cause: error });
   }
 }
 
@@ -210,7 +239,7 @@ export class MissingRequiredClientCapabilityError extends ServerError {
   static override readonly brand: string = 'MissingRequiredClientCapabilityError';
   readonly requiredCapabilities: Readonly<Record<string, unknown>> | undefined;
   constructor(error: ServerError) {
-    super(error.rpcCode, error.message, {
+    super(error.rpcCode, error.serverMessage, {
       data: error.data,
       ...(error.method !== undefined && { method: error.method }),
       code: 'MCPC_MISSING_CLIENT_CAPABILITY',
@@ -234,7 +263,9 @@ export type InputRequiredReason =
   /** The host's `onInputRequiredWait` said cancel. */
   | 'cancelled'
   /** The request's timeout ran out while waiting. */
-  | 'timeout';
+  | 'timeout'
+  /** A later round trip failed (network, timeout, server error) after input was given; `cause` says how. */
+  | 'send-failed';
 
 /** What is needed to resume a multi round-trip request where it stopped (see `resumeInputRequired`). */
 export interface InputRequiredContinuation {
@@ -274,6 +305,37 @@ export class InputRequiredError extends McpError {
     this.requestState = continuation.requestState;
     this.continuation = continuation;
     this.resumable = options.resumable;
+  }
+}
+
+/**
+ * A multi round-trip request (MCP 2026-07-28) went past a bound the client keeps on what a server may
+ * ask of it: more `inputRequests` in one `input_required` round than `maxInputRequests` (code
+ * `MCPC_TOO_MANY_INPUT_REQUESTS`; no handler was called for that round), or a `requestState` larger
+ * than `maxRequestStateBytes` UTF-8 bytes (`MCPC_REQUEST_STATE_TOO_LARGE`; it was not sent back).
+ */
+export class InputLimitError extends McpError {
+  static override readonly brand: string = 'InputLimitError';
+  readonly limit: 'inputRequests' | 'requestState';
+  readonly server: string;
+  readonly method: string;
+  /** What the server sent: the number of input requests, or the state's size in bytes. */
+  readonly size: number;
+  /** The bound it broke (the client option raises it). */
+  readonly max: number;
+
+  constructor(limit: 'inputRequests' | 'requestState', server: string, method: string, size: number, max: number) {
+    super(
+      limit === 'inputRequests'
+        ? `${method} on server "${server}" asked for ${size} inputs in one round, more than maxInputRequests (${max}); none was asked of the host`
+        : `${method} on server "${server}" sent a requestState of ${size} bytes, more than maxRequestStateBytes (${max}); it was not sent back`,
+      { code: limit === 'inputRequests' ? 'MCPC_TOO_MANY_INPUT_REQUESTS' : 'MCPC_REQUEST_STATE_TOO_LARGE' },
+    );
+    this.limit = limit;
+    this.server = server;
+    this.method = method;
+    this.size = size;
+    this.max = max;
   }
 }
 
@@ -342,8 +404,15 @@ export class NotFoundError extends McpError {
 
 export class ToolNotFoundError extends NotFoundError {
   static override readonly brand: string = 'ToolNotFoundError';
-  constructor(name: string, servers: readonly string[]) {
-    super('tool', name, `no server offers a tool named "${name}" (searched ${list(servers)}); call listTools() to see what is offered`, 'MCPC_TOOL_NOT_FOUND');
+  /** The servers whose tool lists were searched. */
+  readonly servers: readonly string[];
+  /** Listed tool names close to the one asked for (server text: escape before printing). */
+  readonly suggestions: readonly string[];
+  constructor(name: string, servers: readonly string[], suggestions: readonly string[] = []) {
+    const close = suggestions.length === 0 ? '' : `; did you mean ${suggestions.map((s) => `"${escapePeerText(s, 64)}"`).join(', ')}?`;
+    super('tool', name, `no server offers a tool named "${escapePeerText(name, 200)}" (searched ${list(servers)})${close}; call listTools() to see what is offered`, 'MCPC_TOOL_NOT_FOUND');
+    this.servers = servers;
+    this.suggestions = suggestions;
   }
 }
 
@@ -430,6 +499,20 @@ export class TransportUnavailableError extends McpError {
     super(message, { code: 'MCPC_TRANSPORT_UNAVAILABLE', cause });
     this.packageName = packageName;
   }
+}
+
+/**
+ * A copy of an error that quotes peer text (a schema validator's error quoting the server's schema) with
+ * its message escaped and capped: hosts print a cause chain as readily as a message. The copy keeps
+ * the prototype and own properties, so `instanceof`, `code` and the rest still read the same.
+ */
+function withSafeMessage(error: unknown): unknown {
+  if (!(error instanceof Error)) return typeof error === 'string' ? escapePeerText(error, 300) : error;
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(error) as object) as Error, error);
+  const message = escapePeerText(error.message, 300);
+  Object.defineProperty(copy, 'message', { value: message, writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(copy, 'stack', { value: `${error.name}: ${message}`, writable: true, configurable: true, enumerable: false });
+  return copy;
 }
 
 const list = (servers: readonly string[]): string => (servers.length === 0 ? 'no servers' : servers.map((s) => `"${s}"`).join(', '));

@@ -35,6 +35,7 @@ export {
 } from './server/versions.js';
 export type { CacheInfo } from './cache/list-cache.js';
 export type { ToolStreamEvent } from './features/streaming.js';
+export { MAX_PENDING_PROGRESS } from './features/streaming.js';
 export type { BatchOptions } from './features/batch.js';
 export type { StructuredContentValidation } from './features/structured-output.js';
 export type { ValidationIssue, AnnotationKeyword } from '@mcpc/schema-validator';
@@ -55,6 +56,7 @@ export {
   ValidationError,
   ConnectionError,
   UnsupportedProtocolVersionError,
+  CrashLoopError,
   AmbiguousNameError,
   NotFoundError,
   ToolNotFoundError,
@@ -67,6 +69,7 @@ export {
   HeaderMismatchError,
   MissingRequiredClientCapabilityError,
   InputRequiredError,
+  InputLimitError,
   SubscriptionError,
   StructuredContentError,
   ToolSchemaError,

@@ -25,7 +25,13 @@ export interface ClientOptions {
   readonly roots?: readonly Root[];
   /** Default per-request timeout in milliseconds (60 000); `0` waits for ever. A call's `timeout` overrides it. */
   readonly requestTimeout?: number;
-  /** Bound on the `initialize` handshake (the request timeout by default). */
+  /**
+   * Bound on a server's first handshake, era detection (`server/discover`) and `initialize` together, in
+   * milliseconds; `0` for none. By default 15 000 for stdio servers, and for others the request timeout
+   * per step (their first request may wait on an interactive OAuth login). A stdio server that prints a
+   * banner or never answers fails within it, with an error that says what it saw. Raise it for a server
+   * slow to start (a first `npx` download).
+   */
   readonly handshakeTimeout?: number;
   /** The most pages a list follows before failing with `PaginationError` (1000). */
   readonly maxPages?: number;
@@ -45,6 +51,16 @@ export interface ClientOptions {
    * `InputRequiredError`), `'retry'` to retry now; anything else waits the growing pause.
    */
   readonly onInputRequiredWait?: InputRequiredWaitHook;
+  /**
+   * The most `inputRequests` one `input_required` round may carry (MCP 2026-07-28; default 64). A round
+   * asking for more fails with `InputLimitError` before any handler is called.
+   */
+  readonly maxInputRequests?: number;
+  /**
+   * The largest `requestState` the client echoes back, in UTF-8 bytes (default 262 144, 256 KiB). A
+   * larger one fails with `InputLimitError` instead of being re-uploaded each round.
+   */
+  readonly maxRequestStateBytes?: number;
   /**
    * Extensions this client declares to MCP 2026-07-28 servers, as `clientCapabilities.extensions` on
    * every request (`{ 'io.modelcontextprotocol/tasks': {} }`). Declaring one is a promise to handle what

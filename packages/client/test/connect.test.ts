@@ -32,7 +32,8 @@ describe('connect(target)', () => {
   it('wraps a server that exits during the handshake in ConnectionError, with the cause', async () => {
     const error = await connect([process.execPath, '-e', 'process.exit(3)']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toMatch(/could not connect to server "-e"|initialize handshake failed|server\/discover probe failed/);
+    expect((error as Error).message).toMatch(/^could not connect to server "[^"]+": the server process exited \(code 3\) during the handshake; run the command yourself/);
+    expect((error as ConnectionError).code).toBe('MCPC_SERVER_EXITED');
     expect((error as Error).cause).toBeInstanceOf(Error);
   });
 

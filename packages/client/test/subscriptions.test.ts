@@ -131,6 +131,47 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
       await until(() => seen.includes('notifications/tools/list_changed'));
       await sub.close();
     });
+
+    const listensNaming = async (uri: string): Promise<number> =>
+      (await stats()).requests.filter((r) => r.method === 'subscriptions/listen' && JSON.stringify(r).includes(uri)).length;
+
+    it('ackTimeout bounds the listen re-sent right after a broken stream, too', async () => {
+      // once://… is acknowledged on the first listen only: the re-sent one is never acknowledged.
+      const sub = client.listen({ resourceSubscriptions: ['once://ack-bound'] }, () => {}, { ackTimeout: 300 });
+      await sub.ready;
+      await client.callTool('drop-listen');
+      // Before: the re-sent request waited for ever, the subscription still reporting itself active.
+      await until(() => sub.closed, 5000);
+      expect(sub.error).toBeInstanceOf(RequestTimeoutError);
+      expect(await listensNaming('once://ack-bound')).toBeGreaterThanOrEqual(2);
+    });
+
+    it('a second subscribeResource on a URI whose stream dropped waits for the replacement, and fails with it', async () => {
+      const server = client.server('s');
+      await server.subscribeResource('once://rewatch', { timeout: 300 });
+      expect(server.subscriptions.has('once://rewatch')).toBe(true);
+      await client.callTool('drop-listen');
+      // The replacement listen has gone out (and the server will never acknowledge it).
+      for (let i = 0; i < 100 && (await listensNaming('once://rewatch')) < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      const started = Date.now();
+      // Before: resolved at once, on the strength of what the stream that is gone had been granted.
+      const again = await server.subscribeResource('once://rewatch', { timeout: 300 }).then(
+        () => 'resolved',
+        (e: unknown) => e,
+      );
+      expect(again).toBeInstanceOf(RequestTimeoutError);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(server.subscriptions.has('once://rewatch')).toBe(false);
+    });
+
+    it('a second subscribeResource resolves once the re-opened stream is acknowledged with the URI', async () => {
+      const server = client.server('s');
+      await server.subscribeResource('file:///rewatch', { timeout: 2000 });
+      await client.callTool('drop-listen');
+      await server.subscribeResource('file:///rewatch', { timeout: 2000 });
+      expect(server.subscriptions.has('file:///rewatch')).toBe(true);
+      await server.unsubscribeResource('file:///rewatch');
+    });
   }
 });
 

@@ -65,9 +65,11 @@ describe('a hostile server', () => {
     await client.callTool('notify', { method: 'notifications/message', params: { level: 'error', logger: 'x\u001b[31m', data } });
     await client.callTool('notify', { method: 'notifications/message', params: { level: 'bogus', data: { nested: ['ok\u0007'], __proto__: { polluted: true } } } });
     await until(() => logs.length === 2);
-    expect(logs[0]).toEqual({ level: 'error', logger: 'x\\u001b[31m', data: expect.stringMatching(/^line one\\u000a\[mcpc\] forged line\\u202eA+…\(\+\d+ chars\)$/) });
+    // Escaped with escapePeerText, then capped at logMessageLimit (100) characters, marker included.
+    expect(logs[0]).toEqual({ level: 'error', logger: 'x\\x1B[31m', data: expect.stringMatching(/^line one\\n\[mcpc\] forged line\\u202EA+…\(528 chars\)$/) });
+    expect((logs[0]?.data as string).length).toBeLessThanOrEqual(100);
     expect(logs[1]?.level).toBe('info');
-    expect(logs[1]?.data).toEqual({ nested: ['ok\\u0007'] });
+    expect(logs[1]?.data).toEqual({ nested: ['ok\\x07'] });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 

@@ -1,5 +1,9 @@
 import { JsonRpcProtocolError, type ProtocolErrorReason } from './errors.js';
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcParams } from './messages.js';
+import { escapePeerText } from './peer-text.js';
+
+/** How much of a frame that is not JSON its error quotes. */
+const EXCERPT_LIMIT = 120;
 
 export type DecodeResult =
   | { readonly ok: true; readonly message: JsonRpcMessage }
@@ -27,7 +31,10 @@ export function decodeMessage(input: string | Uint8Array): DecodeResult {
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    return fail('parse-error', `the message is not JSON (${text.length} characters)`, undefined, cause);
+    // The text is the peer's (often a banner or a log line printed on the protocol stream): shown, so
+    // the user can tell what printed it, but escaped and capped.
+    const excerpt = escapePeerText(text.trim(), EXCERPT_LIMIT);
+    return fail('parse-error', `the message is not JSON (${text.length} characters): '${excerpt}'`, undefined, cause, excerpt);
   }
   return validateMessage(value);
 }
@@ -98,10 +105,11 @@ function readErrorObject(e: unknown): JsonRpcErrorObject | undefined {
 
 const ok = (message: JsonRpcMessage): DecodeResult => ({ ok: true, message });
 
-function fail(reason: ProtocolErrorReason, message: string, id?: JsonRpcId, cause?: unknown): DecodeResult {
-  const options: { id?: JsonRpcId; cause?: unknown } = {};
+function fail(reason: ProtocolErrorReason, message: string, id?: JsonRpcId, cause?: unknown, excerpt?: string): DecodeResult {
+  const options: { id?: JsonRpcId; cause?: unknown; excerpt?: string } = {};
   if (id !== undefined) options.id = id;
   if (cause !== undefined) options.cause = cause;
+  if (excerpt !== undefined) options.excerpt = excerpt;
   return { ok: false, error: new JsonRpcProtocolError(reason, message, options) };
 }
 

@@ -3,6 +3,7 @@ import {
   CancelledByPeerError,
   ConnectionClosedError,
   ErrorReply,
+  JsonRpcProtocolError,
   McpError,
   RequestTimeoutError,
   ServerError,
@@ -20,6 +21,7 @@ import {
   type JsonRpcResponse,
 } from './messages.js';
 import type { MessageInfo, Transport, TransportSendOptions } from './transport.js';
+import { WarningLimiter } from './warning-limiter.js';
 
 export interface Progress {
   readonly progress: number;
@@ -173,8 +175,12 @@ export class JsonRpcEngine {
   readonly #listeners = new Set<NotificationListener>();
   readonly #closeListeners = new Set<(cause: Error | undefined) => void>();
   readonly #deadlines = new Deadlines<Pending>((pending) => this.#expire(pending));
+  // Warnings the peer decides the rate of (junk frames, unsolicited responses): rate-limited per kind.
+  readonly #peerWarnings = new WarningLimiter((message) => this.#log('warn', message));
   #state: 'new' | 'starting' | 'open' | 'closed' = 'new';
   #closeCause: Error | undefined;
+  #framesRejected = 0;
+  #lastRejected: JsonRpcProtocolError | undefined;
 
   constructor(transport: Transport, options: EngineOptions = {}) {
     this.#transport = transport;
@@ -192,7 +198,7 @@ export class JsonRpcEngine {
     try {
       await this.#transport.start({
         message: (m, info) => this.#receive(m, info),
-        error: (e) => this.#log('warn', `transport reported: ${escapeForLog(e.message)}`),
+        error: (e) => this.#transportError(e),
         close: (cause) => this.#finish(cause),
       });
     } catch (error) {
@@ -214,6 +220,14 @@ export class JsonRpcEngine {
   /** Requests sent and not yet answered. */
   get pendingCount(): number {
     return this.#pending.size;
+  }
+
+  /**
+   * What the transport reported it could not decode so far: how many frames, and the last of them (its
+   * `excerpt` quotes text that was not JSON), so a failed handshake can say the server printed a banner.
+   */
+  get rejectedFrames(): { readonly count: number; readonly last: JsonRpcProtocolError | undefined } {
+    return { count: this.#framesRejected, last: this.#lastRejected };
   }
 
   /** Sends a request and resolves with its result; rejects with a typed error (see the README). */
@@ -335,13 +349,13 @@ export class JsonRpcEngine {
     const { id } = message;
     if (id === null) {
       const { error } = message as JsonRpcFailure;
-      this.#log('warn', `the server reported an error with no request id: code=${error.code} message=${describeForLog(error.message)}`);
+      this.#peerWarnings.warn('null-id-error', () => `the server reported an error with no request id: code=${error.code} message=${describeForLog(error.message)}`);
       return;
     }
     const pending = this.#settle(id);
     if (pending === undefined) {
       if (this.#abandoned.has(id)) this.#trace(() => `discarded a late response to abandoned request id=${describeForLog(id)}`);
-      else this.#log('warn', `discarded an unsolicited or duplicate response id=${describeForLog(id)}${bytes(info)}`);
+      else this.#peerWarnings.warn('unsolicited-response', () => `discarded an unsolicited or duplicate response id=${describeForLog(id)}${bytes(info)}`);
       return;
     }
     if (this.#tracing) this.#trace(() => `← response ${pending.method} id=${id}${bytes(info)}`);
@@ -411,11 +425,11 @@ export class JsonRpcEngine {
       return this.#reply(id, { code: ErrorCode.MethodNotFound, message: 'Method not found' });
     }
     if (this.#inFlight.has(id)) {
-      this.#log('warn', `the server reused the id of a request still being handled: id=${describeForLog(id)}`);
+      this.#peerWarnings.warn('duplicate-request-id', () => `the server reused the id of a request still being handled: id=${describeForLog(id)}`);
       return this.#reply(id, { code: ErrorCode.InvalidRequest, message: 'Duplicate request id' });
     }
     if (this.#inFlight.size >= this.#maxHandlers) {
-      this.#log('warn', `refused ${escapeForLog(method, 100)}: ${this.#maxHandlers} server requests already in progress`);
+      this.#peerWarnings.warn('too-many-requests', () => `refused ${escapeForLog(method, 100)}: ${this.#maxHandlers} server requests already in progress`);
       return this.#reply(id, { code: ErrorCode.InternalError, message: 'Too many concurrent requests' });
     }
     const controller = new AbortController();
@@ -446,7 +460,7 @@ export class JsonRpcEngine {
     if (this.#state === 'closed') return;
     const message: JsonRpcResponse = error === undefined ? { jsonrpc: '2.0', id, result } : { jsonrpc: '2.0', id, error };
     this.#transport.send(message, { relatedRequestId: id }).catch((e: unknown) => {
-      this.#log('warn', `could not answer server request id=${describeForLog(id)}: ${escapeForLog(asError(e).message)}`);
+      this.#peerWarnings.warn('reply-failed', () => `could not answer server request id=${describeForLog(id)}: ${escapeForLog(asError(e).message)}`);
     });
   }
 
@@ -507,6 +521,7 @@ export class JsonRpcEngine {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
     this.#closeCause = cause;
+    this.#peerWarnings.flush();
     for (const id of [...this.#pending.keys()]) {
       const pending = this.#settle(id);
       if (pending === undefined) continue;
@@ -527,6 +542,18 @@ export class JsonRpcEngine {
       }
     }
     this.#closeListeners.clear();
+  }
+
+  /** A frame the transport could not decode, or another problem that does not end the connection. */
+  #transportError(error: Error): void {
+    if (this.#state === 'closed') return;
+    // The kind is a closed set (a protocol error's reason), so the limiter's memory stays bounded.
+    const kind = error instanceof JsonRpcProtocolError ? `frame:${error.reason}` : 'transport';
+    if (error instanceof JsonRpcProtocolError) {
+      this.#framesRejected++;
+      this.#lastRejected = error;
+    }
+    this.#peerWarnings.warn(kind, () => `transport reported: ${escapeForLog(error.message, 300)}`);
   }
 
   #log(level: 'warn' | 'error', message: string): void {

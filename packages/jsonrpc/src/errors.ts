@@ -1,4 +1,5 @@
 import type { JsonRpcId } from './messages.js';
+import { escapePeerText } from './peer-text.js';
 
 const BRANDS = Symbol.for('@mcpc/error.brands');
 
@@ -75,16 +76,29 @@ export class JsonRpcProtocolError extends McpError {
   /** The JSON-RPC code a reply to this message would carry: -32700 for unparsable text, else -32600. */
   readonly rpcCode: number;
   readonly id: JsonRpcId | undefined;
+  /**
+   * For text that is not JSON: the start of it, escaped and capped (`escapePeerText`, 120 characters),
+   * so a banner a server printed on its protocol stream can be named. Undefined otherwise.
+   */
+  readonly excerpt: string | undefined;
 
-  constructor(reason: ProtocolErrorReason, message: string, options?: { id?: JsonRpcId; cause?: unknown }) {
+  constructor(reason: ProtocolErrorReason, message: string, options?: { id?: JsonRpcId; cause?: unknown; excerpt?: string }) {
     super(message, { code: 'MCPC_PROTOCOL_ERROR', cause: options?.cause });
     this.reason = reason;
     this.rpcCode = reason === 'parse-error' ? -32700 : -32600;
     this.id = options?.id;
+    this.excerpt = options?.excerpt;
   }
 }
 
-/** The peer answered a request with a JSON-RPC error. */
+/** Cap on the peer's text in a `ServerError`'s `message` (the whole of it stays on `serverMessage`). */
+export const SERVER_MESSAGE_LIMIT = 500;
+
+/**
+ * The peer answered a request with a JSON-RPC error. `message` is the peer's message made safe to print
+ * (control, line-breaking and bidi characters escaped, capped: see `escapePeerText`); `serverMessage`
+ * is the message exactly as the peer sent it (untrusted: escape it before showing it).
+ */
 export class ServerError extends McpError {
   static override readonly brand: string = 'ServerError';
   /** The JSON-RPC error code the peer sent. */
@@ -93,12 +107,15 @@ export class ServerError extends McpError {
   readonly data: unknown;
   /** The method of the request that failed. */
   readonly method: string | undefined;
+  /** The error's `message` exactly as the peer sent it (untrusted, uncapped). */
+  readonly serverMessage: string;
 
   constructor(rpcCode: number, message: string, options?: { data?: unknown; method?: string; code?: string; cause?: unknown }) {
-    super(message, { code: options?.code ?? 'MCPC_SERVER_ERROR', cause: options?.cause });
+    super(escapePeerText(message, SERVER_MESSAGE_LIMIT), { code: options?.code ?? 'MCPC_SERVER_ERROR', cause: options?.cause });
     this.rpcCode = rpcCode;
     this.data = options?.data;
     this.method = options?.method;
+    this.serverMessage = message;
   }
 }
 
@@ -192,7 +209,7 @@ export class CancelledByPeerError extends McpError {
   readonly reason: string | undefined;
 
   constructor(method: string, reason: string | undefined) {
-    super(`the server cancelled ${method}${reason === undefined ? '' : `: ${JSON.stringify(reason.slice(0, 200))}`}`, { code: 'MCPC_CANCELLED_BY_PEER' });
+    super(`the server cancelled ${method}${reason === undefined ? '' : `: "${escapePeerText(reason, 200)}"`}`, { code: 'MCPC_CANCELLED_BY_PEER' });
     this.method = method;
     this.reason = reason;
   }

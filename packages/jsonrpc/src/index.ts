@@ -43,3 +43,4 @@ export {
   describeForLog,
   DEFAULT_LOG_STRING_LIMIT,
 } from './logger.js';
+export { escapePeerText, DEFAULT_PEER_TEXT_LIMIT } from './peer-text.js';

@@ -40,10 +40,10 @@ export function safeLog(logger: Logger, level: 'debug' | 'info' | 'warn' | 'erro
   }
 }
 
-// C0 and C1 controls, DEL, the line and paragraph separators, and the bidi overrides and isolates: all of
-// them can forge or reorder what a terminal or a log viewer shows.
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// C0 and C1 controls, DEL, the line and paragraph separators, every format character (bidi overrides and
+// isolates, zero-width characters) and lone surrogates: all of them can forge, hide or reorder what a
+// terminal or a log viewer shows. The same set as `escapePeerText`.
+const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
 
 /** Default cap for a peer string in a log line. */
 export const DEFAULT_LOG_STRING_LIMIT = 200;
@@ -55,7 +55,10 @@ export const DEFAULT_LOG_STRING_LIMIT = 200;
  */
 export function escapeForLog(value: string, limit: number = DEFAULT_LOG_STRING_LIMIT): string {
   const cut = value.length > limit ? value.slice(0, limit) : value;
-  const escaped = cut.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = cut.replace(UNSAFE, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
   return cut === value ? escaped : `${escaped}…(+${value.length - limit} chars)`;
 }
 

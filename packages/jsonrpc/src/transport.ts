@@ -77,7 +77,9 @@ export interface TransportSendOptions {
  *   transport whose start rejected calls no sink method.
  * - `send(message, options)` resolves when the message has been handed to the wire. It rejects with a
  *   `TransportError` when it could not be, and with a `ConnectionClosedError` once the transport is closed.
- *   It never throws synchronously.
+ *   It never throws synchronously. A failure that means nothing sent later can arrive either (the peer
+ *   stopped reading: a broken pipe) also ends the connection: `sink.close(cause)`, so that what is
+ *   pending fails with the cause at once rather than each request waiting out its timeout.
  * - `close()` is idempotent and resolves once every resource (process, socket, timer) is released.
  * - `sink.close` is called exactly once, whether the close was asked for or the peer went away; after
  *   it, no sink method is called again. Incoming frames that are not valid JSON-RPC go to `sink.error`.
@@ -101,4 +103,11 @@ export interface Transport {
    * `private` is never served to another context. A transport without it is treated as unable to say.
    */
   authorizationKey?(): Promise<string | undefined>;
+  /**
+   * Optional. `false` when the peer has no way to send this side a request (plain JSON
+   * request/response HTTP: no SSE response, no standalone stream), so a client declares no capability
+   * that is served through one (roots, sampling, elicitation in MCP's initialize-handshake revisions).
+   * Undefined means it can.
+   */
+  readonly serverRequests?: boolean;
 }

@@ -86,9 +86,20 @@ describe('decodeMessage: every malformed input is a typed JsonRpcProtocolError n
     expect(!parse.ok && parse.error.rpcCode).toBe(-32700);
   });
 
-  it('never echoes peer content in the error message', () => {
-    const r = decodeMessage('{"jsonrpc":"2.0","id":1,"method":"a","params":"\u001b[31mSECRET"}');
+  it('never echoes the content of a JSON message in the error message', () => {
+    const r = decodeMessage('{"jsonrpc":"2.0","id":1,"method":"a","params":"SECRET"}');
     expect(!r.ok && r.error.message).not.toContain('SECRET');
+  });
+
+  it('quotes text that is not JSON (a banner on the protocol stream) escaped and capped, so the user can tell what printed it', () => {
+    const banner = decodeMessage('Welcome to the weather server v1.2\n');
+    expect(!banner.ok && banner.error.message).toBe("the message is not JSON (35 characters): 'Welcome to the weather server v1.2'");
+    expect(!banner.ok && banner.error.excerpt).toBe('Welcome to the weather server v1.2');
+    const hostile = decodeMessage(`\u001b[31mred\r\n[ERROR] forged ${'x'.repeat(500)}`);
+    const message = !hostile.ok ? hostile.error.message : '';
+    expect(message).toContain("'\\x1B[31mred\\r\\n[ERROR] forged x");
+    expect(message).not.toMatch(/\p{Cc}/u);
+    expect(message.length).toBeLessThan(200);
   });
 });
 

@@ -9,11 +9,14 @@ import { ConnectionClosedError, McpError, RequestTimeoutError, ServerError, Tran
 
 /** A second, independent copy of the errors module, as a duplicate install would load it. */
 async function loadDuplicateCopy(): Promise<typeof errors> {
-  const source = readFileSync(new URL('../src/errors.ts', import.meta.url), 'utf8');
-  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const transpile = (name: string): string =>
+    ts
+      .transpileModule(readFileSync(new URL(`../src/${name}.ts`, import.meta.url), 'utf8'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
+      .outputText.replace("'./peer-text.js'", "'./peer-text.mjs'");
   const dir = mkdtempSync(join(tmpdir(), 'mcpc-dup-'));
   const file = join(dir, 'errors.mjs');
-  writeFileSync(file, js);
+  writeFileSync(join(dir, 'peer-text.mjs'), transpile('peer-text'));
+  writeFileSync(file, transpile('errors'));
   return (await import(pathToFileURL(file).href)) as typeof errors;
 }
 

@@ -6,10 +6,38 @@ export type ToolStreamEvent =
   | { readonly type: 'result'; readonly result: CallToolResult };
 
 /**
- * Progress beyond this many unread events is coalesced (the oldest dropped): progress is a "how far"
- * signal, so a slow consumer loses only stale values, and a server flooding progress cannot grow memory.
+ * The most progress events waiting for a consumer. Past it the oldest waiting one is overwritten in
+ * place: progress is a "how far" signal, so a slow consumer loses only stale values, and a server
+ * flooding progress at a stalled consumer costs at most this many events of memory.
  */
-const MAX_QUEUED = 256;
+export const MAX_PENDING_PROGRESS = 256;
+
+/** A fixed ring of the latest progress events: pushing onto a full ring overwrites the oldest. */
+class ProgressRing {
+  readonly #slots: (Progress | undefined)[] = [];
+  #head = 0;
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  push(p: Progress): void {
+    const at = (this.#head + this.#size) % MAX_PENDING_PROGRESS;
+    this.#slots[at] = p;
+    if (this.#size < MAX_PENDING_PROGRESS) this.#size++;
+    else this.#head = (this.#head + 1) % MAX_PENDING_PROGRESS;
+  }
+
+  shift(): Progress | undefined {
+    if (this.#size === 0) return undefined;
+    const p = this.#slots[this.#head];
+    this.#slots[this.#head] = undefined;
+    this.#head = (this.#head + 1) % MAX_PENDING_PROGRESS;
+    this.#size--;
+    return p;
+  }
+}
 
 /**
  * Runs a call as an async iterator: its progress notifications as they arrive, then its result. The call
@@ -25,8 +53,7 @@ export async function* streamCall(
   if (signal?.aborted) controller.abort(signal.reason);
   else signal?.addEventListener('abort', onAbort, { once: true });
 
-  const queue: Progress[] = [];
-  let head = 0;
+  const queue = new ProgressRing();
   let wake: (() => void) | undefined;
   let outcome: { ok: true; result: CallToolResult } | { ok: false; error: unknown } | undefined;
   const notify = (): void => {
@@ -37,7 +64,6 @@ export async function* streamCall(
 
   start((p) => {
     queue.push(p);
-    if (queue.length - head > MAX_QUEUED) head++;
     notify();
   }, controller.signal).then(
     (result) => {
@@ -52,11 +78,7 @@ export async function* streamCall(
 
   try {
     for (;;) {
-      while (head < queue.length) {
-        const p = queue[head++]!;
-        yield { type: 'progress', ...p };
-      }
-      queue.length = head = 0;
+      for (let p = queue.shift(); p !== undefined; p = queue.shift()) yield { type: 'progress', ...p };
       if (outcome !== undefined) {
         if (!outcome.ok) throw outcome.error;
         yield { type: 'result', result: outcome.result };

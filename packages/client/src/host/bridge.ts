@@ -1,5 +1,4 @@
 import type { Logger } from '@mcpc/jsonrpc';
-import { noteDeprecatedUse } from '../deprecations.js';
 import type { ClientOptions } from '../options.js';
 import { deriveClientCapabilities } from '../server/capabilities.js';
 import type { HostBridge } from '../server/era.js';
@@ -18,7 +17,6 @@ export function createHostBridge(
   const { server, logger } = context;
   const modes = options.elicitationModes ?? ['form'];
   const tools = options.samplingSupportsTools === true;
-  const notices = options.deprecationNotices !== false;
   const capabilities = deriveClientCapabilities({
     elicitation: options.onElicitation !== undefined,
     elicitationModes: modes,
@@ -30,12 +28,9 @@ export function createHostBridge(
     clientInfo: context.clientInfo,
     capabilities,
     elicit: options.onElicitation && elicitationResponder(options.onElicitation, modes, server, logger),
-    sample: options.onSampling && samplingResponder(options.onSampling, tools, server, logger, notices),
-    listRoots: () => {
-      const roots = context.roots() ?? [];
-      // An empty answer exposes nothing deprecated: no notice for it.
-      if (roots.length > 0) noteDeprecatedUse('roots', logger, notices);
-      return { roots };
-    },
+    sample: options.onSampling && samplingResponder(options.onSampling, tools, server, logger),
+    // The roots notice is the connection's to give: it knows the session's revision.
+    listRoots: () => ({ roots: context.roots() ?? [] }),
+    roots: context.roots,
   };
 }

@@ -1,5 +1,4 @@
 import type { JsonRpcParams, Logger } from '@mcpc/jsonrpc';
-import { noteDeprecatedUse } from '../deprecations.js';
 import type { SamplingHandler, SamplingRequest, SamplingResult } from '../types/host.js';
 import { respondWith } from './respond.js';
 
@@ -93,16 +92,14 @@ export function samplingAnswer(result: SamplingResult, tools: boolean): unknown 
   return result.role === undefined ? { ...result, role: 'assistant' } : result;
 }
 
-export function samplingResponder(handler: SamplingHandler, tools: boolean, server: string, logger: Logger, notices: boolean) {
+// The `includeContext` deprecation notice is the connection's to give: it knows the session's revision.
+export function samplingResponder(handler: SamplingHandler, tools: boolean, server: string, logger: Logger) {
   return respondWith<SamplingRequest, SamplingResult>({
     server,
     method: 'sampling/createMessage',
     logger,
     check: (params) => checkSampling(params, tools),
-    handle: (request, context) => {
-      if (request.includeContext === 'thisServer' || request.includeContext === 'allServers') noteDeprecatedUse('sampling-include-context', logger, notices);
-      return handler(request, context);
-    },
+    handle: (request, context) => handler(request, context),
     answer: (result) => samplingAnswer(result, tools),
   });
 }

@@ -42,6 +42,16 @@ export interface HostRegistrations {
   readonly roots: boolean;
 }
 
+/**
+ * The client capabilities a session can honour when the server has no channel to send requests on
+ * (plain JSON HTTP in the classic era): roots, sampling and elicitation are served only through server
+ * requests, so declaring them would promise what can never be delivered.
+ */
+export function withoutServerRequests(capabilities: ClientCapabilities): ClientCapabilities {
+  const { roots: _roots, sampling: _sampling, elicitation: _elicitation, ...rest } = capabilities;
+  return rest;
+}
+
 /** The client capabilities to declare: exactly what the host registered, nothing hard-coded. */
 export function deriveClientCapabilities(host: HostRegistrations): ClientCapabilities {
   const capabilities: { -readonly [K in keyof ClientCapabilities]: ClientCapabilities[K] } = {};

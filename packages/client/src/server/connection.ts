@@ -1,15 +1,16 @@
 import { JsonRpcEngine, escapeForLog, safeLog, type JsonRpcParams, type Logger, type Transport } from '@mcpc/jsonrpc';
 import type { CacheBinding } from '../cache/list-cache.js';
-import { noteDeprecatedUse } from '../deprecations.js';
-import { CapabilityError, ClientClosedError, ConnectionError, McpError, NotModernError } from '../errors.js';
+import { noteDeprecatedUse, type DeprecatedFeature } from '../deprecations.js';
+import { CapabilityError, ClientClosedError, ConnectionError, CrashLoopError, McpError, NotModernError } from '../errors.js';
 import type { ServerConfig } from '../transports.js';
 import type { ServerCapabilities, Implementation, LoggingLevel } from '../types/protocol.js';
-import { requiredCapability } from './capabilities.js';
+import { requiredCapability, withoutServerRequests } from './capabilities.js';
 import { ClassicEra } from './classic.js';
 import { isClassicEvidence } from './detect.js';
 import type { EraCallOptions, EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
+import { DEFAULT_HANDSHAKE_TIMEOUT, describeHandshakeFailure } from './handshake.js';
 import type { RequestMetaOption } from './meta.js';
-import type { InputRequiredWaitHook } from './mrtr.js';
+import type { InputLimits, InputRequiredWaitHook } from './mrtr.js';
 import { StatelessEra } from './stateless.js';
 
 /** What every connection shares with its client. */
@@ -21,6 +22,8 @@ export interface ConnectionContext {
   /** Host metadata merged into every request's `_meta`. */
   readonly requestMeta: RequestMetaOption | undefined;
   readonly onInputRequiredWait: InputRequiredWaitHook | undefined;
+  /** Bounds on what one input_required round may ask (`maxInputRequests`, `maxRequestStateBytes`). */
+  readonly inputLimits?: Partial<InputLimits> | undefined;
   /** Extensions declared to stateless servers (`clientCapabilities.extensions`). */
   readonly extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
   /** The host side, built when the connection opens, so capabilities reflect what is registered then. */
@@ -49,6 +52,10 @@ export class Connection {
   #host: HostBridge | undefined;
   #active: ServerConfig | undefined;
   #transport: Transport | undefined;
+  /** When a restartable server's process went away or failed to start, within the crash-loop window. */
+  readonly #failures: number[] = [];
+  #lastFailure: unknown;
+  #connectedAt = 0;
 
   constructor(name: string, config: ServerConfig, context: ConnectionContext) {
     this.name = name;
@@ -70,16 +77,39 @@ export class Connection {
     return this.#host;
   }
 
-  /** Connects (once; concurrent callers share the attempt). A failed attempt may be retried by calling again. */
+  /**
+   * Connects (once; concurrent callers share the attempt). A failed attempt may be retried by calling
+   * again. A server whose process exited on its own is started afresh here (a stdio config opens a new
+   * process each time), unless it keeps failing: see {@link CrashLoopError}. Only `close()` is final.
+   */
   connect(): Promise<ProtocolEra> {
     if (this.#state === 'closed') return Promise.reject(new ClientClosedError('connect'));
     if (this.#state === 'connected' && this.#era !== undefined) return Promise.resolve(this.#era);
+    if (this.#opening !== undefined) return this.#opening;
     if (this.#state === 'disconnected') {
-      return Promise.reject(new ConnectionError(this.name, 'the connection was lost; reconnecting is not supported yet, create a new client', { cause: this.#engine?.closeCause, code: 'MCPC_CONNECTION_LOST' }));
+      if (!this.#restartable) {
+        return Promise.reject(
+          new ConnectionError(this.name, `the connection was lost (${messageOf(this.#engine?.closeCause ?? 'closed')}); this kind of server cannot be restarted, create a new client`, {
+            cause: this.#engine?.closeCause,
+            code: 'MCPC_CONNECTION_LOST',
+          }),
+        );
+      }
+      this.#reset();
     }
-    this.#opening ??= this.#open().finally(() => {
-      this.#opening = undefined;
-    });
+    const loop = this.#crashLoop();
+    if (loop !== undefined) return Promise.reject(loop);
+    this.#opening = this.#open().then(
+      (era) => era,
+      (error: unknown) => {
+        if (this.#restartable && !this.#isClosed()) this.#failed(error);
+        throw error;
+      },
+    );
+    void this.#opening.then(
+      () => (this.#opening = undefined),
+      () => (this.#opening = undefined),
+    );
     return this.#opening;
   }
 
@@ -88,14 +118,35 @@ export class Connection {
    * transport, a new probe. Used to carry subscriptions across a restart; concurrent callers share it.
    */
   reconnect(): Promise<ProtocolEra> {
-    if (this.#state === 'disconnected') {
-      this.#state = 'idle';
-      this.#era = undefined;
-      this.#facts = undefined;
-      this.#engine = undefined;
-      this.#transport = undefined;
-    }
     return this.connect();
+  }
+
+  /** A config that opens a new server process each time: a stdio server can be started again. */
+  get #restartable(): boolean {
+    return (this.#active ?? this.config).kind === 'stdio';
+  }
+
+  #reset(): void {
+    this.#state = 'idle';
+    this.#era = undefined;
+    this.#facts = undefined;
+    this.#engine = undefined;
+    this.#transport = undefined;
+  }
+
+  /** Records a failure of a restartable server (an exit, a failed start), for the crash-loop bound. */
+  #failed(cause: unknown): void {
+    this.#lastFailure = cause;
+    this.#failures.push(performance.now());
+    if (this.#failures.length > CRASH_LOOP_FAILURES) this.#failures.shift();
+  }
+
+  /** The error that refuses to start the server again, when it failed too often of late. */
+  #crashLoop(): CrashLoopError | undefined {
+    const since = performance.now() - CRASH_LOOP_WINDOW_MS;
+    while (this.#failures.length > 0 && this.#failures[0]! < since) this.#failures.shift();
+    if (this.#failures.length < CRASH_LOOP_FAILURES) return undefined;
+    return new CrashLoopError(this.name, this.#failures.length, CRASH_LOOP_WINDOW_MS, this.#lastFailure);
   }
 
   async #open(): Promise<ProtocolEra> {
@@ -167,9 +218,19 @@ export class Connection {
       engine = new JsonRpcEngine(transport, requestTimeout === undefined ? { logger } : { logger, requestTimeout });
       this.#transport = transport;
       this.#engine = engine;
-      const host = this.#context.host(this.name);
+      const host = this.#noticing(this.#context.host(this.name));
       this.#host = host;
-      const handshakeTimeout = this.#context.handshakeTimeout ?? requestTimeout;
+      // One bound on the whole first handshake (detection and initialize): a stdio server that prints a
+      // banner or never answers fails in seconds, not after the probe's and initialize's timeouts added
+      // up. Over HTTP the first request may wait on an interactive OAuth login, so by default each step
+      // has the request timeout there, as any request does.
+      const budgetMs = this.#context.handshakeTimeout ?? (config.kind === 'stdio' ? DEFAULT_HANDSHAKE_TIMEOUT : 0);
+      const deadline = performance.now() + budgetMs;
+      const left = (): number | undefined => (budgetMs > 0 ? Math.max(1, Math.ceil(deadline - performance.now())) : undefined);
+      const failure = (error: unknown): ConnectionError | undefined => {
+        const described = describeHandshakeFailure(error, { engine: engine!, transport, kind: config.kind, budgetMs });
+        return described === undefined ? undefined : new ConnectionError(this.name, described.message, { cause: error, code: described.code });
+      };
       engine.onNotification((method, params) => this.#context.onNotification(this, method, params));
       engine.onClose((cause) => this.#closed(cause));
       try {
@@ -178,15 +239,18 @@ export class Connection {
         throw new ConnectionError(this.name, `its ${config.kind} transport failed to start: ${messageOf(error)}`, { cause: error });
       }
       if (this.#isClosed()) throw new ClientClosedError('connect');
-      let era: ProtocolEra | undefined = await this.#probe(config, engine, host, requestTimeout);
+      let era: ProtocolEra | undefined = await this.#probe(config, engine, host, requestTimeout, left, failure);
       if (era === undefined) {
+        const classicHost = this.#classicHost(host, transport, config);
         const classicOptions = { server: this.name, logger, requestMeta: this.#context.requestMeta };
-        const classic = new ClassicEra(engine, host, handshakeTimeout === undefined ? classicOptions : { ...classicOptions, handshakeTimeout });
+        const handshakeTimeout = left();
+        const classic = new ClassicEra(engine, classicHost, handshakeTimeout === undefined ? classicOptions : { ...classicOptions, handshakeTimeout });
         try {
           this.#facts = await classic.open();
         } catch (error) {
           if (error instanceof ConnectionError || error instanceof ClientClosedError) throw error;
-          throw new ConnectionError(this.name, `the initialize handshake failed: ${messageOf(error)}`, { cause: error });
+          if (this.#isClosed()) throw new ClientClosedError('connect');
+          throw failure(error) ?? new ConnectionError(this.name, `the initialize handshake failed: ${messageOf(error)}`, { cause: error });
         }
         era = classic;
       }
@@ -194,7 +258,12 @@ export class Connection {
       this.#era = era;
       this.#active = config;
       this.#state = 'connected';
+      this.#connectedAt = performance.now();
       if (config.deprecated !== undefined) noteDeprecatedUse(config.deprecated, logger, this.#context.deprecationNotices);
+      // What the host declared is used from the moment a session on a revision that deprecates it opens.
+      const declared = this.#host ?? host;
+      if (declared.capabilities.sampling !== undefined) this.#noteDeprecated('sampling');
+      if (declared.capabilities.roots !== undefined && (declared.roots?.()?.length ?? 0) > 0) this.#noteDeprecated('roots');
       return era;
     } catch (error) {
       if (!this.#isClosed()) this.#state = 'idle';
@@ -211,7 +280,14 @@ export class Connection {
    * with `protocol: 'auto'` the classic handshake follows only on evidence that the server is classic
    * (see `isClassicEvidence`), never on an outage or an auth wall. Undefined means "use the classic era".
    */
-  async #probe(config: ServerConfig, engine: JsonRpcEngine, host: HostBridge, requestTimeout: number | undefined): Promise<ProtocolEra | undefined> {
+  async #probe(
+    config: ServerConfig,
+    engine: JsonRpcEngine,
+    host: HostBridge,
+    requestTimeout: number | undefined,
+    left: () => number | undefined,
+    failure: (error: unknown) => ConnectionError | undefined,
+  ): Promise<ProtocolEra | undefined> {
     // The deprecated HTTP+SSE transport predates the stateless era: it has no era of its own.
     const choice = config.kind === 'sse' ? 'legacy' : (config.protocol ?? 'auto');
     if (choice === 'legacy') return undefined;
@@ -221,10 +297,11 @@ export class Connection {
       server: this.name,
       logger,
       transport,
-      discoverTimeout: config.discoverTimeout ?? (transport === 'stdio' ? DEFAULT_STDIO_DISCOVER_TIMEOUT : (this.#context.handshakeTimeout ?? requestTimeout)),
+      discoverTimeout: minTimeout(config.discoverTimeout ?? (transport === 'stdio' ? DEFAULT_STDIO_DISCOVER_TIMEOUT : requestTimeout), left()),
       requestTimeout: requestTimeout ?? 60_000,
       requestMeta: this.#context.requestMeta,
       onInputRequiredWait: this.#context.onInputRequiredWait,
+      inputLimits: this.#context.inputLimits,
       extensions: this.#context.extensions,
     });
     try {
@@ -237,6 +314,8 @@ export class Connection {
         return undefined;
       }
       if (error instanceof ConnectionError || error instanceof ClientClosedError) throw error;
+      const described = failure(error);
+      if (described !== undefined) throw described;
       const what = error instanceof NotModernError ? 'it does not speak MCP 2026-07-28 (protocol: "modern")' : `the server/discover probe failed: ${messageOf(error)}`;
       throw new ConnectionError(this.name, what, { cause: error });
     }
@@ -292,7 +371,8 @@ export class Connection {
   /** `beforeSend` runs once the call passed its gate: a refused call is no use of the feature. */
   async setLogLevel(level: LoggingLevel, options: EraRequestOptions = {}, beforeSend?: () => void): Promise<void> {
     const era = await this.connect();
-    this.assertCapability('logging/setLevel');
+    // A 2026-07-28 server takes the level in each request's _meta, which any server may read or ignore.
+    if (era.kind !== 'stateless') this.assertCapability('logging/setLevel');
     beforeSend?.();
     await era.setLogLevel(level, options);
   }
@@ -311,6 +391,57 @@ export class Connection {
     await this.#engine?.close();
   }
 
+  /**
+   * The host side of a classic session. Over a transport the server cannot send requests on (plain JSON
+   * HTTP), roots, sampling and elicitation are left out: they reach the host only as server requests.
+   */
+  #classicHost(host: HostBridge, transport: Transport, config: ServerConfig): HostBridge {
+    if (transport.serverRequests !== false && config.kind !== 'http') return host;
+    const capabilities = withoutServerRequests(host.capabilities);
+    if (Object.keys(capabilities).length === Object.keys(host.capabilities).length) return host;
+    safeLog(this.#context.logger, 'debug', `[mcpc] server "${escapeForLog(this.name, 100)}": its transport (${config.kind}) cannot carry server requests, so roots, sampling and elicitation are not declared to it`);
+    const oneWay: HostBridge = { ...host, capabilities, elicit: undefined, sample: undefined, listRoots: undefined };
+    this.#host = oneWay;
+    return oneWay;
+  }
+
+  /** The negotiated revision, once there is one. */
+  get #revision(): string | undefined {
+    return (this.#era?.facts ?? this.#facts)?.protocolVersion;
+  }
+
+  /** A deprecation notice for a use in this server's session: given only if its revision deprecates the feature. */
+  #noteDeprecated(feature: DeprecatedFeature): void {
+    noteDeprecatedUse(feature, this.#context.logger, this.#context.deprecationNotices, this.#revision);
+  }
+
+  /**
+   * The host side as this server sees it, noting the deprecated uses only a server's request reveals
+   * (answering with roots, a sampling request's `includeContext`) against this session's revision.
+   */
+  #noticing(host: HostBridge): HostBridge {
+    const { listRoots, sample } = host;
+    return {
+      ...host,
+      listRoots:
+        listRoots &&
+        ((context) => {
+          const answer = listRoots(context);
+          // An empty answer exposes nothing deprecated: no notice for it.
+          const roots = (answer as { roots?: unknown } | undefined)?.roots;
+          if (Array.isArray(roots) && roots.length > 0) this.#noteDeprecated('roots');
+          return answer;
+        }),
+      sample:
+        sample &&
+        ((params, context) => {
+          const include = params?.includeContext;
+          if (include === 'thisServer' || include === 'allServers') this.#noteDeprecated('sampling-include-context');
+          return sample(params, context);
+        }),
+    };
+  }
+
   // A method, not an inline comparison: close() may run during any await of #open.
   #isClosed(): boolean {
     return this.#state === 'closed';
@@ -319,14 +450,33 @@ export class Connection {
   #closed(cause: Error | undefined): void {
     if (this.#state === 'connected') {
       this.#state = 'disconnected';
-      if (cause !== undefined) safeLog(this.#context.logger, 'warn', `[mcpc] server "${escapeForLog(this.name, 100)}" disconnected: ${escapeForLog(cause.message)}`);
+      // A process that ran a while and then stopped is restarted freely; one that dies as soon as it
+      // is up counts towards the crash-loop bound, as does every failed start.
+      if (this.#restartable && performance.now() - this.#connectedAt < CRASH_LOOP_MIN_UPTIME_MS) this.#failed(cause ?? new Error('the server process exited'));
+      if (cause !== undefined) {
+        const next = this.#restartable ? '; it is started again on the next request' : '';
+        safeLog(this.#context.logger, 'warn', `[mcpc] server "${escapeForLog(this.name, 100)}" disconnected: ${escapeForLog(cause.message)}${next}`);
+      }
     }
     this.#context.onClose(this, cause);
   }
 }
 
+/** A restartable server that failed this many times within the window is not started again until it passes. */
+export const CRASH_LOOP_FAILURES = 5;
+export const CRASH_LOOP_WINDOW_MS = 60_000;
+/** An exit this soon after the handshake completed counts as a failure to start. */
+export const CRASH_LOOP_MIN_UPTIME_MS = 5_000;
+
 /** Bound on the stdio probe: long enough for a cold `npx` start, short for a server that stays silent. */
 const DEFAULT_STDIO_DISCOVER_TIMEOUT = 10_000;
+
+/** The smaller of two timeouts, where undefined or 0 means none. */
+function minTimeout(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined || a <= 0) return b;
+  if (b === undefined || b <= 0) return a;
+  return Math.min(a, b);
+}
 
 const messageOf = (error: unknown): string => escapeForLog(error instanceof Error ? error.message : String(error), 500);
 

@@ -48,6 +48,8 @@ export interface HostBridge {
   readonly elicit: ((params: JsonRpcParams | undefined, context: RequestContext, options?: { readonly stateless?: boolean }) => Promise<unknown>) | undefined;
   readonly sample: ((params: JsonRpcParams | undefined, context: RequestContext) => Promise<unknown>) | undefined;
   readonly listRoots: ((context: RequestContext) => unknown) | undefined;
+  /** The roots as configured now (undefined: not declared), read without answering anyone. */
+  readonly roots?: () => readonly unknown[] | undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { AbortError, ErrorCode, ErrorReply, escapeForLog, safeLog, type JsonRpcParams, type Logger, type RequestContext } from '@mcpc/jsonrpc';
-import { InputRequiredError, type InputRequiredContinuation, type InputRequiredReason } from '../errors.js';
+import { AbortError, ErrorCode, ErrorReply, ServerError, escapeForLog, safeLog, type JsonRpcParams, type Logger, type RequestContext } from '@mcpc/jsonrpc';
+import { HeaderMismatchError, InputLimitError, InputRequiredError, type InputRequiredContinuation, type InputRequiredReason } from '../errors.js';
 import type { EraRequestOptions, HostBridge } from './era.js';
 
 /** The requests a server may answer with `input_required` (MCP 2026-07-28 "Supported Requests"). */
@@ -7,6 +7,35 @@ export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resourc
 
 /** The most `input_required` answers one request may get before the client stops asking again. */
 export const MAX_ROUNDS = 10;
+
+/** Default bound on the `inputRequests` of one `input_required` round (`maxInputRequests`). */
+export const DEFAULT_MAX_INPUT_REQUESTS = 64;
+/** Default bound on the `requestState` echoed back each round, in UTF-8 bytes (`maxRequestStateBytes`). */
+export const DEFAULT_MAX_REQUEST_STATE_BYTES = 256 * 1024;
+
+/** The client's bounds on what one round may ask of it. */
+export interface InputLimits {
+  readonly maxInputRequests: number;
+  readonly maxRequestStateBytes: number;
+}
+
+/** Failures of a later round after which the same round may be sent again (`resumeInputRequired`). */
+const RESENDABLE: ReadonlySet<unknown> = new Set(['MCPC_NETWORK_ERROR', 'MCPC_TRANSIENT_SERVER_ERROR', 'MCPC_REQUEST_TIMEOUT', 'MCPC_RESPONSE_STREAM_CLOSED']);
+
+/**
+ * Whether a failed round may be sent again as it was: the wire failed, the request timed out, the
+ * server failed internally (-32603, or its own -32000…-32099 range, but not the protocol's -32020…-32022
+ * except a HeaderMismatch, which a refreshed definition answers). A refusal of the params, a closed
+ * connection or a cancel by the caller is not.
+ */
+function resendable(error: unknown): boolean {
+  if (error instanceof HeaderMismatchError) return true;
+  if (error instanceof ServerError && error.code === 'MCPC_SERVER_ERROR') {
+    const code = error.rpcCode;
+    return code === ErrorCode.InternalError || (code <= -32000 && code >= -32099 && (code < -32022 || code > -32020));
+  }
+  return error instanceof Error && RESENDABLE.has((error as { code?: unknown }).code);
+}
 
 const FIRST_PAUSE_MS = 250;
 const MAX_PAUSE_MS = 5_000;
@@ -36,6 +65,7 @@ export interface RoundContext {
   readonly host: HostBridge;
   readonly requestTimeout: number;
   readonly onWait: InputRequiredWaitHook | undefined;
+  readonly limits: InputLimits;
   /** Sends the request once (a new JSON-RPC id each time) within `timeout` ms. */
   readonly send: (params: JsonRpcParams, timeout: number | undefined) => Promise<Record<string, unknown>>;
 }
@@ -76,11 +106,20 @@ export async function roundTrips(
       stop(reason, detail, resume.inputRequests as Record<string, unknown> | undefined, kept, resumable, cause),
     );
   }
+  // What the last round asked for, and the answers given: a failed resend is resumable from them.
+  let asked: Record<string, unknown> | undefined = resume?.inputRequests as Record<string, unknown> | undefined;
   for (let round = resume === undefined ? 0 : 1; ; round++) {
     const left = deadline - Date.now();
-    if (round > 0 && left <= 0) stop('timeout', `the request's ${budget} ms ran out after ${round} round trips`, undefined, {}, true);
+    if (round > 0 && left <= 0) stop('timeout', `the request's ${budget} ms ran out after ${round} round trips`, asked, responses ?? {}, true);
     const sent: Record<string, unknown> = round === 0 ? base : { ...base, ...(responses !== undefined && { inputResponses: responses }), ...(state !== undefined && { requestState: state }) };
-    const result = await ctx.send(sent as JsonRpcParams, Number.isFinite(left) ? Math.max(1, left) : undefined);
+    let result: Record<string, unknown>;
+    try {
+      result = await ctx.send(sent as JsonRpcParams, Number.isFinite(left) ? Math.max(1, left) : undefined);
+    } catch (error) {
+      // The first send has nothing to resume from; a later one carries input the host already gave.
+      if (round === 0 || !resendable(error)) throw error;
+      return stop('send-failed', `round trip ${round + 1} failed: ${error instanceof Error ? error.message : String(error)}`, asked, responses ?? {}, true, error);
+    }
     if (result.resultType !== 'input_required') {
       options.onRounds?.(round);
       return result;
@@ -91,9 +130,19 @@ export async function roundTrips(
       stop('malformed', 'its input_required result has an inputRequests that is not an object or a requestState that is not a string', undefined, {}, false);
     }
     if (requests === undefined && nextState === undefined) stop('malformed', 'its input_required result has neither inputRequests nor requestState', undefined, {}, false);
+    // Bounded before anything is asked of the host or sent back: the server chooses these sizes.
+    if (requests !== undefined) {
+      const count = Object.keys(requests as Record<string, unknown>).length;
+      if (count > ctx.limits.maxInputRequests) throw new InputLimitError('inputRequests', ctx.server, method, count, ctx.limits.maxInputRequests);
+    }
+    if (typeof nextState === 'string' && nextState.length > ctx.limits.maxRequestStateBytes / 3) {
+      const bytes = Buffer.byteLength(nextState, 'utf8');
+      if (bytes > ctx.limits.maxRequestStateBytes) throw new InputLimitError('requestState', ctx.server, method, bytes, ctx.limits.maxRequestStateBytes);
+    }
     // Never invented, never carried over: the retry echoes exactly what this answer gave.
     state = nextState as string | undefined;
     if (round >= MAX_ROUNDS) stop('too-many-rounds', `the server still asked for input after ${MAX_ROUNDS} round trips`, requests as Record<string, unknown> | undefined, {}, true);
+    asked = requests as Record<string, unknown> | undefined;
     if (requests !== undefined) {
       responses = await fulfilAll(ctx, requests as Record<string, unknown>, {}, options.signal, (reason, detail, kept, resumable, cause) =>
         stop(reason, detail, requests as Record<string, unknown>, kept, resumable, cause),

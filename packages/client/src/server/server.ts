@@ -1,5 +1,5 @@
 import { ErrorCode, ServerError, escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
-import { CapabilityError, HeaderMismatchError, InputRequiredError, ResourceNotFoundError } from '../errors.js';
+import { CapabilityError, HeaderMismatchError, InputRequiredError, ResourceNotFoundError, ToolNotFoundError, type InputRequiredContinuation } from '../errors.js';
 import { paramHeaders, readParamHeaders, type ParamHeader } from '../features/param-headers.js';
 import type { CacheInfo } from '../cache/list-cache.js';
 import type { ListKind } from '../cache/pagination.js';
@@ -24,7 +24,8 @@ import type {
 } from '../types/entities.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, Meta, ServerCapabilities } from '../types/protocol.js';
 import { Connection, factsOf, type ConnectionContext, type ConnectionState } from './connection.js';
-import type { EraRequestOptions } from './era.js';
+import type { EraCallOptions, EraRequestOptions } from './era.js';
+import { closeNames } from '../routing.js';
 import { ServerLists, type ListKindName } from './lists.js';
 import { ServerStreams } from '../subscriptions/server-streams.js';
 import type { ListenOptions, Subscription, SubscriptionFilter, SubscriptionListener } from '../subscriptions/subscription.js';
@@ -61,13 +62,35 @@ export const CLOSE: unique symbol = Symbol('close');
 export const ROOTS_CHANGED: unique symbol = Symbol('rootsChanged');
 
 /**
- * "Resource not found": -32602 naming the URI (MCP 2026-07-28), or -32002, which earlier revisions
- * used and servers still send.
+ * "Resource not found" (SEP-2164, MCP 2026-07-28: -32602 with `data.uri`), as servers send it:
+ * - -32602 whose `data.uri` is the URI (the spec's form);
+ * - -32602 with no `data.uri` whose message says "not found" (the official TypeScript SDK before
+ *   SEP-2164, and server-everything: "Resource <uri> not found");
+ * - -32002, which earlier revisions recommended and the C#, Rust, Java, Go and PHP SDKs send;
+ * - -32601 whose message names the URI (fastmcp: "Unknown resource: <uri>"); a bare "Method not found"
+ *   names no URI and stays what it is.
+ * A -32602 naming another URI, or one about something else, is not.
  */
-function isResourceNotFound(error: unknown, uri: string): boolean {
-  if (!(error instanceof ServerError)) return false;
+export function isResourceNotFound(error: unknown, uri: string): boolean {
+  if (!(error instanceof ServerError) || error.code !== 'MCPC_SERVER_ERROR') return false;
   if (error.rpcCode === ErrorCode.ResourceNotFound) return true;
-  return error.rpcCode === ErrorCode.InvalidParams && (error.data as { uri?: unknown } | undefined)?.uri === uri;
+  const message = typeof error.serverMessage === 'string' ? error.serverMessage : '';
+  if (error.rpcCode === ErrorCode.InvalidParams) {
+    const named = (error.data as { uri?: unknown } | undefined)?.uri;
+    if (named !== undefined) return named === uri;
+    return /\bnot found\b/i.test(message);
+  }
+  return error.rpcCode === ErrorCode.MethodNotFound && uri.length > 0 && message.includes(uri);
+}
+
+/**
+ * Where a call refused with HeaderMismatch is retried from: the start (`from` undefined: the first round
+ * was refused) or the continuation of a later round that was. Undefined when the error is no mismatch.
+ */
+function mismatchRetry(error: unknown, resume: InputRequiredContinuation | undefined): { readonly from: InputRequiredContinuation | undefined } | undefined {
+  if (error instanceof HeaderMismatchError) return { from: resume };
+  if (error instanceof InputRequiredError && error.reason === 'send-failed' && error.cause instanceof HeaderMismatchError) return { from: error.continuation };
+  return undefined;
 }
 
 /** `callTool` options the request itself does not take. */
@@ -303,9 +326,11 @@ export class Server {
    */
   #checkNow(name: string, mode: StructuredContentValidation): OutputCheck | undefined | typeof NOT_NOW {
     if (!this.#connection.ready || this.#mirrorsParams()) return NOT_NOW;
+    // 'off' reads no definition: nothing is looked up, and the server says whether the tool exists.
     if (mode === 'off') return undefined;
     const cached = this.#lists.peek('tools') as readonly Tool[] | undefined;
     const tool = cached === undefined ? undefined : byName(cached).get(name);
+    // A name the list lacks goes the long way, which settles whether it exists.
     if (tool === undefined) return NOT_NOW;
     const check = this.#schemas.prepare(tool, mode);
     return check instanceof Promise ? NOT_NOW : check;
@@ -313,33 +338,70 @@ export class Server {
 
   async #callTool(name: string, params: JsonRpcParams, mode: StructuredContentValidation, requestOptions: RequestOptions): Promise<CallToolResult> {
     await this.#connection.connect();
+    const { raw, check } = await this.#sendCall(name, params, mode, requestOptions, undefined, undefined);
+    return this.#readCallResult(raw, name, check);
+  }
+
+  /**
+   * Sends a `tools/call`, or takes one up where an `InputRequiredError` left it (`resume`). Each attempt
+   * goes out under the tool definition known when it is sent, and its result is checked against that
+   * one (a resume keeps the check its first attempt went out under). MCP 2026-07-28 over HTTP also
+   * mirrors annotated arguments into Mcp-Param-* headers from it — on every round, resumed rounds
+   * included. A HeaderMismatch, on the first round or a later one, means the definition changed:
+   * refresh it once and retry under the new one (whose schemas are checked again before the retry is
+   * sent); a later round is retried from where it failed, keeping the answers already given.
+   */
+  async #sendCall(
+    name: string,
+    params: JsonRpcParams,
+    mode: StructuredContentValidation,
+    requestOptions: RequestOptions,
+    resume: InputRequiredContinuation | undefined,
+    resumeCheck: OutputCheck | undefined,
+  ): Promise<{ raw: unknown; check: OutputCheck | undefined }> {
     const mirrors = this.#mirrorsParams();
-    // Each attempt goes out under the tool definition known when it is sent, and its result is checked
-    // against that one. MCP 2026-07-28 over HTTP also mirrors annotated arguments into Mcp-Param-*
-    // headers from it; a HeaderMismatch means the definition changed: refresh it once and retry under
-    // the new one (whose schemas are checked again before the retry is sent).
-    let check: OutputCheck | undefined;
-    const attempt = async (fresh: boolean): Promise<unknown> => {
+    let check = resumeCheck;
+    const attempt = async (fresh: boolean, from: InputRequiredContinuation | undefined): Promise<unknown> => {
       if (fresh) this.clearCache('tools');
-      const tool = mirrors || mode !== 'off' ? await this.#toolDefinition(name, fresh) : undefined;
-      check = mode === 'off' ? undefined : await this.#prepareCheck(name, tool, mode);
+      const definitionNeeded = mirrors || (mode !== 'off' && (resume === undefined || fresh));
+      const tool = definitionNeeded ? await this.#definitionFor(name, fresh) : undefined;
+      if (resume === undefined || fresh) check = mode === 'off' ? undefined : await this.#prepareCheck(name, tool, mode);
       const annotations = mirrors ? this.#paramAnnotations.get(tool ?? {}) : undefined;
       const headers = annotations === undefined ? undefined : paramHeaders(annotations, params.arguments as Record<string, unknown>);
-      return this.#connection.request('tools/call', params, headers === undefined ? requestOptions : { ...requestOptions, headers });
+      const options: EraCallOptions = from === undefined ? requestOptions : { ...requestOptions, resume: from };
+      return this.#connection.request('tools/call', params, headers === undefined ? options : { ...options, headers });
     };
-    let raw: unknown;
     try {
       try {
-        raw = await attempt(false);
+        return { raw: await attempt(false, resume), check };
       } catch (error) {
-        if (!mirrors || !(error instanceof HeaderMismatchError)) throw error;
+        const retry = mismatchRetry(error, resume);
+        if (!mirrors || retry === undefined) throw error;
         this.#warn(`tools/call "${escapeForLog(name, 100)}" was refused with HeaderMismatch; refreshing tools/list and retrying once`);
-        raw = await attempt(true);
+        return { raw: await attempt(true, retry.from), check };
       }
     } catch (error) {
       return this.#callFailed(error, check);
     }
-    return this.#readCallResult(raw, name, check);
+  }
+
+  /**
+   * The definition a call goes out under. When the server's tool list is known and lacks the name, the
+   * call is not sent: `ToolNotFoundError` (a list that came from the cache is fetched once more first,
+   * in case the tool is new). With no list to go by, the call is sent and the server answers.
+   */
+  async #definitionFor(name: string, fresh: boolean): Promise<Tool | undefined> {
+    const hadList = this.#lists.peek('tools') !== undefined;
+    let found = await this.#toolDefinition(name, fresh);
+    if (found.listed && found.tool === undefined && hadList && !fresh) {
+      this.clearCache('tools');
+      found = await this.#toolDefinition(name, true);
+    }
+    if (found.listed && found.tool === undefined) {
+      const listed = (this.#lists.peek('tools') as readonly Tool[] | undefined) ?? [];
+      throw new ToolNotFoundError(name, [this.name], closeNames(name, listed.map((t) => t.name)));
+    }
+    return found.tool;
   }
 
   /** A call that asks for input keeps its check for the continuation's result. */
@@ -373,16 +435,17 @@ export class Server {
 
   /**
    * The definition of a tool: from the cached list when it is there (fresh or not), else listed now (so
-   * a first call fetches tools/list once). Undefined when the server does not list it, or will not list.
+   * a first call fetches tools/list once). `listed` is false when there is no list to go by (it failed,
+   * or the server will not list).
    */
-  async #toolDefinition(name: string, refetched: boolean): Promise<Tool | undefined> {
+  async #toolDefinition(name: string, refetched: boolean): Promise<{ readonly tool: Tool | undefined; readonly listed: boolean }> {
     const cached = this.#lists.peek('tools') as readonly Tool[] | undefined;
     const hit = cached === undefined ? undefined : byName(cached).get(name);
-    if (hit !== undefined || (cached !== undefined && refetched)) return hit;
+    if (hit !== undefined || (cached !== undefined && refetched)) return { tool: hit, listed: true };
     // A list that failed is not asked for again on every call: only once the tools cache was dropped.
-    if (cached === undefined && this.#toolsUnlisted && !refetched) return undefined;
+    if (cached === undefined && this.#toolsUnlisted && !refetched) return { tool: undefined, listed: false };
     try {
-      return (await this.listTools()).find((t) => t.name === name);
+      return { tool: byName(await this.listTools()).get(name), listed: true };
     } catch (error) {
       // No list: no headers, no schemas to check; the server will say what it misses.
       this.#toolsUnlisted = true;
@@ -391,7 +454,7 @@ export class Server {
         const without = this.#mirrorsParams() ? 'no Mcp-Param-* headers, no schema checks' : 'no schema checks';
         this.#warn(`tools/list failed (${escapeForLog(error instanceof Error ? error.message : String(error), 300)}); tool calls go out without their definitions (${without}) until the list can be fetched`);
       }
-      return undefined;
+      return { tool: undefined, listed: false };
     }
   }
 
@@ -449,17 +512,23 @@ export class Server {
     if (!error.resumable) throw new TypeError(`this InputRequiredError (${error.reason}) cannot be resumed: the server asked for something the client cannot give`);
     const c = error.continuation;
     if (c.server !== this.name) throw new TypeError(`this InputRequiredError belongs to server "${c.server}", not "${this.name}"`);
-    const check = this.#pendingChecks.get(c);
+    const pending = this.#pendingChecks.get(c);
+    const name = String(c.params.name ?? c.params.uri ?? '');
+    if (c.method === 'tools/call') {
+      // Resumed rounds carry the Mcp-Param-* headers of the first; their result is checked against the
+      // definition the first attempt went out under (or the refreshed one, after a HeaderMismatch).
+      await this.#connection.connect();
+      const mode: StructuredContentValidation = pending === undefined ? 'off' : this.#context.validateStructuredContent;
+      const { raw, check } = await this.#sendCall(name, c.params as JsonRpcParams, mode, options, c, pending);
+      return this.#readCallResult(raw, name, check);
+    }
     let raw: unknown;
     try {
       raw = await this.#connection.request(c.method, c.params as JsonRpcParams, { ...options, resume: c });
     } catch (e) {
-      if (e instanceof InputRequiredError && check !== undefined) this.#pendingChecks.set(e.continuation, check);
+      if (e instanceof InputRequiredError && pending !== undefined) this.#pendingChecks.set(e.continuation, pending);
       throw e;
     }
-    const name = String(c.params.name ?? c.params.uri ?? '');
-    // A resumed call is checked against the definition its first attempt went out under.
-    if (c.method === 'tools/call') return this.#readCallResult(raw, name, check);
     if (c.method === 'prompts/get') return readGetPromptResult(raw, this.name, name);
     const dropped: string[] = [];
     return readContents(raw, this.name, name, dropped);
@@ -497,7 +566,7 @@ export class Server {
   /** Sets the minimum level of the server's log messages. Deprecated in MCP 2026-07-28 (a notice, once). */
   async setLogLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
     checkLevel(level);
-    await this.#connection.setLogLevel(level, options, () => noteDeprecatedUse('logging', this.#context.logger, this.#context.deprecationNotices));
+    await this.#connection.setLogLevel(level, options, () => noteDeprecatedUse('logging', this.#context.logger, this.#context.deprecationNotices, this.#connection.facts?.protocolVersion));
   }
 
   /** Closes the connection; the client does it for every server on close(). */

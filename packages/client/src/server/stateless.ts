@@ -11,7 +11,7 @@ import { hasCapability } from './capabilities.js';
 import type { EraCallOptions, EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
 import { requestHeaders } from './headers.js';
 import { META, hostMeta, protocolMeta, withMeta, type RequestMetaOption } from './meta.js';
-import { MRTR_METHODS, roundTrips, type InputRequiredWaitHook } from './mrtr.js';
+import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_REQUEST_STATE_BYTES, MRTR_METHODS, roundTrips, type InputLimits, type InputRequiredWaitHook } from './mrtr.js';
 import { CLASSIC_PROTOCOL_VERSIONS, LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSIONS, isModernVersion } from './versions.js';
 
 export interface StatelessEraOptions {
@@ -25,6 +25,8 @@ export interface StatelessEraOptions {
   readonly requestTimeout: number;
   readonly requestMeta: RequestMetaOption | undefined;
   readonly onInputRequiredWait: InputRequiredWaitHook | undefined;
+  /** Bounds on what one input_required round may ask (defaults: `DEFAULT_MAX_INPUT_REQUESTS`, `DEFAULT_MAX_REQUEST_STATE_BYTES`). */
+  readonly inputLimits?: Partial<InputLimits> | undefined;
   readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
 }
 
@@ -69,11 +71,16 @@ export class StatelessEra implements ProtocolEra {
   readonly #supported = new Map<string, boolean>();
   /** The capabilities every request declares: the host's, plus the declared extensions. */
   readonly #capabilities: ClientCapabilities;
+  readonly #limits: InputLimits;
 
   constructor(engine: JsonRpcEngine, host: HostBridge, options: StatelessEraOptions) {
     this.#engine = engine;
     this.#host = host;
     this.#options = options;
+    this.#limits = {
+      maxInputRequests: options.inputLimits?.maxInputRequests ?? DEFAULT_MAX_INPUT_REQUESTS,
+      maxRequestStateBytes: options.inputLimits?.maxRequestStateBytes ?? DEFAULT_MAX_REQUEST_STATE_BYTES,
+    };
     const extensions = options.extensions;
     this.#capabilities = extensions === undefined || Object.keys(extensions).length === 0 ? host.capabilities : Object.freeze({ ...host.capabilities, extensions });
     this.#protocolMeta = protocolMeta(this.#version, host.clientInfo, this.#capabilities, undefined);
@@ -120,6 +127,7 @@ export class StatelessEra implements ProtocolEra {
         host: this.#host,
         requestTimeout: this.#options.requestTimeout,
         onWait: this.#options.onInputRequiredWait,
+        limits: this.#limits,
         send: (p, timeout) => this.#send(method, p, options, timeout),
       },
       method as 'tools/call',

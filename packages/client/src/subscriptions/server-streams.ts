@@ -2,7 +2,7 @@ import { escapeForLog, type Logger } from '@mcpc/jsonrpc';
 import { SubscriptionError } from '../errors.js';
 import type { Connection } from '../server/connection.js';
 import { SubscriptionRegistry } from './registry.js';
-import { ON_ACK, Subscription, type ListenChannel, type ListenOptions, type SubscriptionFilter, type SubscriptionListener } from './subscription.js';
+import { ON_ACK, Subscription, WHEN_ACTIVE, type ListenChannel, type ListenOptions, type SubscriptionFilter, type SubscriptionListener } from './subscription.js';
 
 /** A stdio server that dies sooner than this after subscriptions were re-sent to it is not restarted again. */
 export const SUBSCRIPTION_RESTART_MIN_INTERVAL = 1_000;
@@ -62,7 +62,13 @@ export class ServerStreams {
   /** Watches one URI on a listen stream of its own; resolves once an acknowledgment names it. */
   async watch(uri: string, ackTimeout: number | undefined): Promise<void> {
     const existing = this.#byUri.get(uri);
-    if (existing !== undefined && !existing.closed) return existing.ready;
+    if (existing !== undefined && !existing.closed) {
+      // Only a stream the server honours now is a watch: one that dropped is waited for until its
+      // replacement is acknowledged (the ON_ACK check closes it if that leaves the URI out), or ends.
+      await existing[WHEN_ACTIVE]();
+      if (existing.closed || this.#byUri.get(uri) !== existing) throw new SubscriptionError('ended', this.#context.name, `the stream watching "${escapeForLog(uri, 200)}" ended`);
+      return;
+    }
     const subscription = this.listen({ resourceSubscriptions: [uri] }, () => {}, ackTimeout === undefined ? {} : { ackTimeout });
     const granted = (ack: Readonly<SubscriptionFilter>): boolean => ack.resourceSubscriptions?.includes(uri) === true;
     await subscription.ready;

@@ -52,6 +52,7 @@ const MAX_BACKOFF_MS = 30_000;
 export const ACKNOWLEDGE: unique symbol = Symbol('acknowledge');
 export const DELIVER: unique symbol = Symbol('deliver');
 export const ON_ACK: unique symbol = Symbol('onAck');
+export const WHEN_ACTIVE: unique symbol = Symbol('whenActive');
 
 const FIELDS = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'resourceSubscriptions'] as const;
 type Field = (typeof FIELDS)[number];
@@ -83,6 +84,8 @@ export class Subscription {
   #ids = new Set<JsonRpcId>();
   #attempt: AbortController | undefined;
   #ackTimer: NodeJS.Timeout | undefined;
+  /** Who waits for the stream to be honoured again (`WHEN_ACTIVE`): settled by the next acknowledgment or the end. */
+  #waiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
   #resolveReady!: () => void;
   #rejectReady!: (e: Error) => void;
   #running: Promise<void>;
@@ -152,6 +155,19 @@ export class Subscription {
     this.#ackTimer = undefined;
     this.#resolveReady();
     this[ON_ACK]?.(granted);
+    // After the check above, which may have closed it: a waiter learns of a grant only if it stands.
+    if (!this.#closed) for (const waiter of this.#waiters.splice(0)) waiter.resolve();
+  }
+
+  /**
+   * Resolves once the server is honouring this subscription now: at once while it is active, else at
+   * the acknowledgment of the listen request that replaces a dropped one. Rejects if it ends first (its
+   * replacement refused, or not acknowledged within `ackTimeout`).
+   */
+  [WHEN_ACTIVE](): Promise<void> {
+    if (this.#closed) return Promise.reject(this.#error ?? new SubscriptionError('closed', this.server, 'the subscription was closed'));
+    if (this.#active) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => void this.#waiters.push({ resolve, reject }));
   }
 
   [DELIVER](method: string, params: JsonRpcParams | undefined): void {
@@ -164,9 +180,7 @@ export class Subscription {
       const attempt = new AbortController();
       this.#attempt = attempt;
       this.#active = false;
-      if (this.#ackTimeout > 0) {
-        this.#ackTimer = setTimeout(() => attempt.abort(new RequestTimeoutError('subscriptions/listen', this.#ackTimeout)), this.#ackTimeout);
-      }
+      this.#armAckTimer(attempt);
       const acknowledgedBefore = this.#acknowledged;
       try {
         await this.#channel.listen(this.filter, { signal: attempt.signal, onId: (id) => this.#adopt(id) });
@@ -211,8 +225,23 @@ export class Subscription {
 
   #wake: (() => void) | undefined;
 
+  /** Bounds the wait for the acknowledgment of the attempt's current listen request. */
+  #armAckTimer(attempt: AbortController): void {
+    if (this.#ackTimer !== undefined) clearTimeout(this.#ackTimer);
+    this.#ackTimer = undefined;
+    if (this.#ackTimeout > 0) {
+      this.#ackTimer = setTimeout(() => attempt.abort(new RequestTimeoutError('subscriptions/listen', this.#ackTimeout)), this.#ackTimeout);
+    }
+  }
+
   /** A new listen request of this subscription (the first, a re-open, the era's re-issue after a break). */
   #adopt(id: JsonRpcId): void {
+    if (this.#ids.size > 0 && this.#attempt !== undefined) {
+      // The era re-issued the request within this attempt (its response stream broke): a new request
+      // the server holds no state for, not streaming until it is acknowledged, and bounded like any.
+      this.#active = false;
+      this.#armAckTimer(this.#attempt);
+    }
     for (const old of this.#ids) this.#channel.unregister(old, this);
     this.#ids.clear();
     this.#ids.add(id);
@@ -227,7 +256,9 @@ export class Subscription {
     this.#attempt?.abort(new SubscriptionError('closed', this.server, 'the subscription was closed'));
     this.#wake?.();
     this.#queue.stop();
-    this.#rejectReady(error ?? new SubscriptionError('ended', this.server, 'the subscription ended before the server acknowledged it'));
+    const ended = error ?? new SubscriptionError('ended', this.server, 'the subscription ended before the server acknowledged it');
+    this.#rejectReady(ended);
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(error ?? new SubscriptionError('closed', this.server, 'the subscription ended before the server honoured it again'));
     if (error !== undefined) this.#log('warn', `a subscription ended: ${messageOf(error)}`);
   }
 
