@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compile, type Validator } from '@mcpc/schema-validator';
 import {
   Client,
   InputRequiredError,
@@ -13,6 +14,8 @@ import {
   type StructuredContentValidation,
 } from '@mcpc/client';
 import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
+import { ToolSchemas } from '../src/features/structured-output.js';
+import type { Tool } from '../src/types/entities.js';
 import { RecordingTransport, fixture, modernFixture, modernFixturePath, recordingLogger, revision, tapped, until } from './helpers.js';
 
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
@@ -283,11 +286,10 @@ describe('the definition a result is checked against', () => {
     expect((await client.callTool('weather_wrong')).structuredContent).toMatchObject({ temperature: 'hot' });
   });
 
-  it('skips a tool the server does not list, with a debug note', async () => {
+  it('refuses a tool the server does not list before sending it (ToolNotFoundError)', async () => {
     const logger = recordingLogger();
     await using client = new Client({ servers: [revision('2025-11-25', 'rev')], logger, validateStructuredContent: 'strict' });
-    await expect(client.callTool('no_such_tool')).rejects.toThrow();
-    expect(logger.text('debug')).toContain('tool "no_such_tool" is not in its tools/list, so its schemas are not checked');
+    await expect(client.callTool('no_such_tool')).rejects.toMatchObject({ code: 'MCPC_TOOL_NOT_FOUND', servers: ['rev'] });
   });
 
   it.each(['2025-06-18', '2025-11-25'] as const)('passes the official SDK server’s get_weather on %s in strict mode', async (version) => {
@@ -335,6 +337,28 @@ describe('the schema validator’s pattern worker', () => {
     clearTimeout(bound);
     expect({ code, signal, err: err.slice(-2000) }).toEqual({ code: 0, signal: null, err: '' });
     // The check ran on the worker (one job), and its answer was the right one.
-    expect(JSON.parse(out)).toEqual({ structuredContent: { s: 'aaaa' }, workerJobs: 1 });
+    expect(JSON.parse(out)).toEqual({ structuredContent: { s: 'a'.repeat(2000) }, workerJobs: 1 });
+  });
+});
+
+describe('checking a result against its outputSchema', () => {
+  it('validates once, valid or not: a mismatch does not pay for its pattern checks twice', () => {
+    const outputSchema = { type: 'object', properties: { s: { type: 'string', pattern: '^[a-z]+$' } } };
+    const real = compile(outputSchema);
+    const calls: string[] = [];
+    const validator: Validator = {
+      partial: real.partial,
+      dialect: real.dialect,
+      validate: (v) => (calls.push('validate'), real.validate(v)),
+      isValid: (v) => (calls.push('isValid'), real.isValid(v)),
+      validateOrThrow: (v, what) => (calls.push('validateOrThrow'), real.validateOrThrow(v, what)),
+    };
+    const tool = { name: 'lower', inputSchema: { type: 'object' }, outputSchema } as unknown as Tool;
+    const schemas = new ToolSchemas('srv', recordingLogger());
+    expect(() => schemas.check({ tool, validator, mode: 'strict' }, { content: [], structuredContent: { s: 'ABC' } }, undefined)).toThrow(StructuredContentError);
+    expect(calls).toEqual(['validate']);
+    calls.length = 0;
+    schemas.check({ tool, validator, mode: 'strict' }, { content: [], structuredContent: { s: 'abc' } }, undefined);
+    expect(calls).toEqual(['validate']);
   });
 });

@@ -2,7 +2,8 @@
 // get nodes for its children and reference targets, and where to put its checks.
 
 import type { Dialect, Vocabulary } from './dialect.js';
-import { SchemaError } from './errors.js';
+import { SchemaError, SchemaLimitError } from './errors.js';
+import { nestsDeeperThan } from './json.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { PatternTest } from './pattern.js';
 import type { SchemaInfo } from './registry.js';
@@ -18,12 +19,23 @@ export interface Build {
   readonly loc: string;
   readonly dialect: Dialect;
   readonly maxRefDepth: number;
+  /** `limits.maxSchemaDepth`: also bounds the nesting of schema values such as `const` and `enum`. */
+  readonly maxSchemaDepth: number;
+  readonly maxEvaluationSteps: number;
   /** The keyword is present and its vocabulary is in force. */
   has(keyword: string): boolean;
   /** The node for a subschema at `loc + '/' + at`. */
   sub(value: JsonValue, at: string): SchemaNode;
-  /** Records that `node` applies to the same instance location (for reference-cycle detection). */
-  inPlace(node: SchemaNode): void;
+  /**
+   * Whether a reference to `node` should memoise its result (`keywords/memo.ts`): set once compiling is
+   * done, true when several in-place paths may reach `node` and the schema uses no dynamic scope.
+   */
+  memoised(node: SchemaNode): { readonly on: boolean };
+  /**
+   * Records that `node` applies to the same instance location (for reference-cycle detection and the
+   * reference-chain bound); `ref` when it is reached by following a reference.
+   */
+  inPlace(node: SchemaNode, ref?: boolean): void;
   /** Adds a check. `last` checks (the unevaluated keywords) run after all others of the subschema. */
   on(bucket: Bucket, check: Check): void;
   last(check: Check): void;
@@ -51,3 +63,15 @@ export function malformed(b: Build, keyword: string, expected: string): never {
 }
 
 export const isNonNegativeInteger = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/**
+ * Refuses a schema value (`const`, `enum`) nested deeper than `limits.maxSchemaDepth`: it would be
+ * printed in messages and compared against instances, and no real schema needs one.
+ */
+export function boundedValue(b: Build, keyword: string, value: JsonValue): void {
+  // A value `maxSchemaDepth` deep as a whole sits one level down inside `enum`'s array.
+  const max = keyword === 'enum' ? b.maxSchemaDepth + 1 : b.maxSchemaDepth;
+  if (nestsDeeperThan(value, max)) {
+    throw new SchemaLimitError('maxSchemaDepth', b.maxSchemaDepth, `${keyword} at ${b.loc} nests deeper than ${b.maxSchemaDepth} levels`, `${b.loc}/${keyword}`);
+  }
+}

@@ -19,11 +19,17 @@ import { compileUnevaluated } from './keywords/unevaluated.js';
 import type { ResolvedLimits } from './options.js';
 import { compilePattern, patternTester } from './pattern.js';
 import type { PatternTest } from './pattern.js';
-import type { Registry, SchemaInfo } from './registry.js';
+import type { DynamicAnchorDecl, Registry, ResourceEntry, SchemaInfo } from './registry.js';
 import type { AnnotationKeyword } from './result.js';
 import { fail, mergeEvaluated, newEvaluated } from './runtime.js';
 import type { Check, SchemaNode } from './runtime.js';
 import { splitFragment } from './uri.js';
+
+/** An in-place edge: `node` applies to the same instance location; `ref` when a reference is followed. */
+interface Edge {
+  readonly node: SchemaNode;
+  readonly ref: boolean;
+}
 
 interface Pending {
   readonly node: SchemaNode & { run: Check };
@@ -31,8 +37,18 @@ interface Pending {
   readonly info: SchemaInfo;
   readonly checks: Record<Bucket, Check[]>;
   readonly last: Check[];
-  readonly edges: SchemaNode[];
+  readonly edges: Edge[];
   collects: boolean;
+}
+
+/**
+ * Where a `$dynamicRef` to `name` may land: every node declaring the anchor. One per name, so each
+ * `$dynamicRef` site costs one edge in the cycle check, not one per resource (sites × resources was
+ * quadratic in time and memory).
+ */
+interface DynamicHub {
+  readonly node: SchemaNode;
+  readonly targets: Edge[];
 }
 
 const ANNOTATIONS: readonly AnnotationKeyword[] = ['format', 'contentMediaType', 'contentEncoding', 'contentSchema'];
@@ -46,9 +62,16 @@ export class Compiler {
   dynamic = false;
   private readonly nodes = new Map<object, Pending>();
   private readonly queue: Pending[] = [];
-  /** Anchor names some `$dynamicRef` may re-bind to, and the edge lists of the nodes holding one. */
-  private readonly dynamicNames = new Set<string>();
-  private readonly dynamicEdgeSites: { name: string; sites: SchemaNode[] }[] = [];
+  /** Anchor names some `$dynamicRef` may re-bind to. */
+  private readonly hubs = new Map<string, DynamicHub>();
+  /** Names that became used since the last binding round. */
+  private newNames: string[] = [];
+  /** `$dynamicAnchor` declarations seen so far, by name, and how far the registry's lists were read. */
+  private readonly declsByName = new Map<string, DynamicAnchorDecl[]>();
+  private declsRead = 0;
+  private resourcesRead = 0;
+  /** Per reference target, whether references to it memoise (decided in `finish`). */
+  private readonly memoFlags = new Map<SchemaNode, { on: boolean }>();
 
   constructor(
     private readonly registry: Registry,
@@ -82,20 +105,81 @@ export class Compiler {
       if (!this.dynamic || !this.bindDynamic()) break;
     }
     for (const p of this.nodes.values()) p.node.run = assemble(p, this.dynamic);
-    this.checkCycles();
+    const order = this.checkCycles();
+    // A dynamic scope makes a result depend on more than the node and the value: no memoising then.
+    if (!this.dynamic) this.markShared(order);
   }
 
-  /** Compiles the nodes the dynamic scope may re-bind to; true when that queued more work. */
+  /**
+   * Turns memoising on for the reference targets one instance location can evaluate more than once: a
+   * node that two in-place paths from the same entry reach (an entry is a node no in-place edge reaches:
+   * the root, a `properties`/`items` subschema). Entries are tracked per node in topological order, up
+   * to a few; a node reached from more is left unmemoised (the step budget still bounds it). A `$defs`
+   * entry referenced from many properties is reached once from each: no memo, no cost.
+   */
+  private markShared(postOrder: readonly SchemaNode[]): void {
+    if (this.memoFlags.size === 0) return;
+    const MAX_ENTRIES = 8;
+    const edgesOf = new Map<SchemaNode, readonly Edge[]>();
+    for (const p of this.nodes.values()) edgesOf.set(p.node, p.edges);
+    /** Entries reaching a node in place (null: more than MAX_ENTRIES), and whether one reaches it twice. */
+    const state = new Map<SchemaNode, { entries: Set<SchemaNode> | null; twice: boolean }>();
+    for (let i = postOrder.length - 1; i >= 0; i--) {
+      const n = postOrder[i] as SchemaNode;
+      let from = state.get(n);
+      if (from === undefined) state.set(n, (from = { entries: new Set([n]), twice: false }));
+      for (const e of edgesOf.get(n) ?? []) {
+        let to = state.get(e.node);
+        if (to === undefined) state.set(e.node, (to = { entries: new Set(), twice: false }));
+        if (from.twice) to.twice = true;
+        if (from.entries === null) to.entries = null;
+        else if (to.entries !== null) {
+          for (const entry of from.entries) {
+            if (to.entries.has(entry)) to.twice = true;
+            else to.entries.add(entry);
+          }
+          if (to.entries.size > MAX_ENTRIES) to.entries = null;
+        }
+      }
+    }
+    for (const [node, flag] of this.memoFlags) flag.on = state.get(node)?.twice === true;
+  }
+
+  /**
+   * Compiles the nodes the dynamic scope may re-bind to; true when that queued more work. Each
+   * declaration and resource is visited once over all rounds (the registry's lists only grow).
+   */
   private bindDynamic(): boolean {
     let more = false;
-    for (const res of this.registry.allResources()) {
-      for (const [name, value] of res.dynamicAnchorValues) {
-        if (!this.dynamicNames.has(name) || res.dynamicAnchors.has(name)) continue;
-        const info = this.registry.infoOf(value);
-        if (info === undefined) continue;
-        res.dynamicAnchors.set(name, this.node(value, info));
-        more = true;
-      }
+    const bind = (d: DynamicAnchorDecl, hub: DynamicHub): void => {
+      if (d.res.dynamicAnchors.has(d.name)) return;
+      const info = this.registry.infoOf(d.value);
+      if (info === undefined) return;
+      const node = this.node(d.value, info);
+      d.res.dynamicAnchors.set(d.name, node);
+      hub.targets.push({ node, ref: false });
+      more = true;
+    };
+    // Names a $dynamicRef started using: bind the declarations already seen.
+    const names = this.newNames;
+    this.newNames = [];
+    for (const name of names) {
+      const hub = this.hubs.get(name) as DynamicHub;
+      for (const d of this.declsByName.get(name) ?? []) bind(d, hub);
+    }
+    // Declarations indexed since the last round: bind those whose name is used, keep the rest.
+    const decls = this.registry.dynamicAnchorDecls;
+    for (; this.declsRead < decls.length; this.declsRead++) {
+      const d = decls[this.declsRead] as DynamicAnchorDecl;
+      let list = this.declsByName.get(d.name);
+      if (list === undefined) this.declsByName.set(d.name, (list = []));
+      list.push(d);
+      const hub = this.hubs.get(d.name);
+      if (hub !== undefined) bind(d, hub);
+    }
+    const resources = this.registry.resourceList;
+    for (; this.resourcesRead < resources.length; this.resourcesRead++) {
+      const res = resources[this.resourcesRead] as ResourceEntry;
       if (res.recursiveAnchor && res.root === undefined && isObject(res.rootValue)) {
         const info = this.registry.infoOf(res.rootValue);
         if (info !== undefined) {
@@ -138,6 +222,8 @@ export class Compiler {
       loc,
       dialect,
       maxRefDepth: limits.maxRefDepth,
+      maxSchemaDepth: limits.maxSchemaDepth,
+      maxEvaluationSteps: limits.maxEvaluationSteps,
       has(keyword) {
         if (!hasOwn(schema, keyword)) return false;
         const v: Vocabulary | undefined = KEYWORD_VOCABULARY[keyword];
@@ -148,8 +234,13 @@ export class Compiler {
         const known = typeof value === 'object' && value !== null ? registry.infoOf(value) : undefined;
         return this.node(value, known ?? { ...info, loc: subLoc });
       },
-      inPlace(node) {
-        p.edges.push(node);
+      memoised: (node) => {
+        let flag = this.memoFlags.get(node);
+        if (flag === undefined) this.memoFlags.set(node, (flag = { on: false }));
+        return flag;
+      },
+      inPlace(node, ref = false) {
+        p.edges.push({ node, ref });
       },
       on(bucket, check) {
         p.checks[bucket].push(check);
@@ -189,32 +280,38 @@ export class Compiler {
       },
       usesDynamicScope: (name) => {
         this.dynamic = true;
-        if (name !== undefined) {
-          this.dynamicNames.add(name);
-          this.dynamicEdgeSites.push({ name, sites: p.edges });
+        if (name === undefined) return;
+        let hub = this.hubs.get(name);
+        if (hub === undefined) {
+          hub = { node: { run: notYet, loc: `(any $dynamicAnchor "${name}")`, res: info.res }, targets: [] };
+          this.hubs.set(name, hub);
+          this.newNames.push(name);
         }
+        p.edges.push({ node: hub.node, ref: true });
       },
     };
   }
 
   /**
    * A cycle of references that never descends into the instance (`{"$ref": "#"}`, `allOf` back to the
-   * root) would recurse for ever on some instance: such a schema is refused here, with the cycle.
+   * root) would recurse for ever on some instance: such a schema is refused here, with the cycle. On the
+   * acyclic graph that remains, the longest chain of references applying to one instance location is
+   * measured: past `limits.maxRefDepth` every evaluation reaching it would end in a depth error, so
+   * the schema is refused now (`maxRefChain`) rather than at each validation.
    */
-  private checkCycles(): void {
-    const edgesOf = new Map<SchemaNode, SchemaNode[]>();
+  private checkCycles(): SchemaNode[] {
+    /** Nodes in the order they were finished: every node after all it reaches in place. */
+    const postOrder: SchemaNode[] = [];
+    const edgesOf = new Map<SchemaNode, readonly Edge[]>();
     for (const p of this.nodes.values()) edgesOf.set(p.node, p.edges);
-    // A $dynamicRef may land on any node declaring its anchor.
-    for (const { name, sites } of this.dynamicEdgeSites) {
-      for (const res of this.registry.allResources()) {
-        const n = res.dynamicAnchors.get(name);
-        if (n !== undefined) sites.push(n);
-      }
-    }
+    for (const hub of this.hubs.values()) edgesOf.set(hub.node, hub.targets);
     const WHITE = 0;
     const GREY = 1;
     const BLACK = 2;
     const color = new Map<SchemaNode, number>();
+    /** The most references one evaluation may nest from a node without descending (nodes are BLACK). */
+    const chain = new Map<SchemaNode, number>();
+    const max = this.limits.maxRefDepth;
     for (const start of edgesOf.keys()) {
       if ((color.get(start) ?? WHITE) !== WHITE) continue;
       const stack: { node: SchemaNode; next: number }[] = [{ node: start, next: 0 }];
@@ -223,11 +320,23 @@ export class Compiler {
         const top = stack[stack.length - 1] as { node: SchemaNode; next: number };
         const edges = edgesOf.get(top.node) ?? [];
         if (top.next >= edges.length) {
+          let longest = 0;
+          for (const e of edges) longest = Math.max(longest, (chain.get(e.node) ?? 0) + (e.ref ? 1 : 0));
+          if (longest > max) {
+            throw new SchemaLimitError(
+              'maxRefChain',
+              max,
+              `the schema at ${top.node.loc} starts a chain of ${longest} references that apply to one instance location (limits.maxRefDepth is ${max}); no value could be validated through it`,
+              top.node.loc,
+            );
+          }
+          chain.set(top.node, longest);
+          postOrder.push(top.node);
           color.set(top.node, BLACK);
           stack.pop();
           continue;
         }
-        const to = edges[top.next++] as SchemaNode;
+        const to = (edges[top.next++] as Edge).node;
         const c = color.get(to) ?? WHITE;
         if (c === GREY) {
           const from = stack.findIndex((f) => f.node === to);
@@ -243,6 +352,7 @@ export class Compiler {
         }
       }
     }
+    return postOrder;
   }
 }
 

@@ -1,54 +1,91 @@
 // JSON equality (JSON Schema 2020-12 §4.2.2): numbers by value (1 and 1.0 are one number), objects
-// without regard to key order, arrays in order; an object never equals an array.
+// without regard to key order, arrays in order; an object never equals an array. Both functions walk
+// with an explicit stack, not recursion: an instance may nest as deep as its parser allowed, and the
+// answer must not depend on how much call stack is left.
 
 import { hasOwn } from './json.js';
 
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  const aa = Array.isArray(a);
-  if (aa !== Array.isArray(b)) return false;
-  if (aa) {
-    const x = a as unknown[];
-    const y = b as unknown[];
-    if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!jsonEqual(x[i], y[i])) return false;
-    return true;
-  }
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) {
-    if (!hasOwn(b, k) || !jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  const pending: unknown[] = [a, b];
+  while (pending.length > 0) {
+    const y = pending.pop();
+    const x = pending.pop();
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    const xa = Array.isArray(x);
+    if (xa !== Array.isArray(y)) return false;
+    if (xa) {
+      const xs = x as unknown[];
+      const ys = y as unknown[];
+      if (xs.length !== ys.length) return false;
+      for (let i = xs.length - 1; i >= 0; i--) pending.push(xs[i], ys[i]);
+      continue;
+    }
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const k of keys) {
+      if (!hasOwn(y, k)) return false;
+      pending.push((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]);
+    }
   }
   return true;
 }
+
+/** A piece of the key still to write: text as is, or a value to expand. */
+type Piece = { readonly text: string } | { readonly value: unknown };
 
 /**
  * A string that two values share exactly when they are JSON-equal: what lets `uniqueItems` and large
  * `enum`s use a hash set (O(n) over the data) instead of comparing every pair (O(n²)).
  */
 export function canonicalKey(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      // -0 and 0 are one JSON number; JSON.stringify already prints both as "0".
-      return JSON.stringify(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'object': {
-      if (value === null) return 'null';
-      if (Array.isArray(value)) return '[' + value.map(canonicalKey).join(',') + ']';
-      const keys = Object.keys(value).sort();
-      let s = '{';
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i] as string;
-        if (i > 0) s += ',';
-        s += JSON.stringify(k) + ':' + canonicalKey((value as Record<string, unknown>)[k]);
-      }
-      return s + '}';
+  let out = '';
+  const pending: Piece[] = [{ value }];
+  for (let piece = pending.pop(); piece !== undefined; piece = pending.pop()) {
+    if ('text' in piece) {
+      out += piece.text;
+      continue;
     }
-    default:
-      return 'u';
+    const v = piece.value;
+    switch (typeof v) {
+      case 'string':
+        out += JSON.stringify(v);
+        break;
+      case 'number':
+        // -0 and 0 are one JSON number; JSON.stringify already prints both as "0".
+        out += JSON.stringify(v);
+        break;
+      case 'boolean':
+        out += v ? 'true' : 'false';
+        break;
+      case 'object': {
+        if (v === null) {
+          out += 'null';
+          break;
+        }
+        // Pushed in reverse: the stack pops them in order.
+        if (Array.isArray(v)) {
+          out += '[';
+          pending.push({ text: ']' });
+          for (let i = v.length - 1; i >= 0; i--) {
+            pending.push({ value: v[i] as unknown });
+            if (i > 0) pending.push({ text: ',' });
+          }
+          break;
+        }
+        const keys = Object.keys(v).sort();
+        out += '{';
+        pending.push({ text: '}' });
+        for (let i = keys.length - 1; i >= 0; i--) {
+          const k = keys[i] as string;
+          pending.push({ value: (v as Record<string, unknown>)[k] });
+          pending.push({ text: (i > 0 ? ',' : '') + JSON.stringify(k) + ':' });
+        }
+        break;
+      }
+      default:
+        out += 'u';
+    }
   }
+  return out;
 }

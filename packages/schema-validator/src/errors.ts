@@ -1,4 +1,5 @@
 import { McpError } from '@mcpc/jsonrpc';
+import type { PatternAbortReason } from './pattern.js';
 import type { ValidationIssue } from './result.js';
 
 /**
@@ -83,16 +84,53 @@ export class ValidationError extends McpError {
   /** The annotation-only keywords the schema uses (see `ValidationResult.partial`). */
   readonly partial: readonly string[];
 
-  constructor(errors: readonly ValidationIssue[], partial: readonly string[], what = 'value') {
+  constructor(errors: readonly ValidationIssue[], partial: readonly string[], what = 'value', code = 'MCPC_VALIDATION_FAILED') {
     const first = errors[0];
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     super(
       first === undefined
         ? `the ${what} does not match its schema`
         : `the ${what} does not match its schema: ${first.instancePath || '(root)'} ${first.message}${more}`,
-      { code: 'MCPC_VALIDATION_FAILED' },
+      { code },
     );
     this.errors = errors;
     this.partial = partial;
+  }
+}
+
+/**
+ * Thrown by `validateOrThrow` when the evaluation passed a run-time limit (`limits.maxEvaluationSteps`,
+ * `limits.maxRefDepth`): the value could not be validated, which says nothing about it. A
+ * `ValidationError` (`validate` and `isValid` report the same as a failed result), with its own code.
+ */
+export class EvaluationLimitError extends ValidationError {
+  static override readonly brand: string = 'EvaluationLimitError';
+  /** `'maxEvaluationSteps'` or `'maxRefDepth'`. */
+  readonly limit: string;
+  readonly value: number;
+
+  constructor(limit: string, value: number, errors: readonly ValidationIssue[], partial: readonly string[], what = 'value') {
+    super(errors, partial, what, 'MCPC_SCHEMA_EVALUATION_LIMIT');
+    this.message = `the ${what} could not be validated: ${errors[0]?.message ?? `limits.${limit} was passed`}`;
+    this.limit = limit;
+    this.value = value;
+  }
+}
+
+/**
+ * Thrown by `validateOrThrow` when a `pattern` or `patternProperties` check could not answer: `reason`
+ * says why (`'timeout'`: past `patternBudgetMs`; `'budget'`: past `validationBudgetMs`; `'overflow'`:
+ * the pattern overflowed V8's backtracking stack; `'too-costly'`: a lookaround pattern past its bound,
+ * not run; `'unavailable'`: no worker thread). The value could not be validated, which says nothing
+ * about it. A `ValidationError` (`validate` and `isValid` report the same as a failed result).
+ */
+export class PatternCheckError extends ValidationError {
+  static override readonly brand: string = 'PatternCheckError';
+  readonly reason: PatternAbortReason;
+
+  constructor(reason: PatternAbortReason, errors: readonly ValidationIssue[], partial: readonly string[], what = 'value') {
+    super(errors, partial, what, 'MCPC_SCHEMA_PATTERN_UNCHECKED');
+    this.message = `the ${what} could not be validated: ${errors[0]?.message ?? 'a pattern check could not finish'}`;
+    this.reason = reason;
   }
 }

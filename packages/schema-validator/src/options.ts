@@ -5,17 +5,25 @@ import type { JsonValue } from './json.js';
 export interface Limits {
   /** Subschemas one compile may visit, across the document and the resources it reaches. Default 50,000. */
   readonly maxSchemaNodes?: number;
-  /** Nesting depth of subschemas inside one document. Default 128. */
+  /** Nesting depth of subschemas inside one document, and of `const` and `enum` values. Default 128. */
   readonly maxSchemaDepth?: number;
   /** Longest `pattern` / `patternProperties` source, in UTF-16 units. Default 10,000. */
   readonly maxPatternLength?: number;
   /**
    * References (`$ref`, `$dynamicRef`, `$recursiveRef`) one evaluation may nest, and the longest chain of
-   * references that apply to one instance location without descending into it. Default 256.
+   * references that apply to one instance location without descending into it (checked by `compile`:
+   * `SchemaLimitError` with `limit: 'maxRefChain'`). Default 256.
    */
   readonly maxRefDepth?: number;
   /** Issues one `validate` reports at most. Default 100. */
   readonly maxErrors?: number;
+  /**
+   * References (`$ref`, `$dynamicRef`, `$recursiveRef`) one validation may follow in total. Bounds the
+   * work of a schema whose references fan out where results cannot be memoised (`allOf` of two `$ref`s
+   * to the next level, 40 levels deep under `unevaluatedProperties`, is 2⁴⁰ evaluations). Past it the
+   * validation fails with an issue naming the limit. Default 10,000,000.
+   */
+  readonly maxEvaluationSteps?: number;
 }
 
 export interface CompileOptions {
@@ -35,6 +43,13 @@ export interface CompileOptions {
    * calling thread with no deadline.
    */
   readonly patternBudgetMs?: number;
+  /**
+   * Time all the pattern checks of one `validate`/`isValid` may take together, in ms: a value with many
+   * strings under a slow pattern pays this once, not `patternBudgetMs` per string (checks proven to take
+   * microseconds are not timed). Past it the validation fails with a `pattern` issue (`validateOrThrow`:
+   * `PatternCheckError`). Default 1000. `Infinity` leaves only the per-check budget.
+   */
+  readonly validationBudgetMs?: number;
   readonly limits?: Limits;
 }
 
@@ -44,6 +59,7 @@ export interface ResolvedLimits {
   readonly maxPatternLength: number;
   readonly maxRefDepth: number;
   readonly maxErrors: number;
+  readonly maxEvaluationSteps: number;
 }
 
 export const DEFAULT_LIMITS: ResolvedLimits = {
@@ -52,9 +68,11 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   maxPatternLength: 10_000,
   maxRefDepth: 256,
   maxErrors: 100,
+  maxEvaluationSteps: 10_000_000,
 };
 
 export const DEFAULT_PATTERN_BUDGET_MS = 100;
+export const DEFAULT_VALIDATION_BUDGET_MS = 1000;
 
 export function resolveLimits(limits: Limits | undefined): ResolvedLimits {
   const pick = (name: keyof ResolvedLimits): number => {
@@ -69,5 +87,6 @@ export function resolveLimits(limits: Limits | undefined): ResolvedLimits {
     maxPatternLength: pick('maxPatternLength'),
     maxRefDepth: pick('maxRefDepth'),
     maxErrors: pick('maxErrors'),
+    maxEvaluationSteps: pick('maxEvaluationSteps'),
   };
 }

@@ -1,104 +1,116 @@
-// A static bound on how much work a backtracking engine (V8's irregexp) can do for a pattern, so that
-// only patterns that are provably cheap for the string at hand run on the calling thread.
+// A static bound on how much work a backtracking engine (V8's irregexp) can do for a pattern on a string
+// of length `n`, so that only patterns that are provably cheap for the string at hand run on V8.
 //
-// The model: a backtracking match explores each combination of choices at most once per start
-// position. The choices are which alternative a disjunction takes and how many times a quantifier
-// repeats. If no repeated sub-pattern contains a choice of its own (star height 1, no alternation under
-// a repetition) and there are no backreferences, the number of combinations is at most
-// `C · (n + 1)^U`: `C` the product of the bounded choices (alternatives, small repetition ranges) and
-// `U` the number of repetitions whose range grows with the input length `n`. Each combination costs at
-// most the pattern length `m` in fixed steps, and an unanchored pattern is tried from each of the
-// `n + 1` start positions. Anything outside that shape (`(a+)+`, `(a|b)*`, backreferences, lookarounds
-// that branch) has no such bound and is `unbounded`.
+// The model: for each sub-pattern `e`, `P(e)` bounds the number of ways it can match from a position
+// (the combinations a backtracking search may try) and `T(e)` the steps needed to try them all. A
+// sequence tries the rest once per way of its head: `T(a b) = T(a) + P(a) · T(b)`, `P(a b) = P(a) · P(b)`;
+// alternatives add up. A character costs one step. A repetition of a sub-pattern that matches in one
+// way only is tried once per count it can reach, and the counts it can reach are limited by the input:
+// `k = min(max, n + 1)` iterations, each costing `T(inner)` — so `{1000}` costs a thousand times its
+// body, not one step. A lookaround runs its body to completion every time it is reached (its own choices
+// are not backtracked into later: ECMAScript lookarounds are atomic), so it costs `T(body)` and matches
+// in one way. A backreference compares up to `n` characters. The whole pattern is tried from each of
+// the `n + 1` start positions unless every alternative starts with `^`.
+//
+// A repetition (past a small count) of a sub-pattern that can itself match in several ways — `(a+)+`,
+// `(a|b)*`, `(\w+\s?)*` — has no polynomial bound: such a pattern is `unbounded`.
 
-import { RegExpParser } from '@eslint-community/regexpp';
 import type { AST } from '@eslint-community/regexpp';
+import { RegExpParser } from '@eslint-community/regexpp';
 
 export interface PatternCost {
-  /** False when the pattern has no polynomial bound (see above). */
+  /** False when the pattern has no polynomial bound (see above), or could not be analysed. */
   readonly bounded: boolean;
-  /** log10 of the constant factor `C · m`. */
-  readonly log10Constant: number;
-  /** The polynomial degree in the input length: `U`, plus one when the pattern is unanchored. */
-  readonly degree: number;
+  /** Whether the pattern has a lookahead or a lookbehind. */
+  readonly lookaround: boolean;
+  /** An upper bound on the backtracking steps for a string of `n` UTF-16 units; Infinity when unbounded. */
+  steps(n: number): number;
 }
 
-/** A repetition whose range is at most this wide counts as a constant, not as a factor of `n`. */
-const SMALL_RANGE = 16;
+/** A repetition up to this count of a multi-way sub-pattern is expanded (`(a|b){3}`: 2³ ways), not refused. */
+const SMALL_COUNT = 16;
 
-interface Shape {
-  /** log10 of the bounded choices. */
-  log: number;
-  /** Repetitions that scale with the input. */
-  u: number;
-  /** Whether the sub-pattern can match in more than one way at all. */
-  branches: boolean;
+interface Cost {
+  /** Steps to try every way. */
+  t: number;
+  /** Ways to match. */
+  p: number;
+  /** Shortest match, in characters. */
+  min: number;
 }
 
 class Unbounded extends Error {}
 
-const LEAF: Shape = { log: 0, u: 0, branches: false };
+class Model {
+  lookaround = false;
 
-function seq(elements: readonly AST.Element[]): Shape {
-  let log = 0;
-  let u = 0;
-  let branches = false;
-  for (const e of elements) {
-    const s = element(e);
-    log += s.log;
-    u += s.u;
-    branches ||= s.branches;
-  }
-  return { log, u, branches };
-}
+  constructor(private readonly n: number) {}
 
-function disjunction(alternatives: readonly AST.Alternative[]): Shape {
-  if (alternatives.length === 1) return seq((alternatives[0] as AST.Alternative).elements);
-  // The alternatives' combinations add up; bound the sum by count × the largest.
-  let log = 0;
-  let u = 0;
-  for (const a of alternatives) {
-    const s = seq(a.elements);
-    log = Math.max(log, s.log);
-    u = Math.max(u, s.u);
-  }
-  return { log: log + Math.log10(alternatives.length), u, branches: true };
-}
-
-function element(e: AST.Element): Shape {
-  switch (e.type) {
-    case 'Character':
-    case 'CharacterSet':
-    case 'CharacterClass':
-    case 'ExpressionCharacterClass':
-      return LEAF;
-    case 'Backreference':
-      // What a backreference matches depends on an earlier choice: no bound from this model.
-      throw new Unbounded();
-    case 'Assertion':
-      if (e.kind === 'lookahead' || e.kind === 'lookbehind') {
-        const s = disjunction(e.alternatives);
-        if (s.branches) throw new Unbounded();
-      }
-      return LEAF;
-    case 'Group':
-    case 'CapturingGroup':
-      return disjunction(e.alternatives);
-    case 'Quantifier': {
-      const inner = element(e.element);
-      if (e.max <= 1) {
-        // `x?`: two ways, times the inner ways.
-        return { log: inner.log + Math.log10(2), u: inner.u, branches: true };
-      }
-      // A repeated sub-pattern that can itself match in several ways is the exponential case.
-      if (inner.branches) throw new Unbounded();
-      const range = e.max - e.min;
-      if (range === 0) return inner;
-      if (range < SMALL_RANGE) return { log: Math.log10(range + 1), u: 0, branches: true };
-      return { log: 0, u: 1, branches: true };
+  disjunction(alternatives: readonly AST.Alternative[]): Cost {
+    let t = 0;
+    let p = 0;
+    let min = Infinity;
+    for (const a of alternatives) {
+      const c = this.sequence(a.elements);
+      t += c.t;
+      p += c.p;
+      min = Math.min(min, c.min);
     }
-    default:
-      return LEAF;
+    return { t, p, min };
+  }
+
+  private sequence(elements: readonly AST.Element[]): Cost {
+    // Folded from the end: each element tries what follows once per way it matches.
+    let t = 1;
+    let p = 1;
+    let min = 0;
+    for (let i = elements.length - 1; i >= 0; i--) {
+      const c = this.element(elements[i] as AST.Element);
+      t = c.t + c.p * t;
+      p *= c.p;
+      min += c.min;
+    }
+    return { t, p, min };
+  }
+
+  private element(e: AST.Element): Cost {
+    switch (e.type) {
+      case 'Character':
+      case 'CharacterSet':
+      case 'CharacterClass':
+      case 'ExpressionCharacterClass':
+        return { t: 1, p: 1, min: 1 };
+      case 'Backreference':
+        return { t: this.n + 1, p: 1, min: 0 };
+      case 'Assertion':
+        if (e.kind === 'lookahead' || e.kind === 'lookbehind') {
+          this.lookaround = true;
+          return { t: this.disjunction(e.alternatives).t + 1, p: 1, min: 0 };
+        }
+        return { t: 1, p: 1, min: 0 };
+      case 'Group':
+      case 'CapturingGroup':
+        return this.disjunction(e.alternatives);
+      case 'Quantifier':
+        return this.quantifier(e);
+      default:
+        throw new Unbounded();
+    }
+  }
+
+  private quantifier(q: AST.Quantifier): Cost {
+    const inner = this.element(q.element);
+    const min = q.min * inner.min;
+    if (inner.p > 1 && q.max > 1) {
+      // Every count is a product of the inner choices: exponential unless the count is small.
+      if (q.max > SMALL_COUNT) throw new Unbounded();
+      const ways = (q.max - q.min + 1) * inner.p ** q.max;
+      return { t: (q.max - q.min + 1) * q.max * inner.p ** (q.max - 1) * inner.t + 1, p: ways, min };
+    }
+    // Iterations that consume input stop at the end of it; an empty one past the minimum ends the loop.
+    const reach = inner.min >= 1 ? Math.min(q.max, this.n + 1) : Math.min(q.max, q.min + this.n + 1);
+    const counts = Math.max(1, reach - Math.min(q.min, reach) + 1);
+    return { t: reach * inner.t + 1, p: counts * inner.p, min };
   }
 }
 
@@ -112,23 +124,56 @@ function anchored(pattern: AST.Pattern): boolean {
 
 const parser = new RegExpParser({ ecmaVersion: 2024 });
 
-export function analysePattern(source: string): PatternCost {
-  let ast: AST.Pattern;
+/** The pattern's AST (`u` mode), or undefined when regexpp does not read it as V8 does. */
+export function parsePattern(source: string): AST.Pattern | undefined {
   try {
-    ast = parser.parsePattern(source, 0, source.length, { unicode: true });
+    return parser.parsePattern(source, 0, source.length, { unicode: true });
   } catch {
-    // V8 accepted it (checked before), the parser did not: make no claim about it.
-    return { bounded: false, log10Constant: 0, degree: 0 };
+    return undefined;
   }
+}
+
+const UNKNOWN: PatternCost = { bounded: false, lookaround: true, steps: () => Infinity };
+
+export function analysePattern(source: string | AST.Pattern): PatternCost {
+  const ast = typeof source === 'string' ? parsePattern(source) : source;
+  // V8 accepted it (checked before), the parser did not: make no claim about it.
+  if (ast === undefined) return UNKNOWN;
+  const starts = anchored(ast) ? () => 1 : (n: number) => n + 1;
+  // Ways only grow with the input, so a long one shows whether any repetition is exponential.
+  const probe = new Model(1e9);
   try {
-    const s = disjunction(ast.alternatives);
-    return {
-      bounded: true,
-      log10Constant: s.log + Math.log10(Math.max(1, source.length)),
-      degree: s.u + (anchored(ast) ? 0 : 1),
-    };
+    probe.disjunction(ast.alternatives);
   } catch (e) {
-    if (e instanceof Unbounded) return { bounded: false, log10Constant: 0, degree: 0 };
+    if (e instanceof Unbounded) return { bounded: false, lookaround: probe.lookaround, steps: () => Infinity };
     throw e;
   }
+  return {
+    bounded: true,
+    lookaround: probe.lookaround,
+    steps: (n) => starts(n) * new Model(n).disjunction(ast.alternatives).t,
+  };
+}
+
+/** The longest string (in UTF-16 units) whose bound is within `budget` steps: -1 for none, Infinity for all. */
+export function longestWithin(cost: PatternCost, budget: number, atMost = Infinity): number {
+  if (!cost.bounded || cost.steps(0) > budget) return -1;
+  // Bounds that stop growing (no repetition reaches past a fixed count) cover every length.
+  if (atMost === Infinity && cost.steps(1e12) <= budget) return Infinity;
+  let lo = 0;
+  let hi = 1;
+  while (hi <= atMost && cost.steps(hi) <= budget) {
+    lo = hi;
+    hi *= 2;
+  }
+  if (hi > atMost) {
+    if (cost.steps(atMost) <= budget) return atMost;
+    hi = atMost;
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (cost.steps(mid) <= budget) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }

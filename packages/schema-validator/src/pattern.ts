@@ -1,24 +1,68 @@
 // `pattern` and `patternProperties`: ECMA-262 regular expressions with the `u` flag, as JSON Schema
 // 2020-12 §6.4 asks, compiled once per pattern (and shared between compiles), bounded in time.
 //
-// Which engine runs a check is decided per string: V8's own RegExp on the calling thread when the
-// static bound of `pattern-analysis.ts` proves the match cheap for a string of that length; otherwise a
-// worker thread under the `patternBudgetMs` deadline. A check that runs out of time fails the whole
-// validation (it never counts as a match or a non-match).
+// Which engine runs a check is decided per string, cheapest first:
+// 1. V8's own RegExp on the calling thread, when the static bound of `pattern-analysis.ts` proves the
+//    match cheap for a string of that length;
+// 2. the linear-time matcher of `pattern-nfa.ts` on the calling thread, under the deadline (every
+//    pattern without backreferences that expands to an automaton of bounded size);
+// 3. otherwise (backreferences, huge expansions) V8's RegExp on a worker thread under the deadline —
+//    only for patterns without lookarounds, because V8 cannot always interrupt a match inside nested
+//    lookarounds and a worker that cannot be stopped would outlive the validation. A lookaround pattern
+//    past its static bound that the linear matcher cannot take is not run at all.
+// A pattern no engine can bound (exponential backtracking that the linear matcher cannot run) is refused
+// at compile time. A check that cannot finish fails the whole validation (it never counts as a match or
+// a non-match), and so does running out of the validation's total budget (`validationBudgetMs`).
 
-import { analysePattern } from './pattern-analysis.js';
+import type { AST } from '@eslint-community/regexpp';
+import { SchemaError } from './errors.js';
+import { analysePattern, longestWithin, parsePattern } from './pattern-analysis.js';
 import type { PatternCost } from './pattern-analysis.js';
+import { NfaDeadline, NfaMatcher, NfaUnsupported } from './pattern-nfa.js';
 import { testWithDeadline } from './pattern-worker.js';
 
-/** Steps the calling thread may spend on one match: about a millisecond of backtracking. */
+/** Steps the calling thread may spend on one V8 match: about a millisecond of backtracking. */
 const NATIVE_STEP_BUDGET = 1e6;
+/** V8 matches bounded by this few steps are not timed: reading the clock would cost more than they do. */
+const UNTIMED_STEP_BUDGET = 1e4;
+/** Linear-matcher runs bounded by this much work (characters × automaton size) are not timed either. */
+const UNTIMED_NFA_WORK = 2e4;
+/**
+ * Past this many automaton nodes, a pattern V8 can run under a deadline (bounded, no lookaround) goes to
+ * the worker: the linear matcher's work per character grows with the automaton, V8's usually does not
+ * (a 10,000-character literal).
+ */
+const LARGE_NFA = 1000;
 
 export interface CompiledPattern {
   readonly source: string;
   readonly regexp: RegExp;
   readonly cost: PatternCost;
-  /** Strings up to this length run natively: `C · (n + 1)^degree ≤ NATIVE_STEP_BUDGET`. */
+  /** Strings up to this length run on V8 on the calling thread: their bound is within `NATIVE_STEP_BUDGET`. */
   readonly nativeUpTo: number;
+  /** Strings up to this length run on V8 without being timed. */
+  readonly untimedUpTo: number;
+  /** The linear-time matcher, when the pattern is one it runs; built on first use (most never need it). */
+  readonly linear: () => NfaMatcher | undefined;
+}
+
+/** Builds the linear-time matcher once, on first call. */
+function lazyMatcher(ast: AST.Pattern | undefined): () => NfaMatcher | undefined {
+  let built = false;
+  let m: NfaMatcher | undefined;
+  return () => {
+    if (!built) {
+      built = true;
+      if (ast !== undefined) {
+        try {
+          m = new NfaMatcher(ast);
+        } catch (e) {
+          if (!(e instanceof NfaUnsupported)) throw e;
+        }
+      }
+    }
+    return m;
+  };
 }
 
 const cache = new Map<string, CompiledPattern | SyntaxError>();
@@ -31,13 +75,10 @@ export function compilePattern(source: string): CompiledPattern | SyntaxError {
   let out: CompiledPattern | SyntaxError;
   try {
     const regexp = new RegExp(source, 'u');
-    const cost = analysePattern(source);
-    let nativeUpTo = -1;
-    if (cost.bounded) {
-      const room = Math.log10(NATIVE_STEP_BUDGET) - cost.log10Constant;
-      if (room >= 0) nativeUpTo = cost.degree === 0 ? Infinity : Math.floor(10 ** (room / cost.degree)) - 1;
-    }
-    out = { source, regexp, cost, nativeUpTo };
+    const ast = parsePattern(source);
+    const cost = ast === undefined ? analysePattern(source) : analysePattern(ast);
+    const nativeUpTo = longestWithin(cost, NATIVE_STEP_BUDGET);
+    out = { source, regexp, cost, nativeUpTo, untimedUpTo: longestWithin(cost, UNTIMED_STEP_BUDGET, nativeUpTo), linear: lazyMatcher(ast) };
   } catch (e) {
     out = e instanceof SyntaxError ? e : new SyntaxError(String(e));
   }
@@ -46,34 +87,118 @@ export function compilePattern(source: string): CompiledPattern | SyntaxError {
   return out;
 }
 
-/** Thrown out of an evaluation that cannot finish; `validate` turns it into an invalid result. */
+/**
+ * Why a pattern check could not answer: its deadline (`timeout`), the validation's total budget
+ * (`budget`), V8's backtracking stack (`overflow`), a lookaround pattern past its bound that nothing may
+ * run (`too-costly`), no worker thread (`unavailable`).
+ */
+export type PatternAbortReason = 'timeout' | 'budget' | 'overflow' | 'too-costly' | 'unavailable';
+
+/**
+ * Thrown out of an evaluation that cannot finish; `validate` turns it into an invalid result, and
+ * `validateOrThrow` into a `PatternCheckError` when `reason` is set.
+ */
 export class EvaluationAborted extends Error {
   constructor(
     readonly keyword: string,
     readonly schemaPath: string,
     message: string,
+    /** Set when a pattern check is what could not finish. */
+    readonly reason?: PatternAbortReason,
   ) {
     super(message);
   }
 }
 
+// The validation's total budget for pattern checks (`validationBudgetMs`): what is left of it. Validation
+// is synchronous and runs no foreign code, so one module-level counter serves every validator.
+let total = Infinity;
+let remaining = Infinity;
+
+/** Starts a validation's budget: called by the validator before each `validate`/`isValid`. */
+export function startPatternBudget(budgetMs: number): void {
+  total = budgetMs;
+  remaining = budgetMs;
+}
+
 export type PatternTest = (input: string) => boolean;
 
-/** A matcher for `pattern` under the budget; throws `EvaluationAborted` when a check cannot finish. */
+const shown = (source: string): string => (source.length > 80 ? source.slice(0, 77) + '...' : source);
+
+/**
+ * A matcher for `pattern` under the budget; throws `EvaluationAborted` when a check cannot finish.
+ * Called at compile time: throws a `SchemaError` (`MCPC_SCHEMA_PATTERN_UNBOUNDED`) for a pattern no
+ * engine here can bound.
+ */
 export function patternTester(p: CompiledPattern, budgetMs: number, keyword: string, schemaPath: string): PatternTest {
-  const { regexp, nativeUpTo, source } = p;
-  if (budgetMs === Infinity || nativeUpTo === Infinity) return (input) => regexp.test(input);
-  return (input) => {
-    if (input.length <= nativeUpTo) return regexp.test(input);
-    const r = testWithDeadline(source, input, budgetMs);
-    if (r === true || r === false) return r;
-    const shown = source.length > 80 ? source.slice(0, 77) + '...' : source;
-    throw new EvaluationAborted(
-      keyword,
-      schemaPath,
-      r === 'timeout'
-        ? `the pattern /${shown}/ did not finish within ${budgetMs} ms on a ${input.length}-character string, so the value cannot be validated`
-        : `the pattern /${shown}/ needs a worker thread to run under a deadline and none could be started, so the value cannot be validated`,
+  const { regexp, nativeUpTo, untimedUpTo, source } = p;
+  const stop = (reason: PatternAbortReason, input: string, detail: string): EvaluationAborted =>
+    new EvaluationAborted(keyword, schemaPath, `the pattern /${shown(source)}/ ${detail} on a ${input.length}-character string, so the value cannot be validated`, reason);
+  const native = (input: string): boolean => {
+    try {
+      return regexp.test(input);
+    } catch (e) {
+      if (e instanceof RangeError) throw stop('overflow', input, 'overflowed the regular expression stack');
+      throw e;
+    }
+  };
+  if (budgetMs === Infinity) {
+    // No deadline asked for: still the linear matcher where V8 could backtrack for long.
+    if (nativeUpTo === Infinity) return native;
+    return (input) => {
+      if (input.length <= nativeUpTo) return native(input);
+      const nfa = p.linear();
+      return nfa === undefined || (p.cost.bounded && nfa.size > LARGE_NFA) ? native(input) : nfa.test(input);
+    };
+  }
+  // Whether the linear matcher can take the pattern is only worth knowing now when nothing else bounds it.
+  if (!p.cost.bounded && p.linear() === undefined) {
+    throw new SchemaError(
+      `the pattern at ${schemaPath} can take exponential time to match (a repeated sub-pattern that matches in several ways, with a backreference or too large to run in linear time): /${shown(source)}/`,
+      { code: 'MCPC_SCHEMA_PATTERN_UNBOUNDED', schemaPath },
     );
+  }
+  if (untimedUpTo === Infinity) return native;
+  let nfa: NfaMatcher | undefined;
+  let nfaUntimedUpTo = -1;
+  let linearKnown = false;
+  return (input) => {
+    if (input.length <= untimedUpTo) return native(input);
+    if (!linearKnown) {
+      linearKnown = true;
+      nfa = p.linear();
+      // Without lookarounds the matcher's work is linear in the input; with them, quadratic at worst.
+      if (nfa !== undefined) nfaUntimedUpTo = Math.floor(nfa.lookaround ? Math.sqrt(UNTIMED_NFA_WORK / nfa.size) : UNTIMED_NFA_WORK / nfa.size);
+    }
+    if (nfa !== undefined && input.length <= nfaUntimedUpTo) return nfa.test(input);
+    if (remaining <= 0) throw stop('budget', input, `was not run: the value's pattern checks already took their ${total} ms (validationBudgetMs)`);
+    const started = performance.now();
+    try {
+      if (input.length <= nativeUpTo) return native(input);
+      const allowed = Math.min(budgetMs, remaining);
+      const late = (): EvaluationAborted =>
+        allowed < budgetMs
+          ? stop('budget', input, `did not finish within what was left of the value's ${total} ms for pattern checks (validationBudgetMs)`)
+          : stop('timeout', input, `did not finish within ${budgetMs} ms`);
+      if (nfa !== undefined && (nfa.size <= LARGE_NFA || nfa.lookaround || !p.cost.bounded)) {
+        try {
+          return nfa.test(input, started + allowed);
+        } catch (e) {
+          if (e instanceof NfaDeadline) throw late();
+          throw e;
+        }
+      }
+      if (p.cost.lookaround) {
+        const steps = p.cost.steps(input.length);
+        throw stop('too-costly', input, `has lookarounds V8 cannot always interrupt and may need up to ${steps.toExponential(1)} steps`);
+      }
+      const r = testWithDeadline(source, input, allowed);
+      if (r === true || r === false) return r;
+      if (r === 'timeout') throw late();
+      if (r === 'overflow') throw stop('overflow', input, 'overflowed the regular expression stack');
+      throw stop('unavailable', input, 'needs a worker thread to run under a deadline and none could be started');
+    } finally {
+      remaining -= performance.now() - started;
+    }
   };
 }

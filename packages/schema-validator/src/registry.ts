@@ -22,8 +22,13 @@ export interface ResourceEntry extends Resource {
   /** Where the resource root is, as a `schemaPath` prefix (`#`, `#/$defs/a`, `https://x/y.json#`). */
   readonly loc: string;
   readonly anchors: Map<string, JsonValue>;
-  /** `$dynamicAnchor` names, to the subschema declaring each (compiled to nodes later). */
-  readonly dynamicAnchorValues: Map<string, JsonObject>;
+}
+
+/** A `$dynamicAnchor` declaration found by the walk (compiled to a node only if some `$dynamicRef` uses the name). */
+export interface DynamicAnchorDecl {
+  readonly res: ResourceEntry;
+  readonly name: string;
+  readonly value: JsonObject;
 }
 
 /** What compiling a subschema needs to know about where it sits. */
@@ -72,16 +77,17 @@ export class Registry {
   private readonly info = new Map<object, SchemaInfo>();
   private readonly indexedDocs = new Map<object, ResourceEntry>();
   private nodes = 0;
+  /**
+   * Every resource and every `$dynamicAnchor` declaration, in the order they were indexed. Append-only,
+   * so the compiler visits each once (with a cursor) however many rounds of binding it takes.
+   */
+  readonly resourceList: ResourceEntry[] = [];
+  readonly dynamicAnchorDecls: DynamicAnchorDecl[] = [];
 
   constructor(
     private readonly externals: ReadonlyMap<string, JsonValue>,
     private readonly limits: ResolvedLimits,
   ) {}
-
-  /** Every resource indexed so far (the compiler registers their dynamic anchors). */
-  allResources(): Iterable<ResourceEntry> {
-    return this.indexedDocs.size === 0 ? [] : new Set(this.resources.values());
-  }
 
   /**
    * Indexes a document. `uri` is where it was found (the default base for the root schema, a key of
@@ -235,12 +241,12 @@ export class Registry {
       vocab,
       loc,
       anchors: new Map(),
-      dynamicAnchorValues: new Map(),
       dynamicAnchors: new Map<string, SchemaNode>(),
       recursiveAnchor: false,
       root: undefined,
     };
     this.resources.set(uri, res);
+    this.resourceList.push(res);
     return res;
   }
 
@@ -298,7 +304,7 @@ export class Registry {
         if (dyn !== undefined) {
           if (typeof dyn !== 'string' || !ANCHOR_RE.test(dyn)) throw new SchemaError(`$dynamicAnchor must be a plain name, got ${JSON.stringify(dyn)}`, { schemaPath: loc });
           this.addAnchor(res, dyn, value, loc);
-          res.dynamicAnchorValues.set(dyn, value);
+          this.dynamicAnchorDecls.push({ res, name: dyn, value });
         }
       } else if (value.$recursiveAnchor === true && res.rootValue === value) {
         res.recursiveAnchor = true;

@@ -51,6 +51,15 @@ export interface Ctx {
   readonly maxErrors: number;
   /** Reference depth left before evaluation stops with a depth error. */
   depth: number;
+  /** References this evaluation may still follow in total (`limits.maxEvaluationSteps`). */
+  steps: number;
+  /** Results of shared reference targets at one instance location, made on first use (see `keywords/memo.ts`). */
+  memo?: Memo;
+}
+
+export interface Memo {
+  size: number;
+  readonly byNode: Map<SchemaNode, Map<unknown, { readonly path: Path | null; readonly issues: readonly ValidationIssue[] | null }>>;
 }
 
 export type Check = (data: unknown, ctx: Ctx, path: Path | null, ev: Evaluated | null, scope: Scope | null) => boolean;

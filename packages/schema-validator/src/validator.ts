@@ -1,11 +1,13 @@
 import { Compiler } from './compile.js';
 import { SUPPORTED_DIALECTS, parseDialectOption } from './dialect.js';
-import { UnsupportedDialectError, ValidationError } from './errors.js';
+import { EvaluationLimitError, PatternCheckError, UnsupportedDialectError, ValidationError } from './errors.js';
 import type { JsonValue } from './json.js';
 import { META_SCHEMAS } from './metaschemas.js';
-import { DEFAULT_PATTERN_BUDGET_MS, resolveLimits } from './options.js';
+import { DEFAULT_PATTERN_BUDGET_MS, DEFAULT_VALIDATION_BUDGET_MS, resolveLimits } from './options.js';
 import type { CompileOptions } from './options.js';
-import { EvaluationAborted } from './pattern.js';
+import { LimitAborted } from './limit-abort.js';
+import { EvaluationAborted, startPatternBudget } from './pattern.js';
+import type { PatternAbortReason } from './pattern.js';
 import { DEFAULT_BASE, Registry } from './registry.js';
 import type { AnnotationKeyword, ValidationIssue, ValidationResult } from './result.js';
 import { ROOT } from './runtime.js';
@@ -46,7 +48,16 @@ function externals(resources: CompileOptions['resources']): Map<string, JsonValu
   return out;
 }
 
-const ABORTED_KEYWORD = (e: EvaluationAborted): ValidationIssue => ({ instancePath: '', keyword: e.keyword, schemaPath: e.schemaPath, message: e.message });
+/** The issue of an aborted evaluation; a run-time limit's abort is remembered so `validateOrThrow` can say so. */
+const LIMIT_ISSUES = new WeakMap<ValidationIssue, LimitAborted>();
+/** Likewise a pattern check that could not answer, so `validateOrThrow` throws `PatternCheckError`. */
+const PATTERN_ISSUES = new WeakMap<ValidationIssue, PatternAbortReason>();
+const ABORTED_KEYWORD = (e: EvaluationAborted): ValidationIssue => {
+  const issue = { instancePath: '', keyword: e.keyword, schemaPath: e.schemaPath, message: e.message };
+  if (e instanceof LimitAborted) LIMIT_ISSUES.set(issue, e);
+  else if (e.reason !== undefined) PATTERN_ISSUES.set(issue, e.reason);
+  return issue;
+};
 
 /**
  * Compiles a JSON Schema. Throws `UnsupportedDialectError`, `SchemaReferenceError`, `SchemaLimitError`
@@ -56,6 +67,8 @@ export function compile(schema: JsonValue | object, options: CompileOptions = {}
   const limits = resolveLimits(options.limits);
   const budget = options.patternBudgetMs ?? DEFAULT_PATTERN_BUDGET_MS;
   if (typeof budget !== 'number' || !(budget > 0)) throw new TypeError('patternBudgetMs must be a positive number (or Infinity)');
+  const patternTotal = options.validationBudgetMs ?? DEFAULT_VALIDATION_BUDGET_MS;
+  if (typeof patternTotal !== 'number' || !(patternTotal > 0)) throw new TypeError('validationBudgetMs must be a positive number (or Infinity)');
   let dialect = undefined;
   if (options.dialect !== undefined) {
     dialect = parseDialectOption(options.dialect);
@@ -67,7 +80,7 @@ export function compile(schema: JsonValue | object, options: CompileOptions = {}
   const info = typeof schema === 'object' && schema !== null ? registry.infoOf(schema) : undefined;
   const node = compiler.node(schema as JsonValue, info ?? { res: root, loc: '#', dialect: root.dialect, vocab: root.vocab, base: root.uri });
   compiler.finish();
-  return new CompiledValidator(node, compiler.dynamic, [...compiler.partial].sort(), limits.maxErrors, limits.maxRefDepth, root.dialect);
+  return new CompiledValidator(node, compiler.dynamic, [...compiler.partial].sort(), limits.maxErrors, limits.maxRefDepth, root.dialect, limits.maxEvaluationSteps, patternTotal);
 }
 
 class CompiledValidator implements Validator {
@@ -80,14 +93,17 @@ class CompiledValidator implements Validator {
     private readonly maxErrors: number,
     private readonly maxRefDepth: number,
     dialect: string,
+    private readonly maxSteps: number,
+    private readonly patternTotalMs: number,
   ) {
     this.dialect = dialect;
     Object.freeze(this.partial);
   }
 
   private run(instance: unknown, errors: ValidationIssue[] | null): boolean {
-    const ctx: Ctx = { errors, maxErrors: this.maxErrors, depth: this.maxRefDepth };
+    const ctx: Ctx = { errors, maxErrors: this.maxErrors, depth: this.maxRefDepth, steps: this.maxSteps };
     const scope: Scope | null = this.dynamic ? { res: this.root.res, up: null } : null;
+    startPatternBudget(this.patternTotalMs);
     try {
       return this.root.run(instance, ctx, errors === null ? null : ROOT, null, scope);
     } catch (e) {
@@ -124,6 +140,10 @@ class CompiledValidator implements Validator {
 
   validateOrThrow<T = unknown>(instance: unknown, what?: string): T {
     const r = this.validate(instance);
+    const limit = r.errors.length === 1 ? LIMIT_ISSUES.get(r.errors[0] as ValidationIssue) : undefined;
+    if (limit !== undefined) throw new EvaluationLimitError(limit.limit, limit.value, r.errors, r.partial, what);
+    const pattern = r.errors.length === 1 ? PATTERN_ISSUES.get(r.errors[0] as ValidationIssue) : undefined;
+    if (pattern !== undefined) throw new PatternCheckError(pattern, r.errors, r.partial, what);
     if (!r.valid) throw new ValidationError(r.errors, r.partial, what);
     return instance as T;
   }

@@ -125,3 +125,35 @@ describe('SchemaCache', () => {
     expect(cache.get({ items: [{ type: 'string' }] }).isValid([1])).toBe(false);
   });
 });
+
+describe('multipleOf', () => {
+  const multiple = (m: number, d: number): boolean => compile({ multipleOf: m }).isValid(d);
+
+  it('is exact for values a double holds exactly', () => {
+    // 1000000000000000.25 is a double; its quotient by 0.5 is 2000000000000000.5, not an integer.
+    expect(multiple(0.5, 1000000000000000.25)).toBe(false);
+    expect(multiple(0.5, 1000000000000000.5)).toBe(true);
+    expect(multiple(0.25, 1000000000000000.25)).toBe(true);
+    // It prints as 1000000000000000.2 (17 digits, ambiguous): only its exact value counts.
+    expect(multiple(0.1, 1000000000000000.25)).toBe(false);
+    expect(multiple(1.5, 4.5)).toBe(true);
+    expect(multiple(1.5, 35)).toBe(false);
+    expect(multiple(2 ** -30, 3 * 2 ** -30)).toBe(true);
+    expect(multiple(3, 2 ** 60)).toBe(false);
+    // Past float division's range: every integer is a multiple of 0.5 (the suite's optional float-overflow).
+    expect(multiple(0.5, 1e308)).toBe(true);
+    expect(compile({ type: 'integer', multipleOf: 0.123456789 }).isValid(1e308)).toBe(false);
+  });
+
+  it('reads decimals as written where a double cannot hold them', () => {
+    expect(multiple(0.1, 0.3)).toBe(true);
+    expect(multiple(0.01, 19.99)).toBe(true);
+    expect(multiple(0.0001, 0.0075)).toBe(true);
+    expect(multiple(0.0001, 0.00751)).toBe(false);
+    expect(multiple(1e-8, 12391239123)).toBe(true);
+    // 0.1 + 0.2 is not 0.3 as a double, nor as its shortest decimal.
+    expect(multiple(0.1, 0.1 + 0.2)).toBe(false);
+    expect(multiple(0.1, -0.7)).toBe(true);
+    expect(multiple(7, 0)).toBe(true);
+  });
+});

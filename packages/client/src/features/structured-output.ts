@@ -115,9 +115,9 @@ export class ToolSchemas {
     if (value === undefined) {
       finding = { reason: 'missing', errors: [], partial: check.validator.partial, ...(note !== undefined && { note }) };
     } else {
-      // The fast path first: a valid value builds no paths or messages.
-      if (check.validator.isValid(value)) return;
-      const { errors, partial } = check.validator.validate(value);
+      // One validation: running `isValid` first would pay for every pattern check twice on a mismatch.
+      const { valid, errors, partial } = check.validator.validate(value);
+      if (valid) return;
       finding = { reason: 'mismatch', errors, partial };
     }
     const error = new StructuredContentError(this.#server, check.tool.name, finding, result);

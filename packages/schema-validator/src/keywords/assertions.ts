@@ -1,9 +1,10 @@
 // The validation vocabulary: keywords that assert on the instance itself, without subschemas.
 
-import { isNonNegativeInteger, malformed } from '../build.js';
+import { boundedValue, isNonNegativeInteger, malformed } from '../build.js';
 import type { Build } from '../build.js';
 import { canonicalKey, jsonEqual } from '../equal.js';
 import type { JsonValue } from '../json.js';
+import { multipleOfTest } from '../number.js';
 import { fail, show } from '../runtime.js';
 
 
@@ -50,6 +51,7 @@ function compileType(b: Build): void {
 function compileEnum(b: Build): void {
   const values = b.schema.enum;
   if (!Array.isArray(values)) malformed(b, 'enum', 'an array');
+  boundedValue(b, 'enum', values);
   const at = `${b.loc}/enum`;
   const message = values.length === 1 ? `must be equal to ${show(values[0])}` : `must be equal to one of the allowed values`;
   const primitives = new Set<unknown>();
@@ -69,7 +71,8 @@ function compileEnum(b: Build): void {
 }
 
 function compileConst(b: Build): void {
-  const value = b.schema.const;
+  const value = b.schema.const as JsonValue;
+  boundedValue(b, 'const', value);
   const at = `${b.loc}/const`;
   const message = `must be equal to ${show(value)}`;
   if (typeof value !== 'object' || value === null) {
@@ -77,14 +80,6 @@ function compileConst(b: Build): void {
   } else {
     b.on('any', (data, ctx, path) => jsonEqual(value, data) || fail(ctx, path, 'const', at, message));
   }
-}
-
-function isMultiple(data: number, m: number): boolean {
-  if (Number.isInteger(data) && Number.isInteger(m)) return data % m === 0;
-  const q = data / m;
-  if (!Number.isFinite(q)) return false;
-  // Binary floating point cannot hold 0.1 exactly: accept a quotient within rounding error of an integer.
-  return Math.abs(q - Math.round(q)) <= Number.EPSILON * 16 * Math.max(1, Math.abs(q));
 }
 
 function compileNumbers(b: Build): void {
@@ -99,7 +94,8 @@ function compileNumbers(b: Build): void {
   if (multipleOf !== undefined) {
     if (!(multipleOf > 0)) malformed(b, 'multipleOf', 'a number greater than 0');
     const at = `${b.loc}/multipleOf`;
-    b.on('number', (d, ctx, path) => isMultiple(d as number, multipleOf) || fail(ctx, path, 'multipleOf', at, `must be a multiple of ${multipleOf}`));
+    const isMultiple = multipleOfTest(multipleOf);
+    b.on('number', (d, ctx, path) => isMultiple(d as number) || fail(ctx, path, 'multipleOf', at, `must be a multiple of ${multipleOf}`));
   }
   const bound = (kw: string, ok: (d: number, limit: number) => boolean, op: string): void => {
     const limit = num(kw);

@@ -1,23 +1,60 @@
 // $ref, $dynamicRef (2020-12) and $recursiveRef (2019-09). All three are resolved at compile time to a
 // node; the dynamic two may be re-bound at run time to a resource of the dynamic scope. Every traversal
 // counts against `limits.maxRefDepth`, so a recursive schema over a hostile, deeply nested instance
-// ends with an issue instead of a stack overflow.
+// ends with an issue instead of a stack overflow, and against `limits.maxEvaluationSteps`, so references
+// that fan out (each level applying the next twice) end with an issue instead of exponential time. A
+// static reference to a target one location can reach twice is memoised (`memo.ts`).
 
 import { malformed } from '../build.js';
 import type { Build } from '../build.js';
 import { isObject } from '../json.js';
-import { EvaluationAborted } from '../pattern.js';
-import type { Check, SchemaNode } from '../runtime.js';
+import { LimitAborted } from '../limit-abort.js';
+import { runMemoised } from './memo.js';
+import type { Check, Ctx, SchemaNode } from '../runtime.js';
+
+/** The bounds a reference checks, copied out of the `Build` so a check does not keep the compiler alive. */
+interface Bounds {
+  readonly keyword: string;
+  readonly at: string;
+  readonly maxRefDepth: number;
+  readonly maxEvaluationSteps: number;
+}
+
+const boundsOf = (b: Build, keyword: string): Bounds => ({ keyword, at: `${b.loc}/${keyword}`, maxRefDepth: b.maxRefDepth, maxEvaluationSteps: b.maxEvaluationSteps });
+
+/**
+ * Ends the evaluation when following one more reference would pass a bound. Aborting (rather than
+ * failing this branch) keeps a `not` around it from turning it into a pass.
+ */
+function limitReached(k: Bounds, ctx: Ctx): never {
+  throw ctx.depth < 0
+    ? new LimitAborted('maxRefDepth', k.maxRefDepth, k.keyword, k.at, `references nest deeper than ${k.maxRefDepth} (limits.maxRefDepth) on this value, so it cannot be validated`)
+    : new LimitAborted(
+        'maxEvaluationSteps',
+        k.maxEvaluationSteps,
+        k.keyword,
+        k.at,
+        `the evaluation followed more than ${k.maxEvaluationSteps} references (limits.maxEvaluationSteps), so the value cannot be validated`,
+      );
+}
 
 function traverse(b: Build, keyword: string, resolve: (scope: Parameters<Check>[4]) => SchemaNode): Check {
-  const at = `${b.loc}/${keyword}`;
-  const max = b.maxRefDepth;
+  const k = boundsOf(b, keyword);
   return (data, ctx, path, ev, scope) => {
-    if (--ctx.depth < 0) {
-      // Aborting (rather than failing this branch) keeps a `not` around it from turning it into a pass.
-      throw new EvaluationAborted(keyword, at, `references nest deeper than ${max} (limits.maxRefDepth) on this value, so it cannot be validated`);
-    }
+    if (--ctx.depth < 0 || --ctx.steps < 0) limitReached(k, ctx);
     const ok = resolve(scope).run(data, ctx, path, ev, scope);
+    ctx.depth++;
+    return ok;
+  };
+}
+
+/** A reference whose target is known at compile time, without the indirection of `traverse`. */
+function staticRef(b: Build, keyword: string, node: SchemaNode): Check {
+  const k = boundsOf(b, keyword);
+  const memo = b.memoised(node);
+  return (data, ctx, path, ev, scope) => {
+    if (--ctx.depth < 0 || --ctx.steps < 0) limitReached(k, ctx);
+    const ok = memo.on && ev === null ? runMemoised(node, data, ctx, path, scope) : node.run(data, ctx, path, ev, scope);
     ctx.depth++;
     return ok;
   };
@@ -27,28 +64,20 @@ function compileRef(b: Build): void {
   const ref = b.schema.$ref;
   if (typeof ref !== 'string') malformed(b, '$ref', 'a string');
   const { node } = b.ref(ref, '$ref');
-  b.inPlace(node);
-  const at = `${b.loc}/$ref`;
-  const max = b.maxRefDepth;
-  // The static case, without the indirection of `traverse`: the most common reference by far.
-  b.on('any', (data, ctx, path, ev, scope) => {
-    if (--ctx.depth < 0) throw new EvaluationAborted('$ref', at, `references nest deeper than ${max} (limits.maxRefDepth) on this value, so it cannot be validated`);
-    const ok = node.run(data, ctx, path, ev, scope);
-    ctx.depth++;
-    return ok;
-  });
+  b.inPlace(node, true);
+  b.on('any', staticRef(b, '$ref', node));
 }
 
 function compileDynamicRef(b: Build): void {
   const ref = b.schema.$dynamicRef;
   if (typeof ref !== 'string') malformed(b, '$dynamicRef', 'a string');
   const target = b.ref(ref, '$dynamicRef');
-  b.inPlace(target.node);
+  b.inPlace(target.node, true);
   // Dynamic only when the reference is to a plain name that its static target declares as a dynamic
   // anchor; otherwise it is a plain $ref (2020-12 §8.2.3.2).
   const name = target.plainName && isObject(target.value) && target.value.$dynamicAnchor === target.fragment ? target.fragment : undefined;
   if (name === undefined) {
-    b.on('any', traverse(b, '$dynamicRef', () => target.node));
+    b.on('any', staticRef(b, '$dynamicRef', target.node));
     return;
   }
   b.usesDynamicScope(name);
@@ -70,11 +99,11 @@ function compileRecursiveRef(b: Build): void {
   const ref = b.schema.$recursiveRef;
   if (typeof ref !== 'string') malformed(b, '$recursiveRef', 'a string');
   const target = b.ref(ref, '$recursiveRef');
-  b.inPlace(target.node);
+  b.inPlace(target.node, true);
   const initial = target.info.res;
   // Only "#" to a resource root with `$recursiveAnchor: true` is dynamic (2019-09 §8.2.4.2).
   if (ref !== '#' || !initial.recursiveAnchor) {
-    b.on('any', traverse(b, '$recursiveRef', () => target.node));
+    b.on('any', staticRef(b, '$recursiveRef', target.node));
     return;
   }
   b.usesDynamicScope(undefined);

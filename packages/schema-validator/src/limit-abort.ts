@@ -1,0 +1,18 @@
+// The abort a run-time limit raises (`maxRefDepth`, `maxEvaluationSteps`): an `EvaluationAborted` that
+// also says which limit, so `validateOrThrow` can throw `EvaluationLimitError` rather than blame the value.
+
+import { EvaluationAborted } from './pattern.js';
+
+export class LimitAborted extends EvaluationAborted {
+  constructor(
+    /** The `limits` option that was passed. */
+    readonly limit: 'maxRefDepth' | 'maxEvaluationSteps',
+    /** Its value. */
+    readonly value: number,
+    keyword: string,
+    schemaPath: string,
+    message: string,
+  ) {
+    super(keyword, schemaPath, message);
+  }
+}
