@@ -130,7 +130,7 @@ forEachHttpClient(() => {
         const method = rpcMethod(body);
         if (method === 'initialize') return json(res, 200, result(body, initializeResult));
         if (method === 'tools/call') {
-          const asked = `ask-${String(body?.id)}`;
+          const asked = `ask-${body !== undefined && 'id' in body ? String(body.id) : '?'}`;
           sseHead(res);
           res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: asked, method: 'ping' })}\n\n`);
           await new Promise<void>((resolve) => waiting.set(asked, resolve));
