@@ -44,3 +44,4 @@ export {
   DEFAULT_LOG_STRING_LIMIT,
 } from './logger.js';
 export { escapePeerText, DEFAULT_PEER_TEXT_LIMIT } from './peer-text.js';
+export { JsonRpcErrorCode, TransportErrorCode } from './codes.js';
