@@ -8,18 +8,20 @@ const src = (pkg: string): string => fileURLToPath(new URL(`./packages/${pkg}/sr
 export default defineConfig({
   resolve: {
     alias: {
-      '@mcpc/transport-streamable-http/toolkit': fileURLToPath(new URL('./packages/transport-streamable-http/src/toolkit.ts', import.meta.url)),
+      '@mcpc/http': src('http'),
       '@mcpc/transport-sse-legacy': src('transport-sse-legacy'),
       '@mcpc/jsonrpc': src('jsonrpc'),
       '@mcpc/transport-stdio': src('transport-stdio'),
       '@mcpc/transport-streamable-http': src('transport-streamable-http'),
       '@mcpc/schema-validator': src('schema-validator'),
       '@mcpc/oauth': src('oauth'),
+      '@mcpc/client/convert': fileURLToPath(new URL('./packages/client/src/convert/index.ts', import.meta.url)),
+      '@mcpc/client/constants': fileURLToPath(new URL('./packages/client/src/constants.ts', import.meta.url)),
       '@mcpc/client': src('client'),
     },
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'tooling/*/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'tooling/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,

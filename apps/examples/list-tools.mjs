@@ -1,3 +1,4 @@
+// @ts-check
 // Connects to a real MCP server over stdio and prints its tools.
 //
 //   node list-tools.mjs                      the installed @modelcontextprotocol/server-everything

@@ -1,7 +1,7 @@
 // Scenario 7: install footprint and cold import time.
 //
 // Each client is installed with `npm install` into a fresh temp project, as a user would install what
-// they need for stdio + Streamable HTTP. mcpc's four packages are packed from the workspace first
+// they need for stdio + Streamable HTTP. mcpc's packages (MCPC_PACKAGES) are packed from the workspace first
 // (`pnpm pack`), so the tarballs are what would be published; mcpc gets two rows, without and with
 // its optional undici. Bytes are the apparent sizes of every
 // file under node_modules (npm's own `.package-lock.json` excluded).
@@ -39,7 +39,8 @@ export const PACKAGES = {
     imports: ['@ai-sdk/mcp', '@ai-sdk/mcp/mcp-stdio'],
   },
 };
-export const MCPC_PACKAGES = ['jsonrpc', 'schema-validator', 'client', 'transport-stdio', 'transport-streamable-http'];
+// `http` is a dependency of the HTTP transport: packed too, since it is not on the registry yet.
+export const MCPC_PACKAGES = ['jsonrpc', 'schema-validator', 'client', 'transport-stdio', 'http', 'transport-streamable-http'];
 
 /** Runs a command; resolves with its stdout, rejects with its stderr tail. Bounded by `timeoutMs`. */
 export function run(command, args, { cwd, timeoutMs = 300_000, env = process.env } = {}) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Connects to the reference MCP server over stdio, lists and calls tools, reads a resource, and answers
 // the server's sampling and elicitation requests. Build the packages first (npx tsc -p tsconfig.build.json
 // in packages/jsonrpc, packages/transport-stdio and packages/client), then:
@@ -16,7 +17,7 @@ const client = new Client({
   // The server asks the host's LLM for a completion (sampling/createMessage). Call your model here.
   onSampling: async (request, { server }) => {
     const [first] = request.messages;
-    const asked = first && !Array.isArray(first.content) && first.content.type === 'text' ? first.content.text : '';
+    const asked = first && 'type' in first.content && first.content.type === 'text' ? first.content.text : '';
     console.log(`[${server}] sampling request: ${asked}`);
     return { model: 'example-model', stopReason: 'endTurn', content: { type: 'text', text: 'Silent pipes hum / JSON flows between two minds / tools wake, answer, rest' } };
   },

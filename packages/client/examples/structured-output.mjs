@@ -1,3 +1,4 @@
+// @ts-check
 // Calls a tool that returns structured content, checked against the tool's outputSchema in strict
 // mode. Run it as is: `node examples/structured-output.mjs` (it starts the reference server with npx).
 import { Client, StructuredContentError, ToolSchemaError, stdio } from '@mcpc/client';

@@ -28,7 +28,7 @@ import { assignNames } from './naming.js';
 import { routePrompt, routeResource, routeTool } from './routing.js';
 import type { HostBridge } from './server/era.js';
 import { CLOSE, ROOTS_CHANGED, Server, type CallToolOptions, type ListKindName, type PageOptions, type RequestOptions } from './server/server.js';
-import { toConfig } from './transports.js';
+import { toConfig } from './server-configs.js';
 import type { ListenOptions, Subscription, SubscriptionFilter, SubscriptionListener } from './subscriptions/subscription.js';
 import type { CallToolResult, CompleteRequest, Completion, GetPromptResult, ListPage, LogMessage, Prompt, Resource, ResourceTemplate, Tool } from './types/entities.js';
 import type { Implementation, LoggingLevel, Root } from './types/protocol.js';
@@ -265,7 +265,7 @@ export class Client {
     this.#assertOpen('logging/setLevel');
     checkLevel(level);
     if (options.server !== undefined) return this.server(options.server).setLogLevel(level, options);
-    const servers = (await this.#connected()).filter((s) => s.isModern || s.supports('logging'));
+    const servers = (await this.#connected()).filter((s) => s.protocolEra === 'modern' || s.supports('logging'));
     await Promise.all(servers.map((s) => s.setLogLevel(level, options)));
   }
 

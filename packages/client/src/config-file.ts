@@ -1,5 +1,5 @@
-import { http, sse, streamableHttp } from './http-transports.js';
-import { stdio, type ServerConfig } from './transports.js';
+import { http, sse, streamableHttp } from './http-configs.js';
+import { stdio, type ServerConfig } from './server-configs.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');

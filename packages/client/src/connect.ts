@@ -1,7 +1,7 @@
 import { Client, type ClientOptions } from './client.js';
-import { autoHttp, http, sse, streamableHttp, type HttpServerOptions } from './http-transports.js';
+import { autoHttp, http, sse, streamableHttp, type HttpServerOptions } from './http-configs.js';
 import type { ProtocolChoice } from './server/detect.js';
-import { stdio, withEra, type ServerConfig, type ServerSpec, type StdioServerOptions } from './transports.js';
+import { stdio, withEra, type ServerConfig, type ServerSpec, type StdioServerOptions } from './server-configs.js';
 
 /** Which transport a URL target uses; `'auto'` detects it (see {@link connect}). */
 export type TransportChoice = 'auto' | 'stdio' | 'streamable-http' | 'sse' | 'http';

@@ -1,4 +1,5 @@
-import type { Logger } from '@mcpc/jsonrpc';
+// The deprecated features this client knows (MCP's registry), their notices, and when a use counts as deprecated.
+import { deprecationNoticesEnabled, deprecationsNoted, forgetDeprecations, noteDeprecation, setDeprecationNotices, type Logger } from '@mcpc/jsonrpc';
 
 /** The features MCP's deprecated-features registry lists (as of 2026-07-28) that this client implements or will. */
 export type DeprecatedFeature = 'roots' | 'sampling' | 'logging' | 'sse-transport' | 'sampling-include-context' | 'dynamic-client-registration';
@@ -72,19 +73,6 @@ export const DEPRECATIONS: readonly Deprecation[] = Object.freeze([
   },
 ].map((d) => Object.freeze(d)) as Deprecation[]);
 
-interface State {
-  enabled: boolean;
-  /** Features whose notice was delivered: one per process. */
-  readonly spent: Set<DeprecatedFeature>;
-  /** Notices being written right now: a reentrant use stands down instead of writing a second one. */
-  readonly writing: Set<DeprecatedFeature>;
-}
-
-// Process-wide, and shared by every copy of the package that is loaded, so "once per process" holds
-// even when two versions are installed side by side.
-const STATE_KEY = Symbol.for('@mcpc/client.deprecations');
-const state: State = ((globalThis as { [STATE_KEY]?: State })[STATE_KEY] ??= { enabled: true, spent: new Set(), writing: new Set() });
-
 const byFeature = new Map(DEPRECATIONS.map((d) => [d.feature, d]));
 
 /**
@@ -94,20 +82,24 @@ const byFeature = new Map(DEPRECATIONS.map((d) => [d.feature, d]));
 export const deprecations = {
   /** The registry. */
   registry: DEPRECATIONS,
-  /** `false` silences every notice in this process (a client's `deprecationNotices: false` silences its own). */
+  /**
+   * `false` silences every notice in this process (a client's `deprecationNotices: false` silences its
+   * own). The switch is the kernel's (`setDeprecationNotices` of `@mcpc/jsonrpc`), so it silences the
+   * notices other `@mcpc` packages give too (`@mcpc/oauth`'s Dynamic Client Registration).
+   */
   get enabled(): boolean {
-    return state.enabled;
+    return deprecationNoticesEnabled();
   },
   set enabled(value: boolean) {
-    state.enabled = value;
+    setDeprecationNotices(value);
   },
-  /** Whether the notice for `feature` has been given in this process. */
+  /** Whether the notice for `feature` has been given in this process (by this package or another). */
   noticed(feature: DeprecatedFeature): boolean {
-    return state.spent.has(feature);
+    return deprecationsNoted().has(feature);
   },
   /** Forget which notices were given (for tests). */
   reset(): void {
-    state.spent.clear();
+    for (const d of DEPRECATIONS) forgetDeprecations(d.feature);
   },
 };
 
@@ -131,20 +123,16 @@ export function isDeprecatedIn(feature: DeprecatedFeature, revision: string | un
  * (a logger that itself reaches a deprecated feature) stands down.
  */
 export function noteDeprecatedUse(feature: DeprecatedFeature, logger: Logger, enabled = true, revision?: string): void {
-  if (!enabled || !state.enabled || state.spent.has(feature) || state.writing.has(feature)) return;
+  if (!enabled) return;
   const d = byFeature.get(feature);
   if (d === undefined || !isDeprecatedIn(feature, revision)) return;
-  state.writing.add(feature);
-  try {
-    if (logger.isLevelEnabled?.('warn') === false) return;
-    logger.warn(
+  // Once per process, switchable, logger failures swallowed: the kernel's registry, which every @mcpc
+  // package notes its deprecated uses in.
+  noteDeprecation(
+    feature,
+    logger,
+    () =>
       `[mcpc] deprecated: ${d.feature} (${d.use}) is deprecated since MCP ${d.deprecatedSince}; ` +
-        `earliest removal: ${d.earliestRemoval}. Migration: ${d.migration}.`,
-    );
-    state.spent.add(feature);
-  } catch {
-    // The host's logger failed; the feature goes on and the notice stays owed.
-  } finally {
-    state.writing.delete(feature);
-  }
+      `earliest removal: ${d.earliestRemoval}. Migration: ${d.migration}.`,
+  );
 }

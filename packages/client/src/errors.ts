@@ -1,19 +1,7 @@
 import { ConnectionClosedError, ErrorCode, McpError, ServerError, escapeForLog, escapePeerText } from '@mcpc/jsonrpc';
 import type { AnnotationKeyword, ValidationIssue } from '@mcpc/schema-validator';
+import { ClientErrorCode } from './codes.js';
 import type { CallToolResult } from './types/entities.js';
-
-export {
-  McpError,
-  ServerError,
-  ErrorReply,
-  RequestTimeoutError,
-  AbortError,
-  TransportError,
-  MessageTooLargeError,
-  ConnectionClosedError,
-  JsonRpcProtocolError,
-  ErrorCode,
-} from '@mcpc/jsonrpc';
 
 /** The server did not negotiate the capability a call needs; nothing was sent to it. */
 export class CapabilityError extends McpError {
@@ -27,7 +15,7 @@ export class CapabilityError extends McpError {
     super(
       `server "${server}" did not negotiate the "${capability}" capability${method === undefined ? '' : `, so ${method} was not sent`}; ` +
         'check server.capabilities before calling, or route the call to a server that offers it',
-      { code: 'MCPC_CAPABILITY_NOT_SUPPORTED' },
+      { code: ClientErrorCode.CapabilityNotSupported },
     );
     this.server = server;
     this.capability = capability;
@@ -46,8 +34,8 @@ export class ValidationError extends McpError {
   readonly method: string | undefined;
   readonly issues: readonly string[];
 
-  constructor(message: string, options: { server?: string; method?: string; issues?: readonly string[]; cause?: unknown; code?: string } = {}) {
-    super(message, { code: options.code ?? 'MCPC_VALIDATION_FAILED', cause: options.cause });
+  constructor(message: string, options: { server?: string; method?: string; issues?: readonly string[]; cause?: unknown; code?: ClientErrorCode } = {}) {
+    super(message, { code: options.code ?? ClientErrorCode.InvalidShape, cause: options.cause });
     this.server = options.server;
     this.method = options.method;
     this.issues = options.issues ?? [];
@@ -87,7 +75,7 @@ export class StructuredContentError extends ValidationError {
       server,
       method: 'tools/call',
       issues: finding.errors.map((e) => `${e.instancePath || '(root)'} ${e.message} (${e.schemaPath})`),
-      code: 'MCPC_STRUCTURED_CONTENT_INVALID',
+      code: ClientErrorCode.StructuredContentInvalid,
     });
     this.tool = tool;
     this.reason = finding.reason;
@@ -136,7 +124,7 @@ export class ToolSchemaError extends ValidationError {
     super(`tool "${escapeForLog(tool, 100)}" on server "${escapeForLog(server, 100)}" was not called: ${detail}`, {
       server,
       method: 'tools/call',
-      code: problem.reason === 'unsupported-dialect' ? 'MCPC_SCHEMA_UNSUPPORTED_DIALECT' : 'MCPC_SCHEMA_UNUSABLE',
+      code: problem.reason === 'unsupported-dialect' ? ClientErrorCode.ToolSchemaUnsupportedDialect : ClientErrorCode.ToolSchemaUnusable,
       cause: withSafeMessage(problem.cause),
     });
     this.schemaError = problem.cause;
@@ -154,8 +142,8 @@ export class ConnectionError extends McpError {
   static override readonly brand: string = 'ConnectionError';
   readonly server: string;
 
-  constructor(server: string, message: string, options: { cause?: unknown; code?: string } = {}) {
-    super(`could not connect to server "${server}": ${message}`, { code: options.code ?? 'MCPC_CONNECTION_FAILED', cause: options.cause });
+  constructor(server: string, message: string, options: { cause?: unknown; code?: ClientErrorCode } = {}) {
+    super(`could not connect to server "${server}": ${message}`, { code: options.code ?? ClientErrorCode.ConnectionFailed, cause: options.cause });
     this.server = server;
   }
 }
@@ -176,7 +164,7 @@ export class CrashLoopError extends ConnectionError {
       server,
       `its process failed ${failures} times within ${Math.round(windowMs / 1000)} s, so it is not being started again for now${last}. ` +
         'Run its command yourself to see why it stops',
-      { code: 'MCPC_CRASH_LOOP', cause },
+      { code: ClientErrorCode.CrashLoop, cause },
     );
     this.failures = failures;
     this.windowMs = windowMs;
@@ -209,7 +197,7 @@ export class UnsupportedProtocolVersionError extends ConnectionError {
         ? `it speaks only protocol versions ${theirs || '(none)'}, `
         : `it answered protocol version ${received === undefined ? '(none)' : `"${escapeForLog(received, 64)}"`}, `) +
         `which this client does not speak (it speaks ${supported.join(', ')}); the connection was closed`,
-      { code: 'MCPC_UNSUPPORTED_PROTOCOL_VERSION' },
+      { code: ClientErrorCode.UnsupportedProtocolVersion },
     );
     this.received = received;
     this.requested = requested;
@@ -226,7 +214,7 @@ export class UnsupportedProtocolVersionError extends ConnectionError {
 export class HeaderMismatchError extends ServerError {
   static override readonly brand: string = 'HeaderMismatchError';
   constructor(error: ServerError) {
-    super(error.rpcCode, error.serverMessage, { data: error.data, ...(error.method !== undefined && { method: error.method }), code: 'MCPC_HEADER_MISMATCH', cause: error });
+    super(error.rpcCode, error.serverMessage, { data: error.data, ...(error.method !== undefined && { method: error.method }), code: ClientErrorCode.HeaderMismatch, cause: error });
   }
 }
 
@@ -242,7 +230,7 @@ export class MissingRequiredClientCapabilityError extends ServerError {
     super(error.rpcCode, error.serverMessage, {
       data: error.data,
       ...(error.method !== undefined && { method: error.method }),
-      code: 'MCPC_MISSING_CLIENT_CAPABILITY',
+      code: ClientErrorCode.MissingClientCapability,
       cause: error,
     });
     const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
@@ -297,7 +285,7 @@ export class InputRequiredError extends McpError {
   readonly resumable: boolean;
 
   constructor(reason: InputRequiredReason, detail: string, continuation: InputRequiredContinuation, options: { resumable: boolean; cause?: unknown }) {
-    super(`${continuation.method} on server "${continuation.server}" needs input the client could not give: ${detail}`, { code: 'MCPC_INPUT_REQUIRED', cause: options.cause });
+    super(`${continuation.method} on server "${continuation.server}" needs input the client could not give: ${detail}`, { code: ClientErrorCode.InputRequired, cause: options.cause });
     this.reason = reason;
     this.server = continuation.server;
     this.method = continuation.method;
@@ -329,7 +317,7 @@ export class InputLimitError extends McpError {
       limit === 'inputRequests'
         ? `${method} on server "${server}" asked for ${size} inputs in one round, more than maxInputRequests (${max}); none was asked of the host`
         : `${method} on server "${server}" sent a requestState of ${size} bytes, more than maxRequestStateBytes (${max}); it was not sent back`,
-      { code: limit === 'inputRequests' ? 'MCPC_TOO_MANY_INPUT_REQUESTS' : 'MCPC_REQUEST_STATE_TOO_LARGE' },
+      { code: limit === 'inputRequests' ? ClientErrorCode.TooManyInputRequests : ClientErrorCode.RequestStateTooLarge },
     );
     this.limit = limit;
     this.server = server;
@@ -349,7 +337,7 @@ export class SubscriptionError extends McpError {
   readonly reason: 'unsupported' | 'refused' | 'ended' | 'closed';
   readonly server: string;
   constructor(reason: 'unsupported' | 'refused' | 'ended' | 'closed', server: string, detail: string) {
-    super(`subscription on server "${server}": ${detail}`, { code: 'MCPC_SUBSCRIPTION_FAILED' });
+    super(`subscription on server "${server}": ${detail}`, { code: ClientErrorCode.SubscriptionFailed });
     this.reason = reason;
     this.server = server;
   }
@@ -363,7 +351,7 @@ export class SubscriptionError extends McpError {
 export class NotModernError extends McpError {
   static override readonly brand: string = 'NotModernError';
   constructor(detail: string, cause?: unknown) {
-    super(`the server does not speak MCP 2026-07-28: ${detail}`, { code: 'MCPC_NOT_MODERN', cause });
+    super(`the server does not speak MCP 2026-07-28: ${detail}`, { code: ClientErrorCode.NotModern, cause });
   }
 }
 
@@ -380,7 +368,7 @@ export class AmbiguousNameError extends McpError {
     super(
       `${kind} "${name}" is offered by ${candidates.length} servers (${candidates.map((c) => `"${c}"`).join(', ')}); ` +
         `pass { server } to choose one`,
-      { code: 'MCPC_AMBIGUOUS_NAME' },
+      { code: ClientErrorCode.AmbiguousName },
     );
     this.kind = kind;
     this.item = name;
@@ -395,7 +383,7 @@ export class NotFoundError extends McpError {
   /** The name (or URI) that was not found. */
   readonly item: string;
 
-  constructor(kind: 'tool' | 'prompt' | 'resource' | 'server', name: string, message: string, code: string) {
+  constructor(kind: 'tool' | 'prompt' | 'resource' | 'server', name: string, message: string, code: ClientErrorCode) {
     super(message, { code });
     this.kind = kind;
     this.item = name;
@@ -410,7 +398,7 @@ export class ToolNotFoundError extends NotFoundError {
   readonly suggestions: readonly string[];
   constructor(name: string, servers: readonly string[], suggestions: readonly string[] = []) {
     const close = suggestions.length === 0 ? '' : `; did you mean ${suggestions.map((s) => `"${escapePeerText(s, 64)}"`).join(', ')}?`;
-    super('tool', name, `no server offers a tool named "${escapePeerText(name, 200)}" (searched ${list(servers)})${close}; call listTools() to see what is offered`, 'MCPC_TOOL_NOT_FOUND');
+    super('tool', name, `no server offers a tool named "${escapePeerText(name, 200)}" (searched ${list(servers)})${close}; call listTools() to see what is offered`, ClientErrorCode.ToolNotFound);
     this.servers = servers;
     this.suggestions = suggestions;
   }
@@ -419,7 +407,7 @@ export class ToolNotFoundError extends NotFoundError {
 export class PromptNotFoundError extends NotFoundError {
   static override readonly brand: string = 'PromptNotFoundError';
   constructor(name: string, servers: readonly string[]) {
-    super('prompt', name, `no server offers a prompt named "${name}" (searched ${list(servers)}); call listPrompts() to see what is offered`, 'MCPC_PROMPT_NOT_FOUND');
+    super('prompt', name, `no server offers a prompt named "${name}" (searched ${list(servers)}); call listPrompts() to see what is offered`, ClientErrorCode.PromptNotFound);
   }
 }
 
@@ -436,7 +424,7 @@ export class ResourceNotFoundError extends NotFoundError {
       answered !== undefined
         ? `server "${answered.server}" has no resource "${escapeForLog(uri, 200)}"`
         : `no server lists the resource "${uri}" or a template that matches it (searched ${list(servers)}); pass { server } to read it from a specific server`,
-      'MCPC_RESOURCE_NOT_FOUND',
+      ClientErrorCode.ResourceNotFound,
     );
     this.cause = answered?.error;
     const code = (answered?.error as { rpcCode?: unknown } | undefined)?.rpcCode;
@@ -448,7 +436,7 @@ export class ResourceNotFoundError extends NotFoundError {
 export class UnknownServerError extends NotFoundError {
   static override readonly brand: string = 'UnknownServerError';
   constructor(name: string, servers: readonly string[]) {
-    super('server', name, `the client has no server named "${name}" (it has ${list(servers)})`, 'MCPC_UNKNOWN_SERVER');
+    super('server', name, `the client has no server named "${name}" (it has ${list(servers)})`, ClientErrorCode.UnknownServer);
   }
 }
 
@@ -469,7 +457,7 @@ export class PaginationError extends McpError {
       reason === 'cursor-loop'
         ? `server "${server}" returned a nextCursor it had already returned, after ${pages} pages of ${method}: the list would never end`
         : `${method} on server "${server}" ran past ${pages} pages; raise the client's maxPages if the list is really that long`,
-      { code: reason === 'cursor-loop' ? 'MCPC_PAGINATION_LOOP' : 'MCPC_PAGINATION_LIMIT' },
+      { code: reason === 'cursor-loop' ? ClientErrorCode.PaginationLoop : ClientErrorCode.PaginationLimit },
     );
     this.reason = reason;
     this.server = server;
@@ -485,7 +473,7 @@ export class ClientClosedError extends ConnectionClosedError {
   constructor(method?: string) {
     super(method);
     this.message = `${method === undefined ? 'the call' : method} was refused: the client is closed; create a new Client to connect again`;
-    Object.defineProperty(this, 'code', { value: 'MCPC_CLIENT_CLOSED' });
+    Object.defineProperty(this, 'code', { value: ClientErrorCode.ClientClosed });
   }
 }
 
@@ -496,7 +484,7 @@ export class TransportUnavailableError extends McpError {
   readonly packageName: string;
 
   constructor(packageName: string, message: string, cause?: unknown) {
-    super(message, { code: 'MCPC_TRANSPORT_UNAVAILABLE', cause });
+    super(message, { code: ClientErrorCode.TransportUnavailable, cause });
     this.packageName = packageName;
   }
 }

@@ -1,4 +1,5 @@
-// The public surface of @mcpc/client. Adding an export is an API decision.
+// The public surface of @mcpc/client. Adding an export is an API decision: test/api-surface.test.ts lists every
+// runtime name. Tool converters live at `@mcpc/client/convert`, protocol constants and bounds at `@mcpc/client/constants`.
 
 export { Client, type ClientOptions, type NotificationListener, type LogListener, type RouteOptions, type ToolCall, type ToolCallOutcome } from './client.js';
 export { connect, splitCommandLine, type ConnectTarget, type ConnectOptions, type TransportChoice } from './connect.js';
@@ -11,7 +12,7 @@ export {
   type PlainHttpServerOptions,
   type HttpHeaders,
   type HttpAuthProvider,
-} from './http-transports.js';
+} from './http-configs.js';
 export { serversFromConfig, readServerConfigFile } from './config-file.js';
 export {
   stdio,
@@ -20,27 +21,18 @@ export {
   type TransportServerConfig,
   type StdioServerOptions,
   type TransportContext,
-} from './transports.js';
+} from './server-configs.js';
 export { Server, type RequestOptions, type CallToolOptions, type PageOptions, type ListKindName } from './server/server.js';
 export type { ConnectionState } from './server/connection.js';
-export type { ProtocolEra, SessionFacts, HostBridge, EraRequestOptions } from './server/era.js';
-export {
-  CLASSIC_PROTOCOL_VERSIONS,
-  LATEST_CLASSIC_VERSION,
-  MODERN_PROTOCOL_VERSIONS,
-  LATEST_MODERN_VERSION,
-  PROTOCOL_VERSIONS,
-  type ClassicProtocolVersion,
-  type ModernProtocolVersion,
-} from './server/versions.js';
 export type { CacheInfo } from './cache/list-cache.js';
 export type { ToolStreamEvent } from './features/streaming.js';
-export { MAX_PENDING_PROGRESS } from './features/streaming.js';
 export type { BatchOptions } from './features/batch.js';
 export type { StructuredContentValidation } from './features/structured-output.js';
 export type { ValidationIssue, AnnotationKeyword } from '@mcpc/schema-validator';
 export type { ResourceContents, TextResourceContents, BlobResourceContents } from './features/resources.js';
 
+export { ClientErrorCode } from './codes.js';
+// The kernel's errors, which a caller meets through the client; each error is exported once, from where it lives.
 export {
   McpError,
   ServerError,
@@ -52,6 +44,8 @@ export {
   ConnectionClosedError,
   JsonRpcProtocolError,
   ErrorCode,
+} from '@mcpc/jsonrpc';
+export {
   CapabilityError,
   ValidationError,
   ConnectionError,
@@ -77,11 +71,8 @@ export {
   type InputRequiredContinuation,
 } from './errors.js';
 export { Subscription, type SubscriptionFilter, type SubscriptionListener, type ListenOptions } from './subscriptions/subscription.js';
-export { MAX_PENDING_NOTIFICATIONS, MAX_PENDING_NOTIFICATION_BYTES } from './subscriptions/queue.js';
-export { SUBSCRIPTION_RESTART_MIN_INTERVAL } from './subscriptions/server-streams.js';
 export type { InputRequiredWait, InputRequiredWaitDecision, InputRequiredWaitHook } from './server/mrtr.js';
 export type { ProtocolChoice } from './server/detect.js';
-export type { EraCallOptions } from './server/era.js';
 
 export { deprecations, DEPRECATIONS, type Deprecation, type DeprecatedFeature } from './deprecations.js';
 export type { Logger, Transport, Progress } from '@mcpc/jsonrpc';
@@ -104,33 +95,32 @@ export type {
   Completion,
   LogMessage,
 } from './types/entities.js';
-export {
-  LOGGING_LEVELS,
-  type Meta,
-  type JsonSchemaObject,
-  type ToolInputSchema,
-  type Icon,
-  type Implementation,
-  type Role,
-  type Annotations,
-  type TextContent,
-  type ImageContent,
-  type AudioContent,
-  type ResourceLink,
-  type ResourceDescription,
-  type EmbeddedResource,
-  type TextResourceContentsData,
-  type BlobResourceContentsData,
-  type ContentBlock,
-  type ToolUseContent,
-  type ToolResultContent,
-  type SamplingContent,
-  type SamplingMessage,
-  type ServerCapabilities,
-  type ClientCapabilities,
-  type LoggingLevel,
-  type Root,
-  type ToolDefinition,
+export type {
+  Meta,
+  JsonSchemaObject,
+  ToolInputSchema,
+  Icon,
+  Implementation,
+  Role,
+  Annotations,
+  TextContent,
+  ImageContent,
+  AudioContent,
+  ResourceLink,
+  ResourceDescription,
+  EmbeddedResource,
+  TextResourceContentsData,
+  BlobResourceContentsData,
+  ContentBlock,
+  ToolUseContent,
+  ToolResultContent,
+  SamplingContent,
+  SamplingMessage,
+  ServerCapabilities,
+  ClientCapabilities,
+  LoggingLevel,
+  Root,
+  ToolDefinition,
 } from './types/protocol.js';
 export type {
   HostRequestContext,
@@ -149,31 +139,3 @@ export type {
   SamplingHandler,
 } from './types/host.js';
 export { isTextContent, isResourceLink, textOf } from './content.js';
-
-export {
-  toOpenAITools,
-  toOpenAIResponsesTools,
-  toAnthropicTools,
-  toGoogleTools,
-  toGoogleFunctionDeclarations,
-  toAiSdkTools,
-  convertToolName,
-  mapToolNames,
-  ToolConversionError,
-  type ToolConversionErrorReason,
-  type ConvertibleTool,
-  type ConvertOptions,
-  type ObjectJsonSchema,
-  type ToolNameTarget,
-  type OpenAIChatTool,
-  type OpenAIResponsesTool,
-  type AnthropicTool,
-  type GoogleTool,
-  type GoogleFunctionDeclaration,
-  type AiSdkTool,
-  type AiSdkInputSchema,
-  type AiSdkExecute,
-  type AiSdkExecuteOptions,
-  type AiSdkValidationResult,
-  type AiSdkStandardResult,
-} from './convert/index.js';

@@ -1,5 +1,5 @@
 import type { JsonRpcParams, Logger } from '@mcpc/jsonrpc';
-import type { ServerSpec } from './transports.js';
+import type { ServerSpec } from './server-configs.js';
 import type { CallToolResult, LogMessage } from './types/entities.js';
 import type { ElicitationHandler, ElicitationMode, SamplingHandler } from './types/host.js';
 import type { Implementation, Meta, Root } from './types/protocol.js';

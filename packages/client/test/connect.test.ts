@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StdioTransport } from '@mcpc/transport-stdio';
-import { Client, ConnectionError, connect, splitCommandLine, textOf, type ConvertibleTool, type ServerConfig, type Tool } from '@mcpc/client';
+import { Client, ConnectionError, connect, splitCommandLine, textOf, type ServerConfig, type Tool } from '@mcpc/client';
+import type { ConvertibleTool } from '@mcpc/client/convert';
 import { EVERYTHING, REVISIONS } from './helpers.js';
 
 const REVISION_SERVER = new URL('../../../tooling/fixtures/servers/revision-server.mjs', import.meta.url).pathname;

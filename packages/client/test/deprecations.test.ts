@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { CapabilityError, Client, DEPRECATIONS, deprecations, stdio, textOf, type Logger, type SamplingHandler } from '@mcpc/client';
+import { deprecationsNoted, setDeprecationNotices } from '@mcpc/jsonrpc';
 import { ask, everything, recordingLogger, scripted, sdkModern, tapped } from './helpers.js';
 
 const SCRIPTED = fileURLToPath(new URL('./fixtures/scripted-server.mjs', import.meta.url));
@@ -110,6 +111,20 @@ describe('deprecation notices', () => {
     await using silenced = new Client({ servers: [sdkModern()], logger, onSampling });
     await silenced.setLogLevel('info');
     expect(logger.text('warn')).toBe('');
+  });
+
+  it('keeps its state in the kernel registry every @mcpc package shares, not on a globalThis key', async () => {
+    const logger = recordingLogger();
+    await using client = new Client({ servers: [sdkModern()], logger });
+    await client.setLogLevel('info');
+    expect(notices(logger, 'logging')).toHaveLength(1);
+    expect(deprecationsNoted().has('logging')).toBe(true);
+    expect(Object.getOwnPropertySymbols(globalThis).map(String)).not.toContain('Symbol(@mcpc/client.deprecations)');
+    // One switch: the kernel's, which `deprecations.enabled` reads and writes.
+    setDeprecationNotices(false);
+    expect(deprecations.enabled).toBe(false);
+    deprecations.enabled = true;
+    expect(deprecations.enabled).toBe(true);
   });
 
   it('notes the includeContext values deprecated in 2025-11-25 on a 2025-11-25 session, not on an older one', async () => {

@@ -48,7 +48,7 @@ afterAll(async () => {
 describe('server-everything over stdio', () => {
   it('negotiates 2025-11-25 and keeps serverInfo, capabilities and instructions', () => {
     const server = client.server('everything');
-    expect(server.era).toBe('classic');
+    expect(server.protocolEra).toBe('legacy');
     expect(server.protocolVersion).toBe('2025-11-25');
     expect(server.serverInfo).toMatchObject({ name: 'mcp-servers/everything', version: '2.0.0' });
     expect(server.capabilities.tools).toEqual({ listChanged: true });

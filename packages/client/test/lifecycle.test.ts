@@ -7,8 +7,8 @@ import {
   UnsupportedProtocolVersionError,
   connect,
   stdio,
-  CLASSIC_PROTOCOL_VERSIONS,
 } from '@mcpc/client';
+import { LEGACY_PROTOCOL_VERSIONS } from '@mcpc/client/constants';
 import { alive, revision, tapped, until } from './helpers.js';
 
 describe('version negotiation', () => {
@@ -45,7 +45,7 @@ describe('version negotiation', () => {
   it('accepts an older revision the server answers with (2025-03-26)', async () => {
     await using client = await connect([process.execPath, fixturePath('unknown-version.mjs'), '--version', '2025-03-26']);
     expect(client.servers[0]!.protocolVersion).toBe('2025-03-26');
-    expect(CLASSIC_PROTOCOL_VERSIONS).toContain('2025-03-26');
+    expect(LEGACY_PROTOCOL_VERSIONS).toContain('2025-03-26');
   });
 
   it('retries once with a revision both speak when the server refuses the offer with the ones it supports', async () => {

@@ -25,7 +25,7 @@ describe('a modern server over Streamable HTTP (SDK v2)', () => {
   const stats = (): Promise<Stats> => getJson(new URL('/_stats', server.url)) as Promise<Stats>;
 
   it('is detected as modern, and every POST carries MCP-Protocol-Version and Mcp-Method, with Mcp-Name where the method names something', async () => {
-    expect(client.server('m').isModern).toBe(true);
+    expect(client.server('m').protocolEra).toBe('modern');
     await client.callTool('add', { a: 1, b: 2 });
     await client.readResource('config://app', { server: 'm' });
     await client.getPrompt('greet', { name: 'x' }, { server: 'm' });
@@ -124,7 +124,7 @@ describe('a minimal modern HTTP server', () => {
     const client = new Client({ servers: [streamableHttp({ name: 'm', url, retries: 0 })], logger: recordingLogger() });
     try {
       expect(textOf(await client.callTool('t'))).toBe('ok');
-      expect(client.server('m').isModern).toBe(true);
+      expect(client.server('m').protocolEra).toBe('modern');
       expect((await client.listTools()).map((t) => t.name)).toEqual(['t']);
       refuse = true;
       await new Promise((r) => setTimeout(r, 150));
@@ -204,7 +204,7 @@ describe('era detection over HTTP', () => {
     );
     expect(error).toBeUndefined();
     expect(methods).toEqual(['server/discover', 'server/discover']);
-    expect(client.server('p').isModern).toBe(true);
+    expect(client.server('p').protocolEra).toBe('modern');
   });
 
   it('a discovery result listing only revisions this client does not speak disconnects with UnsupportedProtocolVersionError', async () => {

@@ -41,7 +41,7 @@ describe.each([
     warn = new Client({ servers: [config('w')], logger: warnLog });
     strict = new Client({ servers: [config('s')], logger: strictLog, validateStructuredContent: 'strict' });
     await Promise.all([warn.connect(), strict.connect()]);
-    expect(warn.server('w').isModern).toBe(modern);
+    expect(warn.server('w').protocolEra).toBe(modern ? 'modern' : 'legacy');
   });
   afterAll(async () => {
     await Promise.all([warn?.close(), strict?.close()]);
@@ -123,7 +123,7 @@ describe.each([
       const error = (await rejection(client.callTool('bad_dialect', {}))) as ToolSchemaError;
       expect(error).toBeInstanceOf(ToolSchemaError);
       expect(error).toBeInstanceOf(ValidationError);
-      expect(error.code).toBe('MCPC_SCHEMA_UNSUPPORTED_DIALECT');
+      expect(error.code).toBe('MCPC_TOOL_SCHEMA_UNSUPPORTED_DIALECT');
       expect(error.schema).toBe('inputSchema');
       expect(error.dialect).toBe('urn:unknown-dialect');
       expect(error.supported).toContain(DRAFT_2020_12);
@@ -163,7 +163,7 @@ describe.each([
     const error = (await rejection(strict.callTool('unusable_output'))) as ToolSchemaError;
     expect(error).toBeInstanceOf(ToolSchemaError);
     expect(error.reason).toBe('unusable');
-    expect(error.code).toBe('MCPC_SCHEMA_UNUSABLE');
+    expect(error.code).toBe('MCPC_TOOL_SCHEMA_UNUSABLE');
     expect((error.cause as { code?: string }).code).toBe('MCPC_SCHEMA_UNRESOLVED_REF');
     expect((await asked(strict, 's')).calls.unusable_output).toBeUndefined();
   });

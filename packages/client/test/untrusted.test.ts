@@ -29,7 +29,7 @@ describe('a hostile server', () => {
     await set('tools/list', { tools: 'surprise' });
     const error = await client.listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error).toMatchObject({ code: 'MCPC_VALIDATION_FAILED', server: 'evil', method: 'tools/list' });
+    expect(error).toMatchObject({ code: 'MCPC_INVALID_SHAPE', server: 'evil', method: 'tools/list' });
     await set('prompts/list', null);
     await expect(client.listPrompts()).rejects.toBeInstanceOf(ValidationError);
   });

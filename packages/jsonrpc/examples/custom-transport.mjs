@@ -1,3 +1,4 @@
+// @ts-check
 // A transport of your own, written against @mcpc/jsonrpc alone: newline-delimited JSON-RPC over a
 // child process's pipes, driven by the JsonRpcEngine. (Use @mcpc/transport-stdio for real work: it adds
 // size limits, process-tree shutdown, a safe environment and stderr capture.)
@@ -7,16 +8,29 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { ConnectionClosedError, JsonRpcEngine, TransportError, decodeMessage } from '@mcpc/jsonrpc';
 
+/** @typedef {import('@mcpc/jsonrpc').Transport} Transport */
+
+/** @implements {Transport} */
 class PipeTransport {
+  /** @type {import('node:child_process').ChildProcessByStdio<import('node:stream').Writable, import('node:stream').Readable, null> | undefined} */
   #child;
+  /** @type {import('@mcpc/jsonrpc').TransportSink | undefined} */
   #sink;
   #closed = false;
 
+  /**
+   * @param {string} command
+   * @param {string[]} args
+   */
   constructor(command, args) {
     this.command = command;
     this.args = args;
   }
 
+  /**
+   * @param {import('@mcpc/jsonrpc').TransportSink} sink
+   * @returns {Promise<void>}
+   */
   start(sink) {
     this.#sink = sink;
     return new Promise((resolve, reject) => {
@@ -36,28 +50,33 @@ class PipeTransport {
     });
   }
 
+  /** @param {import('@mcpc/jsonrpc').JsonRpcMessage} message */
   async send(message) {
-    if (this.#closed) throw new ConnectionClosedError(undefined);
-    this.#child.stdin.write(JSON.stringify(message) + '\n');
+    const child = this.#child;
+    if (this.#closed || child === undefined) throw new ConnectionClosedError(undefined);
+    child.stdin.write(JSON.stringify(message) + '\n');
   }
 
   async close() {
-    if (this.#closed) return;
-    this.#child.stdin.end();
-    await new Promise((resolve) => (this.#child.exitCode !== null ? resolve() : this.#child.once('exit', resolve)));
+    const child = this.#child;
+    if (this.#closed || child === undefined) return;
+    child.stdin.end();
+    await /** @type {Promise<void>} */ (new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve()))));
     this.#finish(undefined);
   }
 
+  /** @param {Error | undefined} cause */
   #finish(cause) {
     if (this.#closed) return;
     this.#closed = true;
-    this.#sink.close(cause);
+    this.#sink?.close(cause);
   }
 }
 
 const [command = 'npx', ...args] = process.argv.length > 2 ? process.argv.slice(2) : ['npx', '-y', '@modelcontextprotocol/server-everything'];
 const engine = new JsonRpcEngine(new PipeTransport(command, args), { requestTimeout: 30_000 });
 await engine.start();
+/** @type {{ serverInfo: { name: string, version: string }, protocolVersion: string }} */
 const init = await engine.request('initialize', {
   protocolVersion: '2025-11-25',
   capabilities: {},
@@ -65,6 +84,7 @@ const init = await engine.request('initialize', {
 });
 await engine.notify('notifications/initialized');
 console.log(`connected to ${init.serverInfo.name} ${init.serverInfo.version} (protocol ${init.protocolVersion})`);
+/** @type {{ tools: { name: string }[] }} */
 const { tools } = await engine.request('tools/list');
 for (const tool of tools) console.log(`- ${tool.name}`);
 await engine.close();

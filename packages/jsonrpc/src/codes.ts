@@ -14,6 +14,8 @@ export const JsonRpcErrorCode = Object.freeze({
   MessageTooLarge: 'MCPC_MESSAGE_TOO_LARGE',
   ConnectionClosed: 'MCPC_CONNECTION_CLOSED',
   CancelledByPeer: 'MCPC_CANCELLED_BY_PEER',
+  /** `start()` was called on an engine that was already started (`EngineStateError`). */
+  AlreadyStarted: 'MCPC_ENGINE_ALREADY_STARTED',
 } as const);
 export type JsonRpcErrorCode = (typeof JsonRpcErrorCode)[keyof typeof JsonRpcErrorCode];
 

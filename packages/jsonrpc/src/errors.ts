@@ -1,3 +1,4 @@
+import { JsonRpcErrorCode } from './codes.js';
 import type { JsonRpcId } from './messages.js';
 import { escapePeerText } from './peer-text.js';
 
@@ -37,7 +38,7 @@ export class McpError extends Error {
 
   constructor(message: string, options?: { code?: string; cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.code = options?.code ?? 'MCPC_ERROR';
+    this.code = options?.code ?? JsonRpcErrorCode.Error;
     this.name = new.target.name;
   }
 
@@ -72,6 +73,7 @@ export type ProtocolErrorReason =
 
 export class JsonRpcProtocolError extends McpError {
   static override readonly brand: string = 'JsonRpcProtocolError';
+  declare readonly code: typeof JsonRpcErrorCode.ProtocolError;
   readonly reason: ProtocolErrorReason;
   /** The JSON-RPC code a reply to this message would carry: -32700 for unparsable text, else -32600. */
   readonly rpcCode: number;
@@ -83,7 +85,7 @@ export class JsonRpcProtocolError extends McpError {
   readonly excerpt: string | undefined;
 
   constructor(reason: ProtocolErrorReason, message: string, options?: { id?: JsonRpcId; cause?: unknown; excerpt?: string }) {
-    super(message, { code: 'MCPC_PROTOCOL_ERROR', cause: options?.cause });
+    super(message, { code: JsonRpcErrorCode.ProtocolError, cause: options?.cause });
     this.reason = reason;
     this.rpcCode = reason === 'parse-error' ? -32700 : -32600;
     this.id = options?.id;
@@ -111,7 +113,7 @@ export class ServerError extends McpError {
   readonly serverMessage: string;
 
   constructor(rpcCode: number, message: string, options?: { data?: unknown; method?: string; code?: string; cause?: unknown }) {
-    super(escapePeerText(message, SERVER_MESSAGE_LIMIT), { code: options?.code ?? 'MCPC_SERVER_ERROR', cause: options?.cause });
+    super(escapePeerText(message, SERVER_MESSAGE_LIMIT), { code: options?.code ?? JsonRpcErrorCode.ServerError, cause: options?.cause });
     this.rpcCode = rpcCode;
     this.data = options?.data;
     this.method = options?.method;
@@ -126,11 +128,12 @@ export class ServerError extends McpError {
  */
 export class ErrorReply extends McpError {
   static override readonly brand: string = 'ErrorReply';
+  declare readonly code: typeof JsonRpcErrorCode.ErrorReply;
   readonly rpcCode: number;
   readonly data: unknown;
 
   constructor(rpcCode: number, message: string, data?: unknown) {
-    super(message, { code: 'MCPC_ERROR_REPLY' });
+    super(message, { code: JsonRpcErrorCode.ErrorReply });
     this.rpcCode = rpcCode;
     this.data = data;
   }
@@ -139,11 +142,12 @@ export class ErrorReply extends McpError {
 /** A request got no answer within its timeout. A `notifications/cancelled` was sent where allowed. */
 export class RequestTimeoutError extends McpError {
   static override readonly brand: string = 'RequestTimeoutError';
+  declare readonly code: typeof JsonRpcErrorCode.RequestTimeout;
   readonly method: string;
   readonly timeoutMs: number;
 
   constructor(method: string, timeoutMs: number) {
-    super(`${method} timed out after ${timeoutMs} ms`, { code: 'MCPC_REQUEST_TIMEOUT' });
+    super(`${method} timed out after ${timeoutMs} ms`, { code: JsonRpcErrorCode.RequestTimeout });
     this.method = method;
     this.timeoutMs = timeoutMs;
   }
@@ -152,10 +156,11 @@ export class RequestTimeoutError extends McpError {
 /** The caller's `AbortSignal` fired. `cause` is the signal's reason. Named `AbortError`, as fetch does. */
 export class AbortError extends McpError {
   static override readonly brand: string = 'AbortError';
+  declare readonly code: typeof JsonRpcErrorCode.Aborted;
   readonly method: string | undefined;
 
   constructor(method: string | undefined, reason: unknown) {
-    super(method === undefined ? 'The operation was aborted' : `${method} was aborted`, { code: 'ABORT_ERR', cause: reason });
+    super(method === undefined ? 'The operation was aborted' : `${method} was aborted`, { code: JsonRpcErrorCode.Aborted, cause: reason });
     this.method = method;
   }
 }
@@ -165,17 +170,18 @@ export class TransportError extends McpError {
   static override readonly brand: string = 'TransportError';
 
   constructor(message: string, options?: { code?: string; cause?: unknown }) {
-    super(message, { code: options?.code ?? 'MCPC_TRANSPORT_ERROR', cause: options?.cause });
+    super(message, { code: options?.code ?? JsonRpcErrorCode.TransportError, cause: options?.cause });
   }
 }
 
 /** A frame from the peer exceeded the configured maximum size. The transport closes after it. */
 export class MessageTooLargeError extends TransportError {
   static override readonly brand: string = 'MessageTooLargeError';
+  declare readonly code: typeof JsonRpcErrorCode.MessageTooLarge;
   readonly limitBytes: number;
 
   constructor(limitBytes: number) {
-    super(`a message from the server exceeded the ${limitBytes}-byte limit`, { code: 'MCPC_MESSAGE_TOO_LARGE' });
+    super(`a message from the server exceeded the ${limitBytes}-byte limit`, { code: JsonRpcErrorCode.MessageTooLarge });
     this.limitBytes = limitBytes;
   }
 }
@@ -186,12 +192,13 @@ export class MessageTooLargeError extends TransportError {
  */
 export class ConnectionClosedError extends McpError {
   static override readonly brand: string = 'ConnectionClosedError';
+  // `code` stays a `string`: a subclass may carry a code of its own (the client's `ClientClosedError`).
   readonly method: string | undefined;
 
   constructor(method: string | undefined, cause?: unknown) {
     const why = cause instanceof Error ? `: ${cause.message}` : '';
     super(`${method === undefined ? 'the connection' : method + ' failed: the connection'} is closed${why}`, {
-      code: 'MCPC_CONNECTION_CLOSED',
+      code: JsonRpcErrorCode.ConnectionClosed,
       cause,
     });
     this.method = method;
@@ -204,13 +211,27 @@ export class ConnectionClosedError extends McpError {
  */
 export class CancelledByPeerError extends McpError {
   static override readonly brand: string = 'CancelledByPeerError';
+  declare readonly code: typeof JsonRpcErrorCode.CancelledByPeer;
   readonly method: string;
   /** The peer's reason (untrusted text), when it gave one. */
   readonly reason: string | undefined;
 
   constructor(method: string, reason: string | undefined) {
-    super(`the server cancelled ${method}${reason === undefined ? '' : `: "${escapePeerText(reason, 200)}"`}`, { code: 'MCPC_CANCELLED_BY_PEER' });
+    super(`the server cancelled ${method}${reason === undefined ? '' : `: "${escapePeerText(reason, 200)}"`}`, { code: JsonRpcErrorCode.CancelledByPeer });
     this.method = method;
     this.reason = reason;
+  }
+}
+
+/**
+ * The engine was used in a state that does not allow it: `start()` called a second time (code
+ * `MCPC_ENGINE_ALREADY_STARTED`). A programming error, not a connection failure.
+ */
+export class EngineStateError extends McpError {
+  static override readonly brand: string = 'EngineStateError';
+  declare readonly code: typeof JsonRpcErrorCode.AlreadyStarted;
+
+  constructor(message: string) {
+    super(message, { code: JsonRpcErrorCode.AlreadyStarted });
   }
 }

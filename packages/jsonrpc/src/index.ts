@@ -22,9 +22,11 @@ export {
   MessageTooLargeError,
   ConnectionClosedError,
   CancelledByPeerError,
+  EngineStateError,
   type ProtocolErrorReason,
 } from './errors.js';
 export type { Transport, TransportSink, TransportSendOptions, MessageInfo } from './transport.js';
+export { InMemoryTransport, createInMemoryTransportPair, type InMemoryTransportOptions } from './in-memory.js';
 export {
   JsonRpcEngine,
   type EngineOptions,
@@ -44,4 +46,5 @@ export {
   DEFAULT_LOG_STRING_LIMIT,
 } from './logger.js';
 export { escapePeerText, DEFAULT_PEER_TEXT_LIMIT } from './peer-text.js';
+export { noteDeprecation, setDeprecationNotices, deprecationNoticesEnabled, deprecationsNoted, forgetDeprecations } from './deprecations.js';
 export { JsonRpcErrorCode, TransportErrorCode } from './codes.js';

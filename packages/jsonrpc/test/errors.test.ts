@@ -5,17 +5,34 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type * as errors from '@mcpc/jsonrpc';
-import { ConnectionClosedError, McpError, RequestTimeoutError, ServerError, TransportError, MessageTooLargeError } from '@mcpc/jsonrpc';
+import {
+  AbortError,
+  CancelledByPeerError,
+  ConnectionClosedError,
+  EngineStateError,
+  ErrorReply,
+  JsonRpcEngine,
+  JsonRpcErrorCode,
+  JsonRpcProtocolError,
+  McpError,
+  RequestTimeoutError,
+  ServerError,
+  TransportError,
+  MessageTooLargeError,
+  createInMemoryTransportPair,
+  silentLogger,
+} from '@mcpc/jsonrpc';
 
 /** A second, independent copy of the errors module, as a duplicate install would load it. */
 async function loadDuplicateCopy(): Promise<typeof errors> {
   const transpile = (name: string): string =>
     ts
       .transpileModule(readFileSync(new URL(`../src/${name}.ts`, import.meta.url), 'utf8'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
-      .outputText.replace("'./peer-text.js'", "'./peer-text.mjs'");
+      .outputText.replace("'./peer-text.js'", "'./peer-text.mjs'").replace("'./codes.js'", "'./codes.mjs'");
   const dir = mkdtempSync(join(tmpdir(), 'mcpc-dup-'));
   const file = join(dir, 'errors.mjs');
   writeFileSync(join(dir, 'peer-text.mjs'), transpile('peer-text'));
+  writeFileSync(join(dir, 'codes.mjs'), transpile('codes'));
   writeFileSync(file, transpile('errors'));
   return (await import(pathToFileURL(file).href)) as typeof errors;
 }
@@ -63,5 +80,39 @@ describe('error classes', () => {
     expect(new MyTransportError('x')).toBeInstanceOf(MyTransportError);
     expect(new MyTransportError('x')).toBeInstanceOf(TransportError);
     expect(new TransportError('x')).not.toBeInstanceOf(MyTransportError);
+  });
+});
+
+describe('codes as constants', () => {
+  it('every class that fixes its code raises the constant from JsonRpcErrorCode, one code per class', () => {
+    const fixed = [
+      [new JsonRpcProtocolError('parse-error', 'x'), JsonRpcErrorCode.ProtocolError],
+      [new ServerError(-1, 'x'), JsonRpcErrorCode.ServerError],
+      [new ErrorReply(-1, 'x'), JsonRpcErrorCode.ErrorReply],
+      [new RequestTimeoutError('ping', 1), JsonRpcErrorCode.RequestTimeout],
+      [new AbortError(undefined, undefined), JsonRpcErrorCode.Aborted],
+      [new TransportError('x'), JsonRpcErrorCode.TransportError],
+      [new MessageTooLargeError(1), JsonRpcErrorCode.MessageTooLarge],
+      [new ConnectionClosedError(undefined), JsonRpcErrorCode.ConnectionClosed],
+      [new CancelledByPeerError('x', undefined), JsonRpcErrorCode.CancelledByPeer],
+      [new EngineStateError('x'), JsonRpcErrorCode.AlreadyStarted],
+      [new McpError('x'), JsonRpcErrorCode.Error],
+    ] as const;
+    for (const [error, code] of fixed) expect(error.code).toBe(code);
+    expect(new Set(fixed.map(([, code]) => code)).size).toBe(fixed.length);
+    // The type follows: a fixed code is the literal, so a switch over it is checked.
+    const timeout: 'MCPC_REQUEST_TIMEOUT' = new RequestTimeoutError('ping', 1).code;
+    expect(timeout).toBe('MCPC_REQUEST_TIMEOUT');
+  });
+
+  it('the engine\'s "already started" is an EngineStateError with a code of its own', async () => {
+    expect(JsonRpcErrorCode.AlreadyStarted).toBe('MCPC_ENGINE_ALREADY_STARTED');
+    const [a] = createInMemoryTransportPair();
+    const engine = new JsonRpcEngine(a, { logger: silentLogger });
+    await engine.start();
+    const again = engine.start();
+    await expect(again).rejects.toBeInstanceOf(EngineStateError);
+    await expect(again).rejects.toMatchObject({ code: 'MCPC_ENGINE_ALREADY_STARTED', name: 'EngineStateError' });
+    await engine.close();
   });
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // Signs in to a protected MCP server through the system browser (the authorization code flow with PKCE,
 // redirected back to a loopback listener), calls a tool, and refreshes the token. Build the packages
 // first (npx -y pnpm@10.34.8 build), then:
@@ -10,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { Client, streamableHttp, textOf } from '@mcpc/client';
 import { BrowserOAuth, OAuthProvider } from '@mcpc/oauth';
 
-/** `openUrl` visits the authorization URL; left out, the system browser opens it. */
+/**
+ * `openUrl` visits the authorization URL; left out, the system browser opens it.
+ * @param {string} serverUrl
+ * @param {{ openUrl?: (url: URL, signal: AbortSignal) => void | Promise<void> }} [options]
+ */
 export async function signInAndCall(serverUrl, { openUrl } = {}) {
   const auth = new OAuthProvider({
     serverUrl,

@@ -1,10 +1,11 @@
+// BrowserOAuth: the loopback redirect listener and the system browser, for interactive authorization.
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AbortError, safeLog, warningsToConsole, type Logger } from '@mcpc/jsonrpc';
 import { AuthorizationResponseError, AuthorizationTimeoutError, OAuthConfigError, OAuthError } from './errors.js';
 import type { AuthorizationInteraction, PreparedInteraction } from './interaction.js';
-import { classifyHost } from './url-policy.js';
+import { classifyHost } from './discovery/url-policy.js';
 
 export interface BrowserOAuthOptions {
   /**

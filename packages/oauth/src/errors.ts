@@ -1,3 +1,4 @@
+// Every error @mcpc/oauth throws: OAuthError and its subclasses, each with a stable code.
 import { McpError } from '@mcpc/jsonrpc';
 
 /**

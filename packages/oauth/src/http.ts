@@ -1,6 +1,7 @@
+// How OAuth requests are sent: the fetch, the URL policy, timeouts, no redirects, and bounded JSON bodies.
 import { AbortError } from '@mcpc/jsonrpc';
 import { InvalidResponseError, OAuthError } from './errors.js';
-import { checkPeerUrl, type PeerUrlPolicy } from './url-policy.js';
+import { checkPeerUrl, type PeerUrlPolicy } from './discovery/url-policy.js';
 
 /** The `fetch` the provider sends OAuth requests with (the global one by default). */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;

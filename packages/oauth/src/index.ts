@@ -1,6 +1,7 @@
+// The public entry of @mcpc/oauth.
 export { OAuthProvider, type OAuthProviderOptions, type ClientInfo, type GrantType, type AuthorizationResult, type StartedAuthorization } from './provider.js';
-export { enterpriseManagedAuthorization, type EnterpriseManagedAuthorizationOptions, type EnterpriseIdentityProvider } from './enterprise-authorization.js';
-export type { AssertionContext, JwtBearerAssertion } from './token-request.js';
+export { enterpriseManagedAuthorization, type EnterpriseManagedAuthorizationOptions, type EnterpriseIdentityProvider } from './grants/enterprise-authorization.js';
+export type { AssertionContext, JwtBearerAssertion } from './grants/token-request.js';
 export { BrowserOAuth, openSystemBrowser, type BrowserOAuthOptions } from './browser.js';
 export { headlessInteraction, type AuthorizationInteraction, type PreparedInteraction, type HeadlessInteractionOptions } from './interaction.js';
 export {
@@ -11,16 +12,16 @@ export {
   type StoredTokens,
   type PendingAuthorization,
   type ResourceBinding,
-} from './storage.js';
-export { MemoryStorage } from './memory-storage.js';
-export { FileStorage } from './file-storage.js';
-export type { DPoPOptions, DPoPAlgorithm } from './dpop.js';
-export type { ClientSecrets, ClientPrivateKey, TokenEndpointAuthMethod } from './client-auth.js';
+} from './storage/storage.js';
+export { MemoryStorage } from './storage/memory-storage.js';
+export { FileStorage } from './storage/file-storage.js';
+export type { DPoPOptions, DPoPAlgorithm } from './dpop/dpop.js';
+export type { ClientSecrets, ClientPrivateKey, TokenEndpointAuthMethod } from './grants/client-auth.js';
 export type { FetchFunction } from './http.js';
-export { parseWwwAuthenticate, type Challenge } from './www-authenticate.js';
-export { checkPeerUrl, checkRedirectUri, checkClientIdMetadataUrl, classifyHost, type HostClass, type PeerUrlPolicy } from './url-policy.js';
-export { wellKnownResourceMetadataUrls } from './resource-metadata.js';
-export { authorizationServerMetadataUrls } from './server-metadata.js';
+export { parseWwwAuthenticate, type Challenge } from './discovery/www-authenticate.js';
+export { checkPeerUrl, checkRedirectUri, checkClientIdMetadataUrl, classifyHost, type HostClass, type PeerUrlPolicy } from './discovery/url-policy.js';
+export { wellKnownResourceMetadataUrls } from './discovery/resource-metadata.js';
+export { authorizationServerMetadataUrls } from './discovery/server-metadata.js';
 export {
   OAuthError,
   OAuthConfigError,

@@ -1,3 +1,4 @@
+// How a user is sent to authorize and the redirect comes back: the interaction contract, and a headless one.
 import { AuthorizationResponseError } from './errors.js';
 import type { FetchFunction } from './http.js';
 

@@ -1,3 +1,4 @@
+// Scope strings and lists (RFC 6749 §3.3): parsing, union, serializing.
 /** Scope tokens of a space-separated `scope` string, or of a list; empty and repeated tokens dropped. */
 export function scopeList(value: string | readonly string[] | undefined): string[] {
   if (value === undefined) return [];

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair } from 'jose';
+import { deprecationsNoted, forgetDeprecations, setDeprecationNotices } from '@mcpc/jsonrpc';
 import {
   AuthorizationRequiredError,
   BrowserOAuth,
@@ -13,7 +14,6 @@ import {
   storageKey,
   type OAuthProviderOptions,
 } from '../src/index.js';
-import { resetDynamicRegistrationNotice } from '../src/deprecation.js';
 import {
   browser,
   callTool,
@@ -112,7 +112,7 @@ function interactive(options: Partial<OAuthProviderOptions> & { visited?: URL[] 
 
 describe('authorization code with PKCE through BrowserOAuth', () => {
   it('registers dynamically (deprecated: one notice), authorizes with S256 and resource, and calls a tool', async () => {
-    resetDynamicRegistrationNotice();
+    forgetDeprecations('dynamic-client-registration');
     const before = await stats<AsStats>(as);
     const { provider, logger } = interactive();
     const engine = await connect(rs.url, provider);
@@ -136,6 +136,24 @@ describe('authorization code with PKCE through BrowserOAuth', () => {
     await callTool(await connect(rs.url, second.provider), 'echo', { message: 'again' });
     expect(second.logger.lines.filter((l) => l.includes('deprecated'))).toHaveLength(0);
     expect((await stats<AsStats>(as)).registrations).toBe(before.registrations + 2);
+  });
+
+  it('notes the registration in the kernel registry @mcpc/client shares, whose switch silences it', async () => {
+    forgetDeprecations('dynamic-client-registration');
+    setDeprecationNotices(false);
+    try {
+      const quiet = interactive({ storage: new MemoryStorage() });
+      await callTool(await connect(rs.url, quiet.provider), 'echo', { message: 'quiet' });
+      expect(quiet.logger.lines.filter((l) => l.includes('deprecated'))).toHaveLength(0);
+      expect(deprecationsNoted().has('dynamic-client-registration')).toBe(false);
+    } finally {
+      setDeprecationNotices(true);
+    }
+    const loud = interactive({ storage: new MemoryStorage() });
+    await callTool(await connect(rs.url, loud.provider), 'echo', { message: 'loud' });
+    expect(loud.logger.lines.filter((l) => l.includes('deprecated: dynamic-client-registration'))).toHaveLength(1);
+    expect(deprecationsNoted().has('dynamic-client-registration')).toBe(true);
+    expect(Object.getOwnPropertySymbols(globalThis).map(String)).not.toContain('Symbol(@mcpc/client.deprecations)');
   });
 
   it('uses pre-registered credentials that name the issuer, without registering', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { authorizationServerMetadataUrls, wellKnownResourceMetadataUrls } from '../src/index.js';
-import { buildAuthorizationUrl } from '../src/authorization-request.js';
-import { callbackParameters } from '../src/authorization-response.js';
-import { resourceMatches } from '../src/resource-metadata.js';
+import { buildAuthorizationUrl } from '../src/grants/authorization-request.js';
+import { callbackParameters } from '../src/grants/authorization-response.js';
+import { resourceMatches } from '../src/discovery/resource-metadata.js';
 import { scopeUnion } from '../src/scopes.js';
 
 describe('well-known URLs', () => {

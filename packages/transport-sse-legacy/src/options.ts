@@ -1,6 +1,5 @@
 import type { Logger } from '@mcpc/jsonrpc';
-import type { BackoffOptions, HeadersOption, HttpAuth, HttpClientChoice, UndiciDispatcher } from '@mcpc/transport-streamable-http';
-import { atLeastOne, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES } from '@mcpc/transport-streamable-http/toolkit';
+import { atLeastOne, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES, type BackoffOptions, type HeadersOption, type HttpAuth, type HttpClientChoice, type UndiciDispatcher } from '@mcpc/http';
 
 export interface SseTransportOptions {
   /** The SSE endpoint (GET), e.g. `https://example.com/sse`. */

@@ -1,19 +1,7 @@
 import {
-  ConnectionClosedError,
-  decodeMessage,
-  escapeForLog,
-  safeLog,
-  warningsToConsole,
-  type JsonRpcId,
-  type JsonRpcMessage,
-  type JsonRpcRequest,
-  type Logger,
-  type Transport,
-  type TransportSendOptions,
-  type TransportSink,
-} from '@mcpc/jsonrpc';
-import { HttpError, ResponseStreamClosedError, UnauthorizedError } from '@mcpc/transport-streamable-http';
-import {
+  HttpError,
+  ResponseStreamClosedError,
+  UnauthorizedError,
   backoffDelay,
   bodyChunks,
   contentTypeLabel,
@@ -32,7 +20,22 @@ import {
   untilAborted,
   type ExchangeSettings,
   type HttpClient,
-} from '@mcpc/transport-streamable-http/toolkit';
+} from '@mcpc/http';
+import {
+  ConnectionClosedError,
+  decodeMessage,
+  escapeForLog,
+  safeLog,
+  warningsToConsole,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type Logger,
+  type Transport,
+  type TransportSendOptions,
+  type TransportSink,
+} from '@mcpc/jsonrpc';
+
 import { EndpointOriginError, EndpointTimeoutError } from './errors.js';
 import { resolveOptions, type ResolvedSseOptions, type SseTransportOptions } from './options.js';
 

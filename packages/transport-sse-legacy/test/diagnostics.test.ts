@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '@mcpc/jsonrpc';
-import { SseTransport } from '@mcpc/transport-sse-legacy';
-import { HttpError, UnauthorizedError } from '@mcpc/transport-streamable-http';
+import * as http from '@mcpc/http';
+import { HttpError, SseTransport, UnauthorizedError } from '@mcpc/transport-sse-legacy';
+import * as legacy from '@mcpc/transport-sse-legacy';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -52,5 +53,13 @@ describe.each(['undici', 'node'] as const)('over %s: a URL that is not an HTTP+S
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error).toMatchObject({ code: 'MCPC_UNAUTHORIZED', status: 401, wwwAuthenticate: 'Bearer' });
     expect((error as Error).message).toBe(`${url} answered 401 Unauthorized: this server requires authorization — pass \`auth\` (see @mcpc/oauth)`);
+  });
+});
+
+describe('the HTTP errors, exported from this package', () => {
+  it('are the classes of @mcpc/http, so one catch fits this transport and the Streamable HTTP one', () => {
+    for (const name of ['HttpError', 'UnauthorizedError', 'TransientServerError', 'NetworkError', 'ResponseTooLargeError', 'ResponseStreamClosedError', 'HttpClientUnavailableError', 'ProxyConfigError', 'ProxyConnectError', 'ReplyQueueFullError'] as const) {
+      expect(legacy[name], name).toBe(http[name]);
+    }
   });
 });

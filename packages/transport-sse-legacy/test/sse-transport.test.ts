@@ -2,8 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionClosedError, JsonRpcEngine, type JsonRpcMessage, type Logger } from '@mcpc/jsonrpc';
-import { EndpointOriginError, EndpointTimeoutError, SseTransport, type SseTransportOptions } from '@mcpc/transport-sse-legacy';
-import { HttpError, ResponseStreamClosedError } from '@mcpc/transport-streamable-http';
+import { EndpointOriginError, EndpointTimeoutError, HttpError, ResponseStreamClosedError, SseTransport, type SseTransportOptions } from '@mcpc/transport-sse-legacy';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

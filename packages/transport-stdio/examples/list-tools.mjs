@@ -1,3 +1,4 @@
+// @ts-check
 // Starts an MCP server over stdio, initializes, lists its tools and calls one, then shuts it down.
 //
 //   node packages/transport-stdio/examples/list-tools.mjs [command args…]
@@ -21,6 +22,7 @@ const transport = new StdioTransport({
 const engine = new JsonRpcEngine(transport, { requestTimeout: 120_000 });
 await engine.start();
 try {
+  /** @type {{ serverInfo: { name: string, version: string }, protocolVersion: string }} */
   const init = await engine.request('initialize', {
     protocolVersion: '2025-11-25',
     capabilities: {},
@@ -29,10 +31,12 @@ try {
   console.log(`connected to ${init.serverInfo.name} ${init.serverInfo.version} (protocol ${init.protocolVersion}), pid ${transport.pid}`);
   await engine.notify('notifications/initialized');
 
+  /** @type {{ tools: { name: string, description?: string }[] }} */
   const { tools } = await engine.request('tools/list', {});
   for (const tool of tools) console.log(`- ${tool.name}: ${tool.description ?? ''}`);
 
   if (tools.some((tool) => tool.name === 'echo')) {
+    /** @type {{ content: { type: string, text?: string }[] }} */
     const result = await engine.request('tools/call', { name: 'echo', arguments: { message: 'hello from mcpc' } });
     console.log(result.content[0].text);
   }

@@ -1,6 +1,6 @@
 // The life of a request's SSE response stream: closed once its answer is in, and bounded when idle.
 import type { Readable } from 'node:stream';
-import { destroyQuietly } from './body.js';
+import { destroyQuietly } from '@mcpc/http';
 
 /**
  * How long a stream that has delivered its answer may take to end by itself before it is closed. A

@@ -1,8 +1,6 @@
 export { StreamableHttpTransport } from './transport.js';
-export type { StreamableHttpTransportOptions, HeadersOption } from './options.js';
-export type { HttpClientChoice, UndiciDispatcher } from './http-client.js';
-export type { BackoffOptions } from './backoff.js';
-export type { HttpAuth, AuthContext, AuthChallenge } from './http.js';
+export type { StreamableHttpTransportOptions } from './options.js';
+export type { HeadersOption, HttpClientChoice, UndiciDispatcher, BackoffOptions, HttpAuth, AuthContext, AuthChallenge } from '@mcpc/http';
 export {
   HttpError,
   UnauthorizedError,
@@ -12,5 +10,7 @@ export {
   ResponseTooLargeError,
   ResponseStreamClosedError,
   HttpClientUnavailableError,
+  ProxyConfigError,
+  ProxyConnectError,
+  ReplyQueueFullError,
 } from './errors.js';
-export { ReplyQueueFullError } from './replies.js';

@@ -1,9 +1,5 @@
+import { bodyChunks, destroyQuietly, header, isIdentityEncoding, readPlainText, readSse, readText, ResponseTooLargeError, type HttpResponse } from '@mcpc/http';
 import { decodeMessage, type JsonRpcMessage, type JsonRpcProtocolError } from '@mcpc/jsonrpc';
-import { bodyChunks, destroyQuietly, isIdentityEncoding, readPlainText, readText } from './body.js';
-import { ResponseTooLargeError } from './errors.js';
-import type { HttpResponse } from './http-client.js';
-import { header } from './http.js';
-import { readSse } from './sse.js';
 
 export interface MessageHandlers {
   message(message: JsonRpcMessage, byteLength: number): void;

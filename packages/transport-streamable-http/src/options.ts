@@ -1,13 +1,6 @@
+// The options of the Streamable HTTP transport, and their defaults and checks.
+import { atLeastOne, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES, type BackoffOptions, type HeadersOption, type HttpAuth, type HttpClientChoice, type UndiciDispatcher } from '@mcpc/http';
 import type { Logger } from '@mcpc/jsonrpc';
-import type { BackoffOptions } from './backoff.js';
-import type { HttpClientChoice, UndiciDispatcher } from './http-client.js';
-import type { HttpAuth } from './http.js';
-import { DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES } from './replies.js';
-
-/** Headers sent with every HTTP request: fixed, or computed per request (a rotating token). */
-export type HeadersOption =
-  | Readonly<Record<string, string>>
-  | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
 
 export interface StreamableHttpTransportOptions {
   /** The MCP endpoint. */
@@ -16,7 +9,7 @@ export interface StreamableHttpTransportOptions {
   /**
    * Which HTTP client carries the requests (`'auto'`): undici when it is installed, else Node's
    * `node:http`/`node:https`; `'undici'` requires it, `'node'` never uses it. Same behaviour either way
-   * (limits, timeouts, retries, errors); proxies and `dispatcher` need undici.
+   * (limits, timeouts, retries, errors, proxy variables); `dispatcher` needs undici.
    */
   readonly httpClient?: HttpClientChoice;
   /**
@@ -113,11 +106,4 @@ export function resolveOptions(o: StreamableHttpTransportOptions): ResolvedOptio
     maxQueuedReplies: Math.floor(Math.max(0, o.maxQueuedReplies ?? DEFAULT_MAX_QUEUED_REPLIES)),
     auth: o.auth,
   };
-}
-
-/** A whole count of at least one (a bound of 0 would let nothing through). */
-export function atLeastOne(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value >= 1)) throw new RangeError(`${name} must be at least 1, not ${String(value)}`);
-  return Math.floor(value);
 }

@@ -1,5 +1,5 @@
 import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from '@mcpc/jsonrpc';
-import { untilAborted } from './backoff.js';
+import { untilAborted } from '@mcpc/http';
 
 // The spec: a session id is visible ASCII (0x21–0x7E). A length bound keeps a hostile one off every request.
 const SESSION_ID = /^[\x21-\x7e]{1,1024}$/;

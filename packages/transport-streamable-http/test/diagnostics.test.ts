@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import * as http from '@mcpc/http';
 import { HttpError, ResponseStreamClosedError, UnauthorizedError } from '@mcpc/transport-streamable-http';
+import * as streamable from '@mcpc/transport-streamable-http';
 import { connectEngine, forEachHttpClient, json, startPeer, type Handler } from './http-peer.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -78,5 +80,14 @@ forEachHttpClient(() => {
       expect(message).not.toMatch(/[\u0080-\u009f\u202e]/);
       expect(message.length).toBeLessThan(400);
     });
+  });
+});
+
+describe('the HTTP errors, exported from this package', () => {
+  it('are the classes of @mcpc/http (moved there; user code that imports them from here keeps working)', () => {
+    for (const name of ['HttpError', 'UnauthorizedError', 'TransientServerError', 'NetworkError', 'ResponseTooLargeError', 'ResponseStreamClosedError', 'HttpClientUnavailableError', 'ProxyConfigError', 'ProxyConnectError', 'ReplyQueueFullError'] as const) {
+      expect(streamable[name], name).toBe(http[name]);
+    }
+    expect(new streamable.SessionExpiredError('tools/list')).toBeInstanceOf(http.HttpError);
   });
 });

@@ -189,7 +189,7 @@ describe('proxies', () => {
     return stats.forwarded + stats.connects;
   };
 
-  // Proxies are undici's: with it, the variables are honoured; without it, nothing goes around them.
+  // The variables are honoured by both clients: undici's EnvHttpProxyAgent, and Node's through proxy.ts of @mcpc/http.
   it('honours HTTP_PROXY and HTTPS_PROXY by default, and NO_PROXY (with undici)', async () => {
     delete process.env.http_proxy;
     delete process.env.https_proxy;
@@ -219,9 +219,29 @@ describe('proxies', () => {
     expect(await forwarded()).toBe(middle);
   });
 
-  it("refuses to go around a proxy with Node's client: HttpClientUnavailableError, nothing sent", async () => {
+  it("honours HTTP_PROXY and NO_PROXY with Node's client too, no undici needed", async () => {
     delete process.env.http_proxy;
+    delete process.env.no_proxy;
     process.env.HTTP_PROXY = proxy.url;
+    process.env.NO_PROXY = '';
+    const before = await forwarded();
+    const { engine } = await open(server.url, { listen: false, httpClient: 'node' });
+    expect(text(await call(engine, 'echo', { message: 'node via proxy' }))).toBe('Echo: node via proxy');
+    expect(await forwarded()).toBeGreaterThan(before);
+    await engine.close();
+
+    process.env.NO_PROXY = '127.0.0.1';
+    const middle = await forwarded();
+    const direct = await open(server.url, { listen: false, httpClient: 'node' });
+    expect(text(await call(direct.engine, 'echo', { message: 'node direct' }))).toBe('Echo: node direct');
+    expect(await forwarded()).toBe(middle);
+    delete process.env.HTTP_PROXY;
+    delete process.env.NO_PROXY;
+  });
+
+  it("an https: proxy needs undici: with Node's client, HttpClientUnavailableError, nothing sent", async () => {
+    delete process.env.http_proxy;
+    process.env.HTTP_PROXY = proxy.url.replace(/^http:/, 'https:');
     const before = await forwarded();
     const failed = await open(server.url, { listen: false, httpClient: 'node' }).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(HttpClientUnavailableError);

@@ -1,4 +1,5 @@
 import { McpError } from '@mcpc/jsonrpc';
+import { ClientErrorCode } from '../codes.js';
 import type { ToolNameTarget } from './types.js';
 
 /**
@@ -35,7 +36,7 @@ export class ToolConversionError extends McpError {
     message: string,
     options: { target: ToolNameTarget; toolName?: string | undefined; convertedName?: string | undefined; cause?: unknown },
   ) {
-    super(message, { code: 'MCPC_TOOL_CONVERSION', cause: options.cause });
+    super(message, { code: ClientErrorCode.ToolConversion, cause: options.cause });
     this.reason = reason;
     this.target = options.target;
     this.toolName = options.toolName;

@@ -1,3 +1,4 @@
+// The `@mcpc/client/convert` entry: standalone converters from MCP tools to the tool shapes of model SDKs.
 export type { ConvertibleTool, ConvertOptions, ObjectJsonSchema, ToolNameTarget } from './types.js';
 export { ToolConversionError, type ToolConversionErrorReason } from './errors.js';
 export { convertToolName, mapToolNames } from './names.js';

@@ -4,7 +4,7 @@ import type { Implementation, LoggingLevel, ServerCapabilities } from '../types/
 import { hasCapability } from './capabilities.js';
 import type { EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
 import { hostMeta, withMeta, type RequestMetaOption } from './meta.js';
-import { CLASSIC_PROTOCOL_VERSIONS, LATEST_CLASSIC_VERSION, isClassicVersion } from './versions.js';
+import { LEGACY_PROTOCOL_VERSIONS, LATEST_LEGACY_VERSION, isClassicVersion } from './versions.js';
 
 export interface ClassicEraOptions {
   readonly server: string;
@@ -43,7 +43,7 @@ export class ClassicEra implements ProtocolEra {
 
   async open(): Promise<SessionFacts> {
     const { server } = this.#options;
-    let offered: string = LATEST_CLASSIC_VERSION;
+    let offered: string = LATEST_LEGACY_VERSION;
     let raw: unknown;
     try {
       raw = await this.#initialize(offered);
@@ -117,7 +117,7 @@ function sharedVersion(error: unknown): string | undefined {
   if (!(error instanceof ServerError) || error.rpcCode !== ErrorCode.InvalidParams) return undefined;
   const supported = (error.data as { supported?: unknown } | undefined)?.supported;
   if (!Array.isArray(supported)) return undefined;
-  return CLASSIC_PROTOCOL_VERSIONS.find((v) => v !== LATEST_CLASSIC_VERSION && supported.includes(v));
+  return LEGACY_PROTOCOL_VERSIONS.find((v) => v !== LATEST_LEGACY_VERSION && supported.includes(v));
 }
 
 /** Checks the parts of an `initialize` result the client relies on; tolerates the rest. */
@@ -127,7 +127,7 @@ function readInitializeResult(raw: unknown, offered: string, server: string, log
   }
   const r = raw as Record<string, unknown>;
   if (!isClassicVersion(r.protocolVersion)) {
-    throw new UnsupportedProtocolVersionError(server, typeof r.protocolVersion === 'string' ? r.protocolVersion : undefined, offered, CLASSIC_PROTOCOL_VERSIONS);
+    throw new UnsupportedProtocolVersionError(server, typeof r.protocolVersion === 'string' ? r.protocolVersion : undefined, offered, LEGACY_PROTOCOL_VERSIONS);
   }
   let capabilities = r.capabilities;
   if (!isObject(capabilities)) {

@@ -1,8 +1,9 @@
-import { JsonRpcEngine, escapeForLog, safeLog, type JsonRpcParams, type Logger, type Transport } from '@mcpc/jsonrpc';
+import { JsonRpcEngine, McpError, escapeForLog, safeLog, type JsonRpcParams, type Logger, type Transport } from '@mcpc/jsonrpc';
 import type { CacheBinding } from '../cache/list-cache.js';
+import { ClientErrorCode } from '../codes.js';
 import { noteDeprecatedUse, type DeprecatedFeature } from '../deprecations.js';
-import { CapabilityError, ClientClosedError, ConnectionError, CrashLoopError, McpError, NotModernError } from '../errors.js';
-import type { ServerConfig } from '../transports.js';
+import { CapabilityError, ClientClosedError, ConnectionError, CrashLoopError, NotModernError } from '../errors.js';
+import type { ServerConfig } from '../server-configs.js';
 import type { ServerCapabilities, Implementation, LoggingLevel } from '../types/protocol.js';
 import { requiredCapability, withoutServerRequests } from './capabilities.js';
 import { ClassicEra } from './classic.js';
@@ -91,7 +92,7 @@ export class Connection {
         return Promise.reject(
           new ConnectionError(this.name, `the connection was lost (${messageOf(this.#engine?.closeCause ?? 'closed')}); this kind of server cannot be restarted, create a new client`, {
             cause: this.#engine?.closeCause,
-            code: 'MCPC_CONNECTION_LOST',
+            code: ClientErrorCode.ConnectionLost,
           }),
         );
       }
@@ -483,7 +484,7 @@ const messageOf = (error: unknown): string => escapeForLog(error instanceof Erro
 /** The server's facts, or an error saying the server is not connected yet. */
 export function factsOf(connection: Connection): SessionFacts {
   const facts = connection.facts;
-  if (facts === undefined) throw new McpError(`server "${connection.name}" is not connected yet; await client.connect() first`, { code: 'MCPC_NOT_CONNECTED' });
+  if (facts === undefined) throw new McpError(`server "${connection.name}" is not connected yet; await client.connect() first`, { code: ClientErrorCode.NotConnected });
   return facts;
 }
 

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@mcpc/jsonrpc';
+import { ErrorCode, JsonRpcErrorCode, TransportErrorCode } from '@mcpc/jsonrpc';
 import { NotModernError } from '../errors.js';
 
 /** The protocol era a server config asks for: detect it (`'auto'`), or insist on one. */
@@ -23,12 +23,12 @@ export function isClassicEvidence(error: unknown, transport: 'stdio' | 'http' | 
   if (!(error instanceof Error)) return false;
   const { code, status, rpcCode } = error as { code?: unknown; status?: unknown; rpcCode?: unknown };
   switch (code) {
-    case 'MCPC_SERVER_ERROR':
+    case JsonRpcErrorCode.ServerError:
       // A JSON-RPC error that is not one of the modern ones: the server did not know server/discover.
       return typeof rpcCode === 'number' && !MODERN_CODES.has(rpcCode);
-    case 'MCPC_HTTP_ERROR':
+    case TransportErrorCode.HttpError:
       return typeof status === 'number' && CLASSIC_STATUSES.has(status);
-    case 'MCPC_REQUEST_TIMEOUT':
+    case JsonRpcErrorCode.RequestTimeout:
       // Silence is what some classic stdio servers answer an unknown pre-initialize request with. Over
       // HTTP a timeout is an outage.
       return transport !== 'http';

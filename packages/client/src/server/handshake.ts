@@ -1,5 +1,6 @@
 // Owns what a failed first handshake (detection + initialize) tells the user: what happened, and what to do.
-import { RequestTimeoutError, escapePeerText, type JsonRpcEngine, type Transport } from '@mcpc/jsonrpc';
+import { RequestTimeoutError, TransportErrorCode, escapePeerText, type JsonRpcEngine, type Transport } from '@mcpc/jsonrpc';
+import { ClientErrorCode } from '../codes.js';
 
 /** Default bound on a stdio server's first handshake, detection and `initialize` together (`handshakeTimeout`). */
 export const DEFAULT_HANDSHAKE_TIMEOUT = 15_000;
@@ -9,7 +10,7 @@ const STDERR_QUOTE_LIMIT = 300;
 
 /** A stdio server process that exited (duck-typed: `@mcpc/transport-stdio` is an optional peer). */
 interface ProcessExit {
-  readonly code: 'MCPC_PROCESS_EXIT';
+  readonly code: typeof TransportErrorCode.ProcessExit;
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly stderrTail?: unknown;
@@ -18,7 +19,7 @@ interface ProcessExit {
 /** The process exit behind an error (itself, or a closed connection's cause), if that is what it was. */
 export function processExitOf(error: unknown): ProcessExit | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    if ((e as { code?: unknown }).code === 'MCPC_PROCESS_EXIT') return e as unknown as ProcessExit;
+    if ((e as { code?: unknown }).code === TransportErrorCode.ProcessExit) return e as unknown as ProcessExit;
   }
   return undefined;
 }
@@ -35,7 +36,7 @@ export function stderrQuote(tail: unknown): string {
 
 export interface HandshakeFailure {
   readonly message: string;
-  readonly code: string;
+  readonly code: ClientErrorCode;
 }
 
 /**
@@ -52,7 +53,7 @@ export function describeHandshakeFailure(
     const how = exit.signal === null ? `exited (code ${exit.exitCode ?? 'unknown'})` : `was killed by ${exit.signal}`;
     return {
       message: `the server process ${how} during the handshake${stderrQuote(exit.stderrTail)}; run the command yourself to see why it stops`,
-      code: 'MCPC_SERVER_EXITED',
+      code: ClientErrorCode.ServerExited,
     };
   }
   if (!(error instanceof RequestTimeoutError)) return undefined;
@@ -64,7 +65,7 @@ export function describeHandshakeFailure(
     const fix = stdio ? ' — a stdio server must write only JSON-RPC to stdout (log to stderr)' : '';
     return {
       message: `it did not complete the handshake within ${ms} ms, and the server printed non-JSON ${where}: '${rejected.excerpt}'${fix}`,
-      code: 'MCPC_HANDSHAKE_TIMEOUT',
+      code: ClientErrorCode.HandshakeTimeout,
     };
   }
   const { count } = facts.engine.rejectedFrames;
@@ -72,7 +73,7 @@ export function describeHandshakeFailure(
     // JSON, but not JSON-RPC: the server speaks some other protocol, or a broken dialect of this one.
     return {
       message: `it did not complete the handshake within ${ms} ms, and the ${count === 1 ? 'one message' : `${count} messages`} it sent ${count === 1 ? 'was' : 'were'} not valid JSON-RPC (the last: ${escapePeerText(rejected.message, 200)}); check that it is an MCP server`,
-      code: 'MCPC_HANDSHAKE_TIMEOUT',
+      code: ClientErrorCode.HandshakeTimeout,
     };
   }
   const tail = stdio ? stderrQuote((facts.transport as { stderrTail?: unknown } | undefined)?.stderrTail) : '';
@@ -81,6 +82,6 @@ export function describeHandshakeFailure(
     : 'check the URL, or raise handshakeTimeout for a server slow to answer';
   return {
     message: `the server did not answer the handshake within ${ms} ms (${error.method} got no answer)${tail}; ${hint}`,
-    code: 'MCPC_HANDSHAKE_TIMEOUT',
+    code: ClientErrorCode.HandshakeTimeout,
   };
 }

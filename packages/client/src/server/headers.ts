@@ -3,6 +3,7 @@ import type { JsonRpcParams } from '@mcpc/jsonrpc';
 // Visible ASCII and space (RFC 9110 field values, less tab: a tab is legal but invites trouble).
 const SAFE = /^[\x20-\x7e]*$/;
 const SENTINEL = /^=\?base64\?.*\?=$/s;
+const UTF8 = new TextEncoder();
 
 /**
  * A value as an HTTP header may carry it (MCP 2026-07-28 "Value Encoding"): as is when it is plain
@@ -11,7 +12,10 @@ const SENTINEL = /^=\?base64\?.*\?=$/s;
  */
 export function encodeHeaderValue(value: string): string {
   if (SAFE.test(value) && value.trim() === value && !SENTINEL.test(value)) return value;
-  return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+  // TextEncoder and btoa, not Buffer: the root entry loads outside Node too.
+  let binary = '';
+  for (const byte of UTF8.encode(value)) binary += String.fromCharCode(byte);
+  return `=?base64?${btoa(binary)}?=`;
 }
 
 /** The request field `Mcp-Name` mirrors, for the methods that have one. */

@@ -1,4 +1,4 @@
-import { escapeForLog } from '@mcpc/jsonrpc';
+import { JsonRpcErrorCode, TransportErrorCode, escapeForLog } from '@mcpc/jsonrpc';
 import { ResultCache, readHints, type CacheBinding, type CacheHints, type CacheInfo } from '../cache/list-cache.js';
 import { collectPages, readPage, type ListKind, type Page } from '../cache/pagination.js';
 import { PROMPTS } from '../features/prompts.js';
@@ -11,7 +11,7 @@ export type ListKindName = 'tools' | 'prompts' | 'resources' | 'resourceTemplate
 const KINDS: { readonly [K in ListKindName]: ListKind<unknown> } = { tools: TOOLS, prompts: PROMPTS, resources: RESOURCES, resourceTemplates: TEMPLATES };
 
 /** Failures after which a stale copy may stand in (HTTP only): the server was not reached, or failed. */
-const TRANSIENT: ReadonlySet<unknown> = new Set(['MCPC_NETWORK_ERROR', 'MCPC_TRANSIENT_SERVER_ERROR', 'MCPC_REQUEST_TIMEOUT', 'MCPC_RESPONSE_STREAM_CLOSED']);
+const TRANSIENT: ReadonlySet<unknown> = new Set([TransportErrorCode.NetworkError, TransportErrorCode.TransientServerError, JsonRpcErrorCode.RequestTimeout, TransportErrorCode.ResponseStreamClosed]);
 
 /** The most `resources/read` results kept per server: the peer chooses how many URIs there are. */
 const MAX_READS = 256;

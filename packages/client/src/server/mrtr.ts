@@ -1,4 +1,4 @@
-import { AbortError, ErrorCode, ErrorReply, ServerError, escapeForLog, safeLog, type JsonRpcParams, type Logger, type RequestContext } from '@mcpc/jsonrpc';
+import { AbortError, ErrorCode, ErrorReply, JsonRpcErrorCode, ServerError, TransportErrorCode, escapeForLog, safeLog, type JsonRpcParams, type Logger, type RequestContext } from '@mcpc/jsonrpc';
 import { HeaderMismatchError, InputLimitError, InputRequiredError, type InputRequiredContinuation, type InputRequiredReason } from '../errors.js';
 import type { EraRequestOptions, HostBridge } from './era.js';
 
@@ -20,7 +20,7 @@ export interface InputLimits {
 }
 
 /** Failures of a later round after which the same round may be sent again (`resumeInputRequired`). */
-const RESENDABLE: ReadonlySet<unknown> = new Set(['MCPC_NETWORK_ERROR', 'MCPC_TRANSIENT_SERVER_ERROR', 'MCPC_REQUEST_TIMEOUT', 'MCPC_RESPONSE_STREAM_CLOSED']);
+const RESENDABLE: ReadonlySet<unknown> = new Set([TransportErrorCode.NetworkError, TransportErrorCode.TransientServerError, JsonRpcErrorCode.RequestTimeout, TransportErrorCode.ResponseStreamClosed]);
 
 /**
  * Whether a failed round may be sent again as it was: the wire failed, the request timed out, the
@@ -30,7 +30,7 @@ const RESENDABLE: ReadonlySet<unknown> = new Set(['MCPC_NETWORK_ERROR', 'MCPC_TR
  */
 function resendable(error: unknown): boolean {
   if (error instanceof HeaderMismatchError) return true;
-  if (error instanceof ServerError && error.code === 'MCPC_SERVER_ERROR') {
+  if (error instanceof ServerError && error.code === JsonRpcErrorCode.ServerError) {
     const code = error.rpcCode;
     return code === ErrorCode.InternalError || (code <= -32000 && code >= -32099 && (code < -32022 || code > -32020));
   }
@@ -136,7 +136,7 @@ export async function roundTrips(
       if (count > ctx.limits.maxInputRequests) throw new InputLimitError('inputRequests', ctx.server, method, count, ctx.limits.maxInputRequests);
     }
     if (typeof nextState === 'string' && nextState.length > ctx.limits.maxRequestStateBytes / 3) {
-      const bytes = Buffer.byteLength(nextState, 'utf8');
+      const bytes = new TextEncoder().encode(nextState).byteLength; // not Buffer: the root entry loads outside Node too
       if (bytes > ctx.limits.maxRequestStateBytes) throw new InputLimitError('requestState', ctx.server, method, bytes, ctx.limits.maxRequestStateBytes);
     }
     // Never invented, never carried over: the retry echoes exactly what this answer gave.

@@ -1,4 +1,4 @@
-import { ErrorCode, ServerError, escapeForLog, safeLog, type JsonRpcEngine, type JsonRpcParams, type Logger, type RequestOptions } from '@mcpc/jsonrpc';
+import { ErrorCode, JsonRpcErrorCode, ServerError, TransportErrorCode, escapeForLog, safeLog, type JsonRpcEngine, type JsonRpcParams, type Logger, type RequestOptions } from '@mcpc/jsonrpc';
 import {
   HeaderMismatchError,
   MissingRequiredClientCapabilityError,
@@ -12,7 +12,7 @@ import type { EraCallOptions, EraRequestOptions, HostBridge, ProtocolEra, Sessio
 import { requestHeaders } from './headers.js';
 import { META, hostMeta, protocolMeta, withMeta, type RequestMetaOption } from './meta.js';
 import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_REQUEST_STATE_BYTES, MRTR_METHODS, roundTrips, type InputLimits, type InputRequiredWaitHook } from './mrtr.js';
-import { CLASSIC_PROTOCOL_VERSIONS, LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSIONS, isModernVersion } from './versions.js';
+import { LEGACY_PROTOCOL_VERSIONS, LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSIONS, isModernVersion } from './versions.js';
 
 export interface StatelessEraOptions {
   readonly server: string;
@@ -206,7 +206,7 @@ export class StatelessEra implements ProtocolEra {
 
   /** The modern JSON-RPC errors as their typed classes; -32022 with nothing shared ends the connection. */
   #typed(error: unknown): unknown {
-    if (!(error instanceof ServerError) || error.code !== 'MCPC_SERVER_ERROR') return error;
+    if (!(error instanceof ServerError) || error.code !== JsonRpcErrorCode.ServerError) return error;
     switch (error.rpcCode) {
       case ErrorCode.HeaderMismatch:
         return new HeaderMismatchError(error);
@@ -239,7 +239,7 @@ export class StatelessEra implements ProtocolEra {
         raw = checkResult(await this.#engine.request('server/discover', params, probe ? { ...wire, cancelNotification: false } : wire), 'server/discover', server);
         break;
       } catch (error) {
-        if (!(error instanceof ServerError) || error.rpcCode !== ErrorCode.UnsupportedProtocolVersion || error.code !== 'MCPC_SERVER_ERROR') throw error;
+        if (!(error instanceof ServerError) || error.rpcCode !== ErrorCode.UnsupportedProtocolVersion || error.code !== JsonRpcErrorCode.ServerError) throw error;
         // A modern server that does not speak our revision: use one it lists, or give up cleanly.
         const theirs = stringList(error.data, 'supported');
         const next = sharedModern(error.data);
@@ -247,7 +247,7 @@ export class StatelessEra implements ProtocolEra {
           this.#useVersion(next);
           continue;
         }
-        if (theirs?.some((v) => (CLASSIC_PROTOCOL_VERSIONS as readonly string[]).includes(v))) throw new NotModernError('it speaks only classic revisions', error);
+        if (theirs?.some((v) => (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(v))) throw new NotModernError('it speaks only classic revisions', error);
         throw Object.assign(new UnsupportedProtocolVersionError(server, undefined, this.#version, PROTOCOL_VERSIONS, theirs), { cause: error });
       }
     }
@@ -255,7 +255,7 @@ export class StatelessEra implements ProtocolEra {
     if (!facts.supportedVersions.includes(this.#version)) {
       const shared = MODERN_PROTOCOL_VERSIONS.find((v) => facts.supportedVersions.includes(v));
       if (shared === undefined) {
-        if (facts.supportedVersions.some((v) => (CLASSIC_PROTOCOL_VERSIONS as readonly string[]).includes(v))) throw new NotModernError('its server/discover lists only classic revisions');
+        if (facts.supportedVersions.some((v) => (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(v))) throw new NotModernError('its server/discover lists only classic revisions');
         throw new UnsupportedProtocolVersionError(server, undefined, this.#version, PROTOCOL_VERSIONS, facts.supportedVersions);
       }
       this.#useVersion(shared);
@@ -313,7 +313,7 @@ export function readDiscoverResult(raw: Record<string, unknown>, server: string,
   };
 }
 
-const isBrokenStream = (e: unknown): boolean => e instanceof Error && (e as { code?: unknown }).code === 'MCPC_RESPONSE_STREAM_CLOSED';
+const isBrokenStream = (e: unknown): boolean => e instanceof Error && (e as { code?: unknown }).code === TransportErrorCode.ResponseStreamClosed;
 
 function stringList(data: unknown, key: string): string[] | undefined {
   const list = isObject(data) ? data[key] : undefined;

@@ -1,4 +1,4 @@
-import { CancelledByPeerError, RequestTimeoutError, escapeForLog, safeLog, type JsonRpcId, type JsonRpcParams, type Logger } from '@mcpc/jsonrpc';
+import { CancelledByPeerError, JsonRpcErrorCode, RequestTimeoutError, TransportErrorCode, escapeForLog, safeLog, type JsonRpcId, type JsonRpcParams, type Logger } from '@mcpc/jsonrpc';
 import { SubscriptionError } from '../errors.js';
 import { NotificationQueue } from './queue.js';
 
@@ -44,7 +44,7 @@ export interface ListenChannel {
 }
 
 /** Failures after which an HTTP listen stream is re-opened: the stream dropped or the server faltered. */
-const DROPS: ReadonlySet<unknown> = new Set(['MCPC_RESPONSE_STREAM_CLOSED', 'MCPC_TRANSIENT_SERVER_ERROR', 'MCPC_NETWORK_ERROR']);
+const DROPS: ReadonlySet<unknown> = new Set([TransportErrorCode.ResponseStreamClosed, TransportErrorCode.TransientServerError, TransportErrorCode.NetworkError]);
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 
@@ -191,7 +191,7 @@ export class Subscription {
         if (attempt.signal.reason instanceof RequestTimeoutError) return this.#finish(attempt.signal.reason);
         if (error instanceof CancelledByPeerError) return this.#finish(undefined);
         const code = (error as { code?: unknown } | null)?.code;
-        if (this.#channel.restarts && code === 'MCPC_CONNECTION_CLOSED') {
+        if (this.#channel.restarts && code === JsonRpcErrorCode.ConnectionClosed) {
           // The server process went away: the server holds no subscription state across a restart, so
           // the stream is re-sent to the new process (a crash loop ends it instead).
           try {

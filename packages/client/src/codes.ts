@@ -1,0 +1,64 @@
+// The `code` strings of the errors this package raises, one constant each: match on these, not on literals.
+// A code names one class (several codes may name one class: `ConnectionError` says why it failed).
+
+export const ClientErrorCode = Object.freeze({
+  /** `CapabilityError`: the server did not negotiate the capability; nothing was sent. */
+  CapabilityNotSupported: 'MCPC_CAPABILITY_NOT_SUPPORTED',
+  /** `ValidationError`: a server answer the client relies on, or a host argument, has the wrong shape. */
+  InvalidShape: 'MCPC_INVALID_SHAPE',
+  /** `StructuredContentError`. */
+  StructuredContentInvalid: 'MCPC_STRUCTURED_CONTENT_INVALID',
+  /** `ToolSchemaError`, `reason: 'unsupported-dialect'`. */
+  ToolSchemaUnsupportedDialect: 'MCPC_TOOL_SCHEMA_UNSUPPORTED_DIALECT',
+  /** `ToolSchemaError`, `reason: 'unusable'`. */
+  ToolSchemaUnusable: 'MCPC_TOOL_SCHEMA_UNUSABLE',
+  /** `ConnectionError`: the transport could not be started, or the handshake failed. */
+  ConnectionFailed: 'MCPC_CONNECTION_FAILED',
+  /** `ConnectionError`: the server process exited during the handshake. */
+  ServerExited: 'MCPC_SERVER_EXITED',
+  /** `ConnectionError`: the server did not answer the handshake in time. */
+  HandshakeTimeout: 'MCPC_HANDSHAKE_TIMEOUT',
+  /** `ConnectionError`: the server was lost and cannot be restarted. */
+  ConnectionLost: 'MCPC_CONNECTION_LOST',
+  /** `CrashLoopError`. */
+  CrashLoop: 'MCPC_CRASH_LOOP',
+  /** `UnsupportedProtocolVersionError`. */
+  UnsupportedProtocolVersion: 'MCPC_UNSUPPORTED_PROTOCOL_VERSION',
+  /** `HeaderMismatchError`. */
+  HeaderMismatch: 'MCPC_HEADER_MISMATCH',
+  /** `MissingRequiredClientCapabilityError`. */
+  MissingClientCapability: 'MCPC_MISSING_CLIENT_CAPABILITY',
+  /** `InputRequiredError`. */
+  InputRequired: 'MCPC_INPUT_REQUIRED',
+  /** `InputLimitError`, `limit: 'inputRequests'`. */
+  TooManyInputRequests: 'MCPC_TOO_MANY_INPUT_REQUESTS',
+  /** `InputLimitError`, `limit: 'requestState'`. */
+  RequestStateTooLarge: 'MCPC_REQUEST_STATE_TOO_LARGE',
+  /** `SubscriptionError`. */
+  SubscriptionFailed: 'MCPC_SUBSCRIPTION_FAILED',
+  /** Internal: the server does not speak MCP 2026-07-28 (caught by detection, never seen by a caller). */
+  NotModern: 'MCPC_NOT_MODERN',
+  /** `AmbiguousNameError`. */
+  AmbiguousName: 'MCPC_AMBIGUOUS_NAME',
+  /** `ToolNotFoundError`. */
+  ToolNotFound: 'MCPC_TOOL_NOT_FOUND',
+  /** `PromptNotFoundError`. */
+  PromptNotFound: 'MCPC_PROMPT_NOT_FOUND',
+  /** `ResourceNotFoundError`. */
+  ResourceNotFound: 'MCPC_RESOURCE_NOT_FOUND',
+  /** `UnknownServerError`. */
+  UnknownServer: 'MCPC_UNKNOWN_SERVER',
+  /** `PaginationError`, `reason: 'cursor-loop'`. */
+  PaginationLoop: 'MCPC_PAGINATION_LOOP',
+  /** `PaginationError`, `reason: 'page-limit'`. */
+  PaginationLimit: 'MCPC_PAGINATION_LIMIT',
+  /** `ClientClosedError`. */
+  ClientClosed: 'MCPC_CLIENT_CLOSED',
+  /** `TransportUnavailableError`. */
+  TransportUnavailable: 'MCPC_TRANSPORT_UNAVAILABLE',
+  /** `McpError`: a session fact was read before the server connected. */
+  NotConnected: 'MCPC_NOT_CONNECTED',
+  /** `ToolConversionError` (`@mcpc/client/convert`). */
+  ToolConversion: 'MCPC_TOOL_CONVERSION',
+} as const);
+export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];

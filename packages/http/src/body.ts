@@ -1,0 +1,187 @@
+// Response bodies: incremental decompression within a cap, plain reads, quiet discards.
+import type { Readable } from 'node:stream';
+import { constants, createBrotliDecompress, createGunzip, createInflate, type Gunzip, type BrotliDecompress, type Inflate } from 'node:zlib';
+import { ResponseTooLargeError } from './errors.js';
+
+/** What we accept; the server may compress with any of them. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+function decompressorFor(encoding: string): Gunzip | Inflate | BrotliDecompress | undefined {
+  switch (encoding) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH });
+    case 'deflate':
+      return createInflate({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH });
+    case 'br':
+      return createBrotliDecompress({ flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH });
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The body's bytes as they arrive, decompressed incrementally. With `limit`, reading stops as soon as
+ * the decompressed total passes it (ResponseTooLargeError): a small, highly compressed body cannot
+ * expand into gigabytes in memory. Without it (long-lived SSE streams, bounded per event instead),
+ * chunks are still decompressed one at a time and never accumulated here.
+ */
+export async function* bodyChunks(body: Readable, contentEncoding: string | undefined, limit: number | undefined): AsyncGenerator<Buffer> {
+  const encodings = codings(contentEncoding);
+  let source: AsyncIterable<Buffer> = body;
+  const stages: (Gunzip | Inflate | BrotliDecompress)[] = [];
+  // Encodings are listed in the order they were applied; undo them in reverse.
+  for (const encoding of encodings.reverse()) {
+    const stage = decompressorFor(encoding);
+    if (stage === undefined) throw new TypeError(`unsupported Content-Encoding "${encoding.slice(0, 40)}"`);
+    stages.push(stage);
+  }
+  if (stages.length > 0) {
+    let upstream: Readable = body;
+    for (const stage of stages) {
+      upstream.on('error', (e) => stage.destroy(e));
+      upstream.pipe(stage);
+      upstream = stage;
+    }
+    source = upstream as AsyncIterable<Buffer>;
+  }
+  let total = 0;
+  try {
+    for await (const chunk of source) {
+      total += chunk.length;
+      if (limit !== undefined && total > limit) throw new ResponseTooLargeError(limit);
+      yield chunk;
+    }
+  } finally {
+    // Stops reading (and decompressing) at once when the consumer leaves early, for whatever reason.
+    for (const stage of stages) stage.destroy();
+    destroyQuietly(body);
+  }
+}
+
+/** The content codings of a `Content-Encoding` header, in the order they were applied. */
+function codings(contentEncoding: string | undefined): string[] {
+  return (contentEncoding ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '' && e !== 'identity');
+}
+
+/** Whether a body with this `Content-Encoding` is not compressed at all. */
+export function isIdentityEncoding(contentEncoding: string | undefined): boolean {
+  return contentEncoding === undefined || contentEncoding === '' || codings(contentEncoding).length === 0;
+}
+
+/**
+ * An uncompressed body as text, within `limit` bytes, read off the stream's 'data' events in one go:
+ * for the small JSON answers of most calls, an async generator per body costs more than the read.
+ * With `declaredBytes` (a Content-Length within the limit) the bytes are copied into one buffer of that
+ * size as they arrive, so a large body is never held twice (the chunks and their concatenation). Stops
+ * reading as soon as the limit is passed (ResponseTooLargeError), and destroys the body then.
+ */
+export function readPlainText(body: Readable, limit: number, declaredBytes?: number): Promise<{ text: string; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const collected = new Collected(declaredBytes);
+    const stop = followBody(
+      body,
+      (chunk) => {
+        if (collected.bytes + chunk.length > limit) {
+          stop();
+          destroyQuietly(body);
+          return reject(new ResponseTooLargeError(limit));
+        }
+        collected.add(chunk);
+      },
+      (end) => {
+        if (end === 'end') {
+          const bytes = collected.bytes;
+          resolve({ text: collected.take().toString('utf8'), bytes });
+        } else if (end === 'close') {
+          // Destroyed without an error (aborted): the body did not end.
+          reject(Object.assign(new Error('the response body closed before it ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+        } else reject(end);
+      },
+    );
+  });
+}
+
+/**
+ * Hands a body's chunks to `onData` until it ends, fails or closes, whichever comes first, then calls
+ * `onEnd` once with which. Returns a function that stops following it early (no `onEnd` then).
+ */
+export function followBody(body: Readable, onData: (chunk: Buffer) => void, onEnd: (end: 'end' | 'close' | Error) => void): () => void {
+  const stop = (): void => {
+    body.off('data', onData);
+    body.off('end', onFinished);
+    body.off('error', onError);
+    body.off('close', onClosed);
+  };
+  const settle = (end: 'end' | 'close' | Error): void => {
+    stop();
+    onEnd(end);
+  };
+  const onFinished = (): void => settle('end');
+  const onError = (error: Error): void => settle(error);
+  const onClosed = (): void => settle('close');
+  body.on('data', onData);
+  body.once('end', onFinished);
+  body.once('error', onError);
+  body.once('close', onClosed);
+  return stop;
+}
+
+/** Body bytes as they arrive: into one buffer of the declared size, else as a list of chunks. */
+class Collected {
+  #buffer: Buffer | undefined;
+  #parts: Buffer[] = [];
+  bytes = 0;
+
+  constructor(declaredBytes: number | undefined) {
+    // Only for bodies large enough for the copy to pay; allocUnsafe leaves untouched pages unmapped.
+    if (declaredBytes !== undefined && declaredBytes >= PREALLOCATE_FROM) this.#buffer = Buffer.allocUnsafe(declaredBytes);
+  }
+
+  add(chunk: Buffer): void {
+    const buffer = this.#buffer;
+    if (buffer !== undefined && this.bytes + chunk.length <= buffer.length) chunk.copy(buffer, this.bytes);
+    else {
+      // More than declared (the client checks the framing; this only keeps the bytes straight).
+      if (buffer !== undefined) {
+        this.#parts.push(buffer.subarray(0, this.bytes));
+        this.#buffer = undefined;
+      }
+      this.#parts.push(chunk);
+    }
+    this.bytes += chunk.length;
+  }
+
+  /** The bytes, once; what is held here is dropped. */
+  take(): Buffer {
+    const buffer = this.#buffer;
+    const parts = this.#parts;
+    this.#buffer = undefined;
+    this.#parts = [];
+    if (buffer !== undefined) return buffer.length === this.bytes ? buffer : buffer.subarray(0, this.bytes);
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts, this.bytes);
+  }
+}
+
+const PREALLOCATE_FROM = 256 * 1024;
+
+/**
+ * Stops reading a body we are done with. undici's bodies report a destroy as an error, which must find
+ * a listener: one nobody hears would crash the host.
+ */
+export function destroyQuietly(body: Readable): void {
+  body.on('error', ignore);
+  body.destroy();
+}
+
+const ignore = (): void => {};
+
+/** The whole body as text, within `limit` decompressed bytes. */
+export async function readText(body: Readable, contentEncoding: string | undefined, limit: number): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of bodyChunks(body, contentEncoding, limit)) parts.push(chunk);
+  return Buffer.concat(parts).toString('utf8');
+}

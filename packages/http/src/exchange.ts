@@ -1,0 +1,198 @@
+// One HTTP exchange with the retry policy (connection failures and 5xx, for what is safe to re-send) and the auth seam.
+import type { Readable } from 'node:stream';
+import { destroyQuietly, followBody } from './body.js';
+import { backoffDelay, sleep } from './backoff.js';
+import { HttpClientUnavailableError, NetworkError, ProxyConfigError, TransientServerError, UnauthorizedError } from './errors.js';
+import type { BackoffOptions } from './backoff.js';
+import type { HttpClient, HttpMethod, HttpResponse } from './types.js';
+
+/** Where and how patiently to send: the part of a transport's options an exchange needs. */
+export interface ExchangeSettings {
+  readonly url: URL;
+  /** Re-sends of a retryable exchange. */
+  readonly retries: number;
+  readonly retryDelay: BackoffOptions;
+  /** Milliseconds to wait for response headers, and by default between body chunks. */
+  readonly readTimeout: number;
+}
+
+export interface AuthContext {
+  readonly method: HttpMethod;
+  readonly url: URL;
+}
+
+export interface AuthChallenge extends AuthContext {
+  readonly status: 401 | 403;
+  /** The `WWW-Authenticate` challenge, when the server sent one. */
+  readonly wwwAuthenticate: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/**
+ * The seam between the HTTP transports and an authorization provider (such as `@mcpc/oauth`'s): the
+ * transport asks it for headers before every HTTP request, and tells it about a 401/403. Neither side
+ * imports the other.
+ */
+export interface HttpAuth {
+  /** Headers for this request (`Authorization`, a DPoP proof…). */
+  headers(context: AuthContext): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
+  /**
+   * The server refused the request. Resolve `'retry'` once new credentials are in place (the request is
+   * re-sent with fresh headers, at most twice per request — a DPoP server's nonce comes with the second
+   * refusal; a refused request did not run); `'fail'` raises
+   * `UnauthorizedError`; throw to raise an error of your own (an `InsufficientScopeError`).
+   */
+  challenge(challenge: AuthChallenge): 'retry' | 'fail' | Promise<'retry' | 'fail'>;
+  /** Every response, for what it may carry for the provider (a `DPoP-Nonce`). */
+  responded?(response: { readonly url: URL; readonly status: number; readonly headers: Readonly<Record<string, string | string[] | undefined>> }): void;
+}
+
+export interface Exchange {
+  readonly method: HttpMethod;
+  /** Overrides the settings' URL (the legacy transport POSTs to the endpoint its stream named). */
+  readonly url?: URL;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  readonly signal: AbortSignal;
+  /** Safe to send again when it most likely did not reach the server. */
+  readonly retryable: boolean;
+  /** For error messages: the JSON-RPC method being carried. */
+  readonly rpcMethod?: string | undefined;
+  /** Idle time allowed between body chunks; 0 for long-lived streams. */
+  readonly bodyTimeout?: number;
+  /** A stream that may stay open for as long as the host wants it: outside the connection bound (see `HttpRequest.longLived`). */
+  readonly longLived?: boolean;
+  /** A notification or a reply: on connections of its own (see `HttpRequest.control`). */
+  readonly control?: boolean;
+  readonly auth?: HttpAuth | undefined;
+}
+
+// Failures where the request most likely never reached the server (or the server never answered).
+const CONNECTION_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'MCPC_CONNECT_TIMEOUT', // Node's client (see timeouts.ts)
+]);
+
+const errorCode = (e: unknown): string | undefined => {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  const cause = (e as { cause?: unknown } | null)?.cause;
+  return cause === undefined || cause === e ? undefined : errorCode(cause);
+};
+
+/**
+ * One HTTP exchange, re-sent for a retryable message after a connection failure or an HTTP 5xx, with
+ * jittered exponential backoff. Timeouts, 4xx and anything after the response started are never
+ * re-sent: the server may have acted on the request.
+ */
+export async function exchange(client: HttpClient, options: ExchangeSettings, x: Exchange): Promise<HttpResponse> {
+  const url = x.url ?? options.url;
+  let challenges = 0;
+  for (let attempt = 0; ; attempt++) {
+    const canRetry = x.retryable && attempt < options.retries;
+    let headers = x.headers;
+    if (x.auth !== undefined) {
+      headers = { ...x.headers };
+      for (const [name, value] of Object.entries(await x.auth.headers({ method: x.method, url }))) headers[name.toLowerCase()] = value;
+    }
+    let response: HttpResponse;
+    try {
+      response = await client.request({
+        url,
+        method: x.method,
+        headers,
+        body: x.body,
+        signal: x.signal,
+        headersTimeout: options.readTimeout,
+        bodyTimeout: x.bodyTimeout ?? options.readTimeout,
+        ...(x.longLived === true && { longLived: true }),
+        ...(x.control === true && { control: true }),
+      });
+    } catch (error) {
+      if (x.signal.aborted) throw x.signal.reason;
+      // Not a network failure: the client is missing (undici not installed where it is needed), or the
+      // proxy variables name no usable proxy.
+      if (error instanceof HttpClientUnavailableError || error instanceof ProxyConfigError) throw error;
+      const code = errorCode(error);
+      if (canRetry && code !== undefined && CONNECTION_FAILURES.has(code)) {
+        await sleep(backoffDelay(attempt, options.retryDelay), x.signal);
+        continue;
+      }
+      throw new NetworkError(url, error);
+    }
+    x.auth?.responded?.({ url, status: response.statusCode, headers: response.headers });
+    if ((response.statusCode === 401 || response.statusCode === 403) && x.auth !== undefined) {
+      const status = response.statusCode;
+      const wwwAuthenticate = header(response, 'www-authenticate');
+      await discard(response);
+      if (challenges < MAX_CHALLENGES && (await x.auth.challenge({ method: x.method, url, status, wwwAuthenticate, headers: response.headers })) === 'retry') {
+        // Bounded: a provider that keeps asking for a retry must not loop. A refused request did not run.
+        challenges++;
+        attempt--;
+        continue;
+      }
+      throw new UnauthorizedError(status, wwwAuthenticate, { url, authConfigured: true });
+    }
+    if (response.statusCode >= 500) {
+      await discard(response);
+      if (canRetry) {
+        await sleep(backoffDelay(attempt, options.retryDelay), x.signal);
+        continue;
+      }
+      throw new TransientServerError(response.statusCode, x.rpcMethod);
+    }
+    return response;
+  }
+}
+
+/**
+ * Challenges one request may answer with a retry. Two, because a DPoP resource server hands out its
+ * nonce only to a request that already carries the fresh token (RFC 9449 §9): 401 → authorize → 401
+ * `use_dpop_nonce` → retry.
+ */
+const MAX_CHALLENGES = 2;
+
+const DISCARD_LIMIT = 64 * 1024;
+
+/**
+ * Drops a body we will not read, without letting a huge or endless one hold the connection: up to
+ * 64 KiB is read off (so the connection can be reused), past that the body is destroyed.
+ */
+export function discard(response: HttpResponse): Promise<void> {
+  const body = response.body as Readable & { dump?: (options: { limit: number }) => Promise<void> };
+  // undici's bodies have their own, cheaper way of doing exactly this.
+  if (typeof body.dump === 'function') return body.dump({ limit: DISCARD_LIMIT }).catch(() => {});
+  return drain(body);
+}
+
+function drain(body: Readable): Promise<void> {
+  if (body.readableEnded || body.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    let read = 0;
+    // The body is being thrown away; how it ends does not matter.
+    const stop = followBody(
+      body,
+      (chunk) => {
+        read += chunk.length;
+        if (read <= DISCARD_LIMIT) return;
+        stop();
+        destroyQuietly(body);
+        resolve();
+      },
+      () => resolve(),
+    );
+  });
+}
+
+export const header = (response: HttpResponse, name: string): string | undefined => {
+  const v = response.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};

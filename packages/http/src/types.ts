@@ -1,0 +1,89 @@
+// The shapes every HTTP client here shares: a request, a response, the client, the choice between them.
+import type { Readable } from 'node:stream';
+
+export type HttpMethod = 'POST' | 'GET' | 'DELETE';
+
+/** Response headers, names in lower case (a repeated header as an array). */
+export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** A response as every HTTP client here delivers it. */
+export interface HttpResponse {
+  readonly statusCode: number;
+  readonly headers: HttpHeaders;
+  /** The body's bytes as they came (still compressed, if they were): read it, or `discard` it. */
+  readonly body: Readable;
+}
+
+export interface HttpRequest {
+  readonly url: URL;
+  readonly method: HttpMethod;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | undefined;
+  /** Aborts the exchange, before or after the response headers. */
+  readonly signal: AbortSignal;
+  /** Milliseconds to wait for the response headers. */
+  readonly headersTimeout: number;
+  /** Milliseconds of silence allowed between body chunks; 0 for none. */
+  readonly bodyTimeout: number;
+  /**
+   * A stream that may stay open for as long as the host wants it (a subscription): carried on
+   * connections outside the `maxConnections` bound, so that many held open cannot starve other requests.
+   */
+  readonly longLived?: boolean;
+  /**
+   * A notification or a reply to a server's request: carried on a few connections of its own
+   * (`CONTROL_CONNECTIONS`), so that calls holding every bounded connection — each waiting, say,
+   * for the answer to an elicitation the server asked on its stream — cannot keep that answer, or a
+   * cancellation, from going out.
+   */
+  readonly control?: boolean;
+}
+
+/** Sends HTTP requests; see {@link createHttpClient}. */
+export interface HttpClient {
+  request(request: HttpRequest): Promise<HttpResponse>;
+  /** Releases the connections it opened (a dispatcher you passed is left open). */
+  close(): Promise<void>;
+}
+
+/**
+ * Which HTTP client carries the requests:
+ * - `'auto'` (default): undici when it is installed, else Node's `node:http`/`node:https`;
+ * - `'undici'`: undici, which must be installed (`HttpClientUnavailableError` otherwise);
+ * - `'node'`: `node:http`/`node:https`, even when undici is installed.
+ *
+ * A `dispatcher` is always used through undici's API. Proxy variables are honoured by both.
+ */
+export type HttpClientChoice = 'auto' | 'undici' | 'node';
+
+/**
+ * An undici `Dispatcher` (an `Agent` with TLS options, a `ProxyAgent`, one composed with interceptors),
+ * declared by shape so that this package's types need no undici installed.
+ */
+export interface UndiciDispatcher {
+  request(...args: never[]): unknown;
+  dispatch(...args: never[]): unknown;
+  close(...args: never[]): unknown;
+}
+
+export interface HttpClientOptions {
+  readonly choice?: HttpClientChoice;
+  readonly dispatcher?: UndiciDispatcher | undefined;
+  /** Milliseconds to establish a connection, with the client's own connections (10 000). */
+  readonly connectTimeout?: number;
+  /**
+   * Most connections open at once per origin, with the client's own connections (64); requests past it
+   * wait. Long-lived streams (`HttpRequest.longLived`) are not counted: each is one the host asked for.
+   */
+  readonly maxConnections?: number;
+  /**
+   * The environment whose proxy variables count (`process.env`), read once, here. undici's
+   * `EnvHttpProxyAgent` reads `process.env` itself: pass another one only with `choice: 'node'`.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Headers a transport sends with every HTTP request: fixed, or computed per request (a rotating token). */
+export type HeadersOption =
+  | Readonly<Record<string, string>>
+  | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);

@@ -1,0 +1,56 @@
+// The public shapes of the engine's options, requests, handlers and listeners.
+
+import type { JsonRpcId, JsonRpcParams } from './messages.js';
+import type { Logger } from './logger.js';
+import type { TransportSendOptions } from './transport.js';
+
+export interface Progress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+export interface RequestOptions {
+  /** Milliseconds to wait for the answer; overrides the engine's `requestTimeout`. `0` waits for ever. */
+  readonly timeout?: number;
+  readonly signal?: AbortSignal;
+  /** Receives this request's `notifications/progress`; giving it adds a unique `progressToken`. */
+  readonly onProgress?: (progress: Progress) => void;
+  /** Restart the timeout whenever progress arrives (bounded by `maxTotalTimeout`). */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** With `resetTimeoutOnProgress`: the most the whole request may take, in milliseconds. */
+  readonly maxTotalTimeout?: number;
+  /** Passed to the transport with the request (headers, retryability). */
+  readonly send?: Omit<TransportSendOptions, 'signal' | 'relatedRequestId'>;
+  /**
+   * Follow an abandoned request with `notifications/cancelled` (true, best-effort). False where
+   * cancellation is signalled otherwise: on MCP 2026-07-28 Streamable HTTP, closing the request's
+   * response stream is the cancellation, and no notification is sent.
+   */
+  readonly cancelNotification?: boolean;
+  /**
+   * Called synchronously with the request's id once it is assigned, before it is sent: for a
+   * long-lived request whose notifications the peer tags with that id (MCP's `subscriptions/listen`).
+   */
+  readonly onId?: (id: JsonRpcId) => void;
+}
+
+export interface RequestContext {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  /** Aborted when the peer cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+}
+
+export type RequestHandler = (params: JsonRpcParams | undefined, context: RequestContext) => unknown;
+export type NotificationListener = (method: string, params: JsonRpcParams | undefined) => void;
+
+export interface EngineOptions {
+  readonly logger?: Logger;
+  /** Default per-request timeout in milliseconds (60 000). `0` waits for ever. */
+  readonly requestTimeout?: number;
+  /** Peer-initiated requests handled at once; more are answered with an error at once (16). */
+  readonly maxConcurrentHandlers?: number;
+  /** Methods never followed by `notifications/cancelled` when abandoned (`['initialize']`, as MCP requires). */
+  readonly uncancellableMethods?: readonly string[];
+}

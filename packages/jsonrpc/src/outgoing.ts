@@ -1,0 +1,231 @@
+// Our requests to the peer: ids, the pending map, deadlines, cancellation, answers and progress.
+
+import { AbortError, CancelledByPeerError, ConnectionClosedError, RequestTimeoutError, ServerError } from './errors.js';
+import { Deadlines } from './deadlines.js';
+import { asError, bytes, type EngineLog } from './engine-log.js';
+import type { RequestOptions } from './engine-types.js';
+import { describeForLog, escapeForLog } from './logger.js';
+import type { JsonRpcFailure, JsonRpcId, JsonRpcParams, JsonRpcRequest, JsonRpcResponse } from './messages.js';
+import { Pending, RequestSendOptions, withProgressToken } from './pending.js';
+import type { MessageInfo, Transport, TransportSendOptions } from './transport.js';
+
+const RECENTLY_ABANDONED_LIMIT = 256;
+
+/** What the outgoing side needs of the engine it belongs to. */
+export interface OutgoingHost {
+  readonly transport: Transport;
+  readonly log: EngineLog;
+  /** Whether the connection is closed, and why (undefined for a requested close). */
+  readonly closed: boolean;
+  readonly closeCause: Error | undefined;
+  /** Sends a notification (the engine's `notify`), for `notifications/cancelled`. */
+  notify(method: string, params: JsonRpcParams): Promise<void>;
+}
+
+/**
+ * The requests this side sends. Each is a {@link Pending} until its answer, its deadline, the caller's
+ * abort, the peer's cancellation or the connection's close settles it — whichever comes first, once.
+ */
+export class OutgoingRequests {
+  readonly #host: OutgoingHost;
+  /** Whether the transport implements `abandon`: then it is told that way, and gets no signal per request. */
+  readonly #abandons: boolean;
+  readonly #requestTimeout: number;
+  readonly #uncancellable: ReadonlySet<string>;
+
+  #nextId = 1;
+  readonly #pending = new Map<JsonRpcId, Pending>();
+  // Ids we gave up on: a late answer to one is expected and logged quietly, unlike an unsolicited one.
+  readonly #abandoned = new Set<JsonRpcId>();
+  readonly #deadlines = new Deadlines<Pending>((pending) => this.#expire(pending));
+
+  constructor(host: OutgoingHost, options: { readonly requestTimeout: number; readonly uncancellableMethods: readonly string[] }) {
+    this.#host = host;
+    this.#abandons = typeof host.transport.abandon === 'function';
+    this.#requestTimeout = options.requestTimeout;
+    this.#uncancellable = new Set(options.uncancellableMethods);
+  }
+
+  /** Requests sent and not yet answered. */
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  /** Sends a request and resolves with its result; rejects with a typed error (see the README). */
+  request<T>(method: string, params: JsonRpcParams | undefined, options: RequestOptions): Promise<T> {
+    const host = this.#host;
+    if (host.closed) return Promise.reject(new ConnectionClosedError(method, host.closeCause));
+    const { signal, onProgress } = options;
+    if (signal?.aborted) return Promise.reject(new AbortError(method, signal.reason));
+
+    const id = this.#nextId++;
+    if (onProgress !== undefined) params = withProgressToken(params, id);
+    options.onId?.(id);
+    const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+
+    // Settled through its Pending; the executor captures nothing else (this runs on every call).
+    let resolve!: (result: T) => void;
+    let reject!: (error: Error) => void;
+    const answer = new Promise<T>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    const timeoutMs = options.timeout ?? this.#requestTimeout;
+    const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
+    const resetOnProgress =
+      timeoutMs > 0 && options.resetTimeoutOnProgress === true ? { startedAt: performance.now(), capMs: options.maxTotalTimeout ?? Number.POSITIVE_INFINITY } : undefined;
+    const pending = new Pending(id, method, resolve as (r: unknown) => void, reject, onProgress, options.cancelNotification !== false, timeoutMs, resetOnProgress);
+    this.#pending.set(id, pending);
+    if (timed) this.#deadlines.schedule(pending, timeoutMs);
+    if (signal !== undefined) {
+      pending.callerSignal = signal;
+      pending.onCallerAbort = () => this.#abandon(id, new AbortError(method, signal.reason));
+      signal.addEventListener('abort', pending.onCallerAbort, { once: true });
+    }
+    if (host.log.tracing) host.log.trace(() => `→ request ${method} id=${id}`);
+
+    // A transport with `abandon` hears there when the request is given up on, and gets no signal; any
+    // other gets one (made only if it reads it) that fires when the request is abandoned for any reason.
+    const sendOptions = this.#abandons ? options.send : (new RequestSendOptions(options.send, pending) as TransportSendOptions);
+    let sent: Promise<void>;
+    try {
+      sent = host.transport.send(message, sendOptions);
+    } catch (error) {
+      // A transport that throws instead of rejecting fails the request all the same.
+      sent = Promise.reject(error);
+    }
+    sent.then(undefined, (error: unknown) => this.#sendFailed(pending, error));
+    return answer;
+  }
+
+  #sendFailed(pending: Pending, error: unknown): void {
+    const host = this.#host;
+    this.#settle(pending.id)?.reject(host.closed ? new ConnectionClosedError(pending.method, host.closeCause ?? error) : asError(error));
+  }
+
+  /** The peer's answer to one of our requests. */
+  onResponse(message: JsonRpcResponse, info: MessageInfo | undefined): void {
+    const { log } = this.#host;
+    const { id } = message;
+    if (id === null) {
+      const { error } = message as JsonRpcFailure;
+      log.peerWarnings.warn('null-id-error', () => `the server reported an error with no request id: code=${error.code} message=${describeForLog(error.message)}`);
+      return;
+    }
+    const pending = this.#settle(id);
+    if (pending === undefined) {
+      if (this.#abandoned.has(id)) log.trace(() => `discarded a late response to abandoned request id=${describeForLog(id)}`);
+      else log.peerWarnings.warn('unsolicited-response', () => `discarded an unsolicited or duplicate response id=${describeForLog(id)}${bytes(info)}`);
+      return;
+    }
+    if (log.tracing) log.trace(() => `← response ${pending.method} id=${id}${bytes(info)}`);
+    if ('error' in message) {
+      const { code, message: text, data } = message.error;
+      const options: { data?: unknown; method: string } = { method: pending.method };
+      if (data !== undefined) options.data = data;
+      pending.reject(new ServerError(code, text, options));
+    } else {
+      pending.resolve(message.result);
+    }
+  }
+
+  /** A `notifications/progress`: routed to the request whose token it names, if it is still pending. */
+  onProgress(params: JsonRpcParams | undefined): void {
+    const { log } = this.#host;
+    const token = params?.progressToken;
+    const pending = typeof token === 'string' || typeof token === 'number' ? this.#pending.get(token) : undefined;
+    if (pending?.onProgress === undefined || typeof params?.progress !== 'number') {
+      log.trace(() => `dropped progress for an unknown or finished token ${describeForLog(token)}`);
+      return;
+    }
+    const progress: { progress: number; total?: number; message?: string } = { progress: params.progress };
+    if (typeof params.total === 'number') progress.total = params.total;
+    if (typeof params.message === 'string') progress.message = params.message;
+    if (pending.resetOnProgress !== undefined) this.#restartTimeout(pending, pending.resetOnProgress);
+    try {
+      pending.onProgress(progress);
+    } catch (error) {
+      log.log('error', `an onProgress callback threw for ${pending.method}: ${escapeForLog(asError(error).message)}`);
+    }
+  }
+
+  /**
+   * The peer's `notifications/cancelled` naming one of our requests (MCP 2026-07-28: a subscription
+   * stream torn down on stdio). Ids are ours, so a match is ours; it is rejected rather than left
+   * pending for ever.
+   */
+  cancelledByPeer(requestId: JsonRpcId, params: JsonRpcParams | undefined): void {
+    const pending = this.#settle(requestId);
+    if (pending === undefined) return;
+    const reason = typeof params?.reason === 'string' ? params.reason : undefined;
+    const error = new CancelledByPeerError(pending.method, reason);
+    pending.reject(error);
+    this.#release(pending, error);
+  }
+
+  /** The connection closed: every pending request rejects with `ConnectionClosedError` and its cause. */
+  closeAll(cause: Error | undefined): void {
+    for (const id of [...this.#pending.keys()]) {
+      const pending = this.#settle(id);
+      if (pending === undefined) continue;
+      const error = new ConnectionClosedError(pending.method, cause);
+      pending.reject(error);
+      // A closing transport releases everything itself; only signals already handed out are fired.
+      pending.abandonWire(error);
+    }
+    this.#deadlines.clear();
+  }
+
+  /** Removes a pending request and releases its timer and listener; undefined when it is not pending. */
+  #settle(id: JsonRpcId): Pending | undefined {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return undefined;
+    this.#pending.delete(id);
+    pending.detachCaller();
+    this.#deadlines.cancel(pending);
+    return pending;
+  }
+
+  /** Progress arrived for a request that restarts its timeout on progress (within its total cap). */
+  #restartTimeout(pending: Pending, reset: { readonly startedAt: number; readonly capMs: number }): void {
+    const left = reset.capMs - (performance.now() - reset.startedAt);
+    if (left <= 0) return this.#abandon(pending.id, new RequestTimeoutError(pending.method, reset.capMs));
+    const ms = Math.min(pending.timeoutMs, Math.ceil(left));
+    if (Number.isFinite(ms)) this.#deadlines.schedule(pending, ms);
+  }
+
+  #expire(pending: Pending): void {
+    // Past its total cap, a request that restarts on progress reports the cap as its timeout.
+    const reset = pending.resetOnProgress;
+    const capped = reset !== undefined && performance.now() - reset.startedAt >= reset.capMs;
+    this.#abandon(pending.id, new RequestTimeoutError(pending.method, capped ? reset.capMs : pending.timeoutMs));
+  }
+
+  /** Gives up on a request (timeout, abort): rejects it, releases its stream, and tells the peer, best-effort. */
+  #abandon(id: JsonRpcId, error: Error): void {
+    const pending = this.#settle(id);
+    if (pending === undefined) return;
+    pending.reject(error);
+    this.#release(pending, error);
+    this.#abandoned.add(id);
+    if (this.#abandoned.size > RECENTLY_ABANDONED_LIMIT) this.#abandoned.delete(this.#abandoned.values().next().value!);
+    const host = this.#host;
+    if (!pending.notifyCancel || this.#uncancellable.has(pending.method) || host.closed) return;
+    const reason = error instanceof RequestTimeoutError ? 'timeout' : 'aborted by the client';
+    host.notify('notifications/cancelled', { requestId: id, reason }).catch((e: unknown) => {
+      host.log.trace(() => `could not send notifications/cancelled for id=${id}: ${escapeForLog(asError(e).message)}`);
+    });
+  }
+
+  /** Tells the transport a request it carries is no longer wanted: its signal, and `abandon` where it has one. */
+  #release(pending: Pending, reason: Error): void {
+    pending.abandonWire(reason);
+    const host = this.#host;
+    if (!this.#abandons || host.closed) return;
+    try {
+      host.transport.abandon!(pending.id, reason);
+    } catch (error) {
+      host.log.log('error', `the transport's abandon() threw: ${escapeForLog(asError(error).message)}`);
+    }
+  }
+}

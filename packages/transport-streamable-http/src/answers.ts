@@ -1,0 +1,196 @@
+// Reading the answer to a request: a JSON body, or an SSE stream resumed until the answer; what is not one, in plain words.
+import { discard, header, HttpError, notAnEndpoint, refused, ResponseStreamClosedError, ResponseTooLargeError, sleep, UnauthorizedError, type HttpResponse } from '@mcpc/http';
+import type { JsonRpcRequest } from '@mcpc/jsonrpc';
+import { AnswerStream } from './answer-stream.js';
+import { noAnswer } from './diagnostics.js';
+import { mediaType, readEventStream, readJsonMessage, type MessageHandlers, type StreamCursor } from './messages.js';
+import type { ResolvedOptions } from './options.js';
+import type { Wire } from './wire.js';
+
+const ERROR_BODY_LIMIT = 1024 * 1024;
+
+/** Reads responses into JSON-RPC messages for the handlers it is given; resumes broken streams through the wire. */
+export class Answers {
+  readonly #options: ResolvedOptions;
+  readonly #wire: Wire;
+
+  constructor(options: ResolvedOptions, wire: Wire) {
+    this.#options = options;
+    this.#wire = wire;
+  }
+
+  /**
+   * Reads the answer to a request: a JSON body, or an SSE stream resumed with `Last-Event-ID` when it
+   * breaks before the answer. Resolves once the answer was delivered; an SSE stream is closed then (see
+   * AnswerStream), and is idle, until the answer, after `readTimeout` without an event.
+   */
+  async read(
+    request: JsonRpcRequest,
+    response: HttpResponse,
+    signal: AbortSignal,
+    deliver: MessageHandlers,
+    { stateless = false, longLived = false }: { stateless?: boolean; longLived?: boolean } = {},
+  ): Promise<void> {
+    const status = response.statusCode;
+    if (status === 401 || status === 403) {
+      await discard(response);
+      throw this.unauthorized(response);
+    }
+    if (status >= 400) return this.#errorAnswer(request, response, deliver);
+    const seen: Seen = { answered: false, malformed: undefined };
+    const stream = new AnswerStream(longLived ? 0 : this.#options.readTimeout);
+    const watch: MessageHandlers = {
+      ...deliver,
+      message: (m, bytes) => {
+        stream.event();
+        if (!('method' in m) && m.id === request.id) {
+          seen.answered = true;
+          stream.answered();
+        }
+        deliver.message(m, bytes);
+      },
+      malformed: (e) => {
+        stream.event();
+        seen.malformed ??= e.message;
+        deliver.malformed(e);
+      },
+    };
+    try {
+      await this.#streams(request, response, signal, watch, stream, seen, stateless);
+    } finally {
+      stream.release();
+    }
+  }
+
+  /** The reading part of `read`: the POST's stream, then resumptions until the answer. */
+  async #streams(
+    request: JsonRpcRequest,
+    response: HttpResponse,
+    signal: AbortSignal,
+    watch: MessageHandlers,
+    stream: AnswerStream,
+    seen: Seen,
+    stateless: boolean,
+  ): Promise<void> {
+    const answered = (): boolean => seen.answered;
+    const cursor: StreamCursor = { lastEventId: undefined, retryMs: undefined };
+    let failure: unknown;
+    try {
+      await this.messages(response, cursor, watch, stream);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (answered()) return; // The socket died after the answer: the answer stands.
+      if (error instanceof ResponseTooLargeError || error instanceof HttpError) throw error;
+      failure = error;
+    }
+    if (!answered() && stateless) {
+      // MCP 2026-07-28 has no resumption: the break lost the request (and, for the server, cancelled
+      // it). The caller re-issues it under a new id.
+      if (failure !== undefined) throw new ResponseStreamClosedError(request.method, errorMessage(failure), { resumable: false });
+      const type = mediaType(response);
+      // A whole JSON body that was not the answer says so; a stream that ended without it, as before.
+      const message = type === 'text/event-stream' ? undefined : noAnswer(this.#options.url, response.statusCode, type, request.method, seen.malformed);
+      throw new ResponseStreamClosedError(request.method, 'the response carried no answer', { resumable: false, ...(message !== undefined && { message }) });
+    }
+    for (let attempt = 0; !answered(); attempt++) {
+      const type = mediaType(response);
+      if (type !== 'text/event-stream' || this.#options.mode === 'json') {
+        if (failure !== undefined) throw new ResponseStreamClosedError(request.method, errorMessage(failure));
+        // Not a stream that broke: a whole response that was not the answer. Say so, in plain words.
+        const message = noAnswer(this.#options.url, response.statusCode, type, request.method, seen.malformed);
+        throw new ResponseStreamClosedError(request.method, 'the response carried no answer', { message });
+      }
+      if (cursor.lastEventId === undefined) {
+        const why = failure === undefined ? '' : `${errorMessage(failure)}, and `;
+        throw new ResponseStreamClosedError(request.method, `${why}the server gave no event id to resume from`);
+      }
+      if (attempt >= this.#options.maxResumeAttempts) {
+        throw new ResponseStreamClosedError(request.method, `resumption failed ${attempt} times`);
+      }
+      await sleep(this.#wire.reconnectDelay(cursor, attempt), signal);
+      try {
+        const resumed = await this.#wire.get(signal, cursor.lastEventId, this.#options.readTimeout);
+        if (resumed.statusCode >= 400 || mediaType(resumed) !== 'text/event-stream') {
+          await discard(resumed);
+          throw new ResponseStreamClosedError(request.method, `the server refused to resume it (HTTP ${resumed.statusCode})`);
+        }
+        response = resumed;
+        await this.messages(resumed, cursor, watch, stream);
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        if (answered()) return;
+        if (error instanceof ResponseStreamClosedError || error instanceof ResponseTooLargeError) throw error;
+        failure = error;
+      }
+    }
+  }
+
+  /** A 4xx to a request: a JSON-RPC error in the body keeps its code and data; anything else is an HttpError. */
+  async #errorAnswer(request: JsonRpcRequest, response: HttpResponse, deliver: MessageHandlers): Promise<void> {
+    let delivered = false;
+    if (mediaType(response) === 'application/json') {
+      try {
+        await readJsonMessage(response, ERROR_BODY_LIMIT, {
+          ...deliver,
+          message: (m, bytes) => {
+            if ('error' in m && (m.id === null || m.id === request.id)) {
+              // The server may not have read the id; the error is this request's all the same.
+              deliver.message({ jsonrpc: '2.0', id: request.id, error: m.error }, bytes);
+              delivered = true;
+            }
+          },
+        });
+      } catch {
+        // Not a JSON-RPC error after all: fall through to the HTTP status.
+      }
+    } else {
+      await discard(response);
+    }
+    if (!delivered) {
+      const type = mediaType(response);
+      throw new HttpError(response.statusCode, refused(this.#options.url, response.statusCode, type, request.method), { contentType: type });
+    }
+  }
+
+  async httpError(response: HttpResponse, method: string | undefined): Promise<HttpError> {
+    await discard(response);
+    const type = mediaType(response);
+    return new HttpError(response.statusCode, refused(this.#options.url, response.statusCode, type, method), { contentType: type });
+  }
+
+  /** 401/403 without an auth provider that could act on it (one that could, acted in `exchange`). */
+  unauthorized(response: HttpResponse): UnauthorizedError {
+    const configured = this.#options.headers;
+    // Credentials in the configured headers count as "authorization was given" too.
+    const fromHeaders = typeof configured === 'object' && Object.keys(configured).some((name) => name.toLowerCase() === 'authorization');
+    return new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'), {
+      url: this.#options.url,
+      authConfigured: this.#options.auth !== undefined || fromHeaders,
+    });
+  }
+
+  /** The messages of one response (JSON, SSE, or an acknowledgement with no body) to `on`. */
+  messages(response: HttpResponse, cursor: StreamCursor, on: MessageHandlers, stream?: AnswerStream): Promise<void> {
+    const type = mediaType(response);
+    if (type === 'application/json') return readJsonMessage(response, this.#options.maxBodyBytes, on);
+    if (type === 'text/event-stream' && this.#options.mode === 'streamable') {
+      stream?.follow(response.body);
+      return readEventStream(response, this.#options.maxSseEventBytes, cursor, on, stream?.stop);
+    }
+    return discard(response).then(() => {
+      if (response.statusCode !== 202 && response.statusCode !== 204) {
+        const expected = this.#options.mode === 'json' ? 'application/json' : 'application/json or text/event-stream';
+        throw new HttpError(response.statusCode, notAnEndpoint(this.#options.url, response.statusCode, type, expected), { contentType: type });
+      }
+    });
+  }
+}
+
+const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** What a request's response streams have shown so far. */
+interface Seen {
+  answered: boolean;
+  /** Why the first frame that was not JSON-RPC was not (for the message when no answer came). */
+  malformed: string | undefined;
+}

@@ -1,0 +1,100 @@
+// The HTTP requests of the transport: POST a message, GET a stream, DELETE the session, with the headers the protocol owns.
+import { ACCEPT_ENCODING, backoffDelay, exchange, type HttpClient, type HttpMethod, type HttpResponse } from '@mcpc/http';
+import type { JsonRpcMessage, TransportSendOptions } from '@mcpc/jsonrpc';
+import type { StreamCursor } from './messages.js';
+import type { ResolvedOptions } from './options.js';
+import type { Session } from './session.js';
+
+/**
+ * Sends the transport's HTTP requests through its client. It knows the options and the session (for
+ * the headers), and nothing of what the answers mean.
+ */
+export class Wire {
+  readonly #http: HttpClient;
+  readonly #options: ResolvedOptions;
+  readonly #session: Session;
+
+  constructor(http: HttpClient, options: ResolvedOptions, session: Session) {
+    this.#http = http;
+    this.#options = options;
+    this.#session = session;
+  }
+
+  /** One message, POSTed; re-sent on a connection failure or 5xx only when `retryable`. */
+  post(message: JsonRpcMessage, options: TransportSendOptions, signal: AbortSignal, retryable: boolean): Promise<HttpResponse> {
+    const post = (headers: Record<string, string>): Promise<HttpResponse> =>
+      exchange(this.#http, this.#options, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(message),
+        signal,
+        retryable,
+        rpcMethod: 'method' in message ? message.method : undefined,
+        auth: this.#options.auth,
+        // A subscription stream may be quiet for long: no idle timeout between its chunks, and it is
+        // carried outside the connection bound.
+        ...(options.longLived === true && { bodyTimeout: 0, longLived: true }),
+        // Notifications and replies never queue behind calls for a connection (see HttpRequest.control).
+        ...(!('id' in message && 'method' in message) && { control: true }),
+      });
+    const headers = this.headers('POST', options.headers, options.stateless === true);
+    return headers instanceof Promise ? headers.then(post) : post(headers);
+  }
+
+  /** A GET stream: the server's own messages, or (with `lastEventId`) a resumed response stream. */
+  async get(signal: AbortSignal, lastEventId: string | undefined, bodyTimeout: number): Promise<HttpResponse> {
+    const headers = await this.headers('GET', undefined);
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+    return exchange(this.#http, this.#options, { method: 'GET', headers, signal, retryable: false, bodyTimeout, auth: this.#options.auth });
+  }
+
+  /** Ends the session at the server (best effort: bounded by `signal`). */
+  async delete(signal: AbortSignal): Promise<HttpResponse> {
+    return exchange(this.#http, this.#options, { method: 'DELETE', headers: await this.headers('DELETE', undefined), signal, retryable: false, auth: this.#options.auth });
+  }
+
+  /** Releases the client's connections. */
+  close(): Promise<void> {
+    return this.#http.close();
+  }
+
+  /** The headers of a request: at once, unless the configured headers come from a function (which may be async). */
+  headers(method: HttpMethod, extra: Readonly<Record<string, string>> | undefined, stateless = false): Record<string, string> | Promise<Record<string, string>> {
+    const configured = this.#options.headers;
+    if (typeof configured !== 'function') return this.#headersWith(configured, method, extra, stateless);
+    return Promise.resolve(configured()).then((h) => this.#headersWith(h, method, extra, stateless));
+  }
+
+  /** The server's `retry:` when it gave one (never below the floor), else our backoff. */
+  reconnectDelay(cursor: StreamCursor, attempt: number): number {
+    const floor = this.#options.minRetryIntervalMs;
+    return Math.max(floor, cursor.retryMs ?? backoffDelay(attempt, this.#options.reconnectDelay));
+  }
+
+  #headersWith(configured: Readonly<Record<string, string>> | undefined, method: HttpMethod, extra: Readonly<Record<string, string>> | undefined, stateless: boolean): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (configured !== undefined) {
+      for (const [name, value] of Object.entries(configured)) {
+        const key = name.toLowerCase();
+        // On a stateless request the protocol owns Mcp-Param-*: they mirror the call's own arguments,
+        // and a configured one would stand in for an argument the call did not carry.
+        if (stateless && key.startsWith('mcp-param-')) continue;
+        headers[key] = value;
+      }
+    }
+    if (extra !== undefined) for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
+    if (stateless) {
+      headers.accept = 'application/json, text/event-stream';
+      headers['content-type'] = 'application/json';
+      headers['accept-encoding'] = ACCEPT_ENCODING;
+      return headers;
+    }
+    // What the protocol owns is set last, so configured headers cannot contradict it.
+    headers.accept = method === 'GET' ? 'text/event-stream' : this.#options.mode === 'json' ? 'application/json' : 'application/json, text/event-stream';
+    if (method === 'POST') headers['content-type'] = 'application/json';
+    if (method !== 'DELETE') headers['accept-encoding'] = ACCEPT_ENCODING;
+    if (this.#session.id !== undefined) headers['mcp-session-id'] = this.#session.id;
+    if (this.#session.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.#session.protocolVersion;
+    return headers;
+  }
+}

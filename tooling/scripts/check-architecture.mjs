@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// Checks the packages against the picture in ARCHITECTURE.md: tooling/architecture.json's table of
+// allowed dependencies, each package.json, every import in each built dist/**/*.js, relative imports
+// in src/ that escape their package, and the client's root entry for anything Node-only.
+//
+//   node tooling/scripts/check-architecture.mjs      (after a build; exits 1 and lists each violation)
+//
+// The built output is what users load, so that is what is read: a type-only import leaves no trace
+// there, and a global like `Buffer` shows only as a use, never as an import.
+import { builtinModules, createRequire } from 'node:module';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ts = createRequire(import.meta.url)('typescript');
+
+export const NODE_ONLY_GLOBALS = ['Buffer', 'process', '__dirname', '__filename', 'require'];
+const BUILTINS = new Set(builtinModules);
+
+/** The table: package name → { dependencies, optionalPeers }. */
+export function readTable(path = join(root, 'tooling', 'architecture.json')) {
+  const { packages } = JSON.parse(readFileSync(path, 'utf8'));
+  return new Map(Object.entries(packages).map(([name, entry]) => [name, { ...entry, dependencies: entry.dependencies ?? [], optionalPeers: entry.optionalPeers ?? [] }]));
+}
+
+/**
+ * The table as the text block ARCHITECTURE.md shows between its `arrows` markers (a test keeps the two
+ * equal): `→` a dependency, `⇢` an optional peer loaded on demand.
+ */
+export function arrows(table = readTable()) {
+  const width = Math.max(...[...table.keys()].map((name) => name.length)) + 2;
+  return [...table]
+    .flatMap(([name, { dependencies, optionalPeers }]) => [
+      `${name.padEnd(width)}${dependencies.length === 0 ? '(depends on no other package)' : `→ ${dependencies.join(', ')}`}`,
+      ...(optionalPeers.length === 0 ? [] : [`${''.padEnd(width)}⇢ ${optionalPeers.join(', ')} (optional peers, loaded by import() when used)`]),
+    ])
+    .join('\n');
+}
+
+/** The workspace packages under packages/, with their manifests. */
+export function workspacePackages() {
+  const dir = join(root, 'packages');
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'package.json')))
+    .map((entry) => ({ dir: join(dir, entry.name), manifest: JSON.parse(readFileSync(join(dir, entry.name, 'package.json'), 'utf8')) }));
+}
+
+const filesUnder = (dir, suffix) =>
+  existsSync(dir)
+    ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? filesUnder(join(dir, f), suffix) : f.endsWith(suffix) ? [join(dir, f)] : []))
+    : [];
+
+/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
+export const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const isBuiltin = (specifier) => specifier.startsWith('node:') || BUILTINS.has(specifier) || BUILTINS.has(packageOf(specifier));
+
+/**
+ * Every module specifier in `code`: `import … from`, bare `import '…'`, `export … from` (static) and
+ * `import('…')` with a literal (dynamic). Read through the TypeScript parser, so strings and comments
+ * that merely look like imports do not count.
+ */
+export function specifiersOf(code, fileName = 'module.js') {
+  const source = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true, fileName.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const found = [];
+  const visit = (node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const typeOnly = ts.isImportDeclaration(node) ? node.importClause?.isTypeOnly === true : node.isTypeOnly;
+      found.push({ specifier: node.moduleSpecifier.text, dynamic: false, typeOnly });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [arg] = node.arguments;
+      found.push({ specifier: arg && ts.isStringLiteralLike(arg) ? arg.text : '<computed>', dynamic: true, typeOnly: false });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** Uses of Node-only globals in `code` (free references: not property names, not local bindings). */
+export function nodeGlobalsOf(code, fileName = 'module.js') {
+  const source = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const declared = new Set();
+  const uses = [];
+  const visit = (node) => {
+    if (ts.isIdentifier(node) && NODE_ONLY_GLOBALS.includes(node.text)) {
+      const parent = node.parent;
+      const isName =
+        (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
+        ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent)) && parent.name === node) ||
+        (ts.isBindingElement(parent) && parent.propertyName === node) ||
+        ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isLabeledStatement(parent);
+      const isDeclaration =
+        ((ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isFunctionDeclaration(parent) || ts.isClassDeclaration(parent) || ts.isBindingElement(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent)) && parent.name === node);
+      if (isDeclaration) declared.add(node.text);
+      else if (!isName) {
+        const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+        uses.push({ name: node.text, line: line + 1 });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return uses.filter((use) => !declared.has(use.name));
+}
+
+/** Does `manifest`'s exports map offer `subpath` (`.` or `./x`)? Patterns (`./*`) match by prefix. */
+function exportsSubpath(manifest, subpath) {
+  const map = manifest.exports;
+  if (map === undefined) return subpath === '.';
+  if (typeof map === 'string' || !Object.keys(map).some((k) => k.startsWith('.'))) return subpath === '.';
+  return Object.keys(map).some((key) => key === subpath || (key.endsWith('/*') && subpath.startsWith(key.slice(0, -1))));
+}
+
+/**
+ * Everything in the workspace the table does not allow. Returns messages, one a violation; empty when
+ * the packages match the picture. Needs the packages built (it reads dist/).
+ */
+export function checkArchitecture({ table = readTable(), packages = workspacePackages() } = {}) {
+  const problems = [];
+  const byName = new Map(packages.map((p) => [p.manifest.name, p]));
+  for (const { dir, manifest } of packages) {
+    const name = manifest.name;
+    const entry = table.get(name);
+    if (entry === undefined) {
+      problems.push(`${name}: not in tooling/architecture.json — give it its place in the picture (and in ARCHITECTURE.md)`);
+      continue;
+    }
+    const workspace = (deps) => Object.keys(deps ?? {}).filter((d) => d.startsWith('@mcpc/')).sort();
+    const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+    const declared = workspace(manifest.dependencies);
+    if (!same(declared, [...entry.dependencies].sort())) {
+      problems.push(`${name}: package.json dependencies on @mcpc packages are [${declared.join(', ')}], the picture draws [${[...entry.dependencies].sort().join(', ')}]`);
+    }
+    const peers = workspace(manifest.peerDependencies);
+    if (!same(peers, [...entry.optionalPeers].sort())) {
+      problems.push(`${name}: package.json peerDependencies on @mcpc packages are [${peers.join(', ')}], the picture draws [${[...entry.optionalPeers].sort().join(', ')}]`);
+    }
+    for (const peer of peers) {
+      if (manifest.peerDependenciesMeta?.[peer]?.optional !== true) problems.push(`${name}: peer ${peer} is not marked optional`);
+    }
+
+    const thirdParty = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+    const dist = join(dir, 'dist');
+    const built = filesUnder(dist, '.js');
+    if (built.length === 0) problems.push(`${name}: no dist/**/*.js — build it first`);
+    for (const file of built) {
+      const where = relative(root, file);
+      for (const { specifier, dynamic } of specifiersOf(readFileSync(file, 'utf8'), file)) {
+        if (specifier === '<computed>') {
+          problems.push(`${where}: import() of a computed specifier, which no check can follow`);
+        } else if (specifier.startsWith('.')) {
+          if (!resolve(dirname(file), specifier).startsWith(dist + sep)) problems.push(`${where}: '${specifier}' reaches outside dist/`);
+        } else if (isBuiltin(specifier)) {
+          // Node's built-ins: allowed here; the client's root entry is checked on its own below.
+        } else if (specifier.startsWith('@mcpc/')) {
+          const target = packageOf(specifier);
+          const subpath = `.${specifier.slice(target.length)}`;
+          if (entry.dependencies.includes(target)) {
+            // An arrow of the picture.
+          } else if (entry.optionalPeers.includes(target)) {
+            if (!dynamic) problems.push(`${where}: imports the optional peer '${specifier}' statically; it may only be loaded on demand (import())`);
+          } else {
+            problems.push(`${where}: imports '${specifier}', which the picture does not allow for ${name}`);
+          }
+          const other = byName.get(target);
+          if (other !== undefined && !exportsSubpath(other.manifest, subpath)) problems.push(`${where}: '${specifier}' is not a public entry point of ${target}`);
+        } else if (!thirdParty.has(packageOf(specifier))) {
+          problems.push(`${where}: imports '${specifier}', which ${name}'s package.json does not declare`);
+        }
+      }
+    }
+    // Relative imports in the sources that leave the package (into a sibling's src/, say): the bundle
+    // would inline the sibling's code, and the dist check above could not see it.
+    for (const file of filesUnder(join(dir, 'src'), '.ts')) {
+      for (const { specifier } of specifiersOf(readFileSync(file, 'utf8'), file)) {
+        if (specifier.startsWith('.') && !resolve(dirname(file), specifier).startsWith(join(dir, 'src') + sep)) {
+          problems.push(`${relative(root, file)}: '${specifier}' reaches outside ${name}'s src/`);
+        }
+      }
+    }
+  }
+  return [...new Set(problems)];
+}
+
+/**
+ * The files the client's root entry loads statically (following relative `import`/`export … from` in
+ * dist), and in them every `node:` (or bare built-in) import and every use of a Node-only global — what
+ * would stop `@mcpc/client` loading in a browser, a worker or Deno without Node compatibility. Dynamic
+ * imports are not followed: they run only when the feature that needs them is used.
+ */
+export function nodeOnlyInEntry(entry = join(root, 'packages', 'client', 'dist', 'index.js')) {
+  const seen = new Set();
+  const found = [];
+  const queue = [entry];
+  while (queue.length > 0 && seen.size < 10_000) {
+    const file = queue.shift();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const code = readFileSync(file, 'utf8');
+    const where = relative(root, file);
+    for (const { specifier, dynamic, typeOnly } of specifiersOf(code, file)) {
+      if (dynamic || typeOnly) continue;
+      if (specifier.startsWith('.')) queue.push(resolve(dirname(file), specifier));
+      else if (isBuiltin(specifier)) found.push(`${where}: imports '${specifier}'`);
+    }
+    for (const { name, line } of nodeGlobalsOf(code, file)) found.push(`${where}:${line}: uses the Node-only global '${name}'`);
+  }
+  return { files: [...seen].map((f) => relative(root, f)), found };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--arrows') {
+  console.log(arrows());
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const problems = [...checkArchitecture(), ...nodeOnlyInEntry().found];
+  for (const problem of problems) console.error(`✖ ${problem}`);
+  console.log(problems.length === 0 ? 'the packages match ARCHITECTURE.md' : `${problems.length} violations`);
+  process.exit(problems.length === 0 ? 0 : 1);
+}
