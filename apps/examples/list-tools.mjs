@@ -8,11 +8,18 @@ import { dirname, join } from 'node:path';
 import { connect } from '@mcpc/client';
 
 const require = createRequire(import.meta.url);
-const everything = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const everything = join(
+  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);
 const given = process.argv.slice(2);
 const target = given.length === 0 ? [process.execPath, everything, 'stdio'] : given.length === 1 ? given[0] : given;
 
-const client = await connect(target, { clientInfo: { name: 'mcpc-example', version: '0.1.0' }, requestTimeout: 30_000 });
+const client = await connect(target, {
+  clientInfo: { name: 'mcpc-example', version: '0.1.0' },
+  requestTimeout: 30_000,
+});
 try {
   for (const server of client.servers) {
     console.log(`${server.serverInfo.name} ${server.serverInfo.version}, protocol ${server.protocolVersion}`);

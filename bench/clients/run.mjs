@@ -27,7 +27,15 @@ const ALL_DRIVERS = ['limit', 'mcpc', 'mcpc-node', 'sdk1', 'sdk2', 'aisdk'];
 // mcpc-node differs from mcpc on HTTP only (its transport on node:http instead of undici).
 const TRANSPORTS_OF = { 'mcpc-node': ['http'] };
 const runsOn = (driver, transport) => (TRANSPORTS_OF[driver] ?? ['stdio', 'http']).includes(transport);
-const LABELS = { limit: 'limit', mcpc: 'mcpc', 'mcpc-node': 'mcpc (node:http)', 'mcpc+undici': 'mcpc + undici', sdk1: 'sdk v1 (1.32.2)', sdk2: 'sdk v2 (2.4.0)', aisdk: 'ai-sdk (2.0.99)' };
+const LABELS = {
+  limit: 'limit',
+  mcpc: 'mcpc',
+  'mcpc-node': 'mcpc (node:http)',
+  'mcpc+undici': 'mcpc + undici',
+  sdk1: 'sdk v1 (1.32.2)',
+  sdk2: 'sdk v2 (2.4.0)',
+  aisdk: 'ai-sdk (2.0.99)',
+};
 const ALL_SCENARIOS = ['connect', 'sequential', 'concurrent', 'list', 'blob', 'rss', 'footprint'];
 const TITLES = {
   connect: '1. connect (spawn included on stdio) to the first tools/list',
@@ -49,7 +57,16 @@ function usage(message) {
   process.exit(2);
 }
 const argv = process.argv.slice(2);
-const opts = { quick: false, only: ALL_SCENARIOS, drivers: ALL_DRIVERS, transports: ['stdio', 'http'], rounds: undefined, out: undefined, build: true, cpuProf: false };
+const opts = {
+  quick: false,
+  only: ALL_SCENARIOS,
+  drivers: ALL_DRIVERS,
+  transports: ['stdio', 'http'],
+  rounds: undefined,
+  out: undefined,
+  build: true,
+  cpuProf: false,
+};
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   const value = () => {
@@ -58,8 +75,12 @@ for (let i = 0; i < argv.length; i++) {
     return v;
   };
   const list = (v, allowed, what) => {
-    const items = v.split(',').map((s) => s.trim()).filter(Boolean);
-    for (const item of items) if (!allowed.includes(item)) usage(`unknown ${what} "${item}" (one of ${allowed.join(', ')})`);
+    const items = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    for (const item of items)
+      if (!allowed.includes(item)) usage(`unknown ${what} "${item}" (one of ${allowed.join(', ')})`);
     if (items.length === 0) usage(`${a} needs at least one ${what}`);
     return items;
   };
@@ -119,7 +140,15 @@ if (!existsSync(join(here, 'node_modules', '@modelcontextprotocol', 'sdk', 'pack
   sh(PNPM[0], [...PNPM.slice(1), 'install', '--frozen-lockfile']);
 }
 if (opts.build) {
-  sh(PNPM[0], [...PNPM.slice(1), 'exec', 'turbo', 'run', 'build', '--filter=@mcpc/bench-clients...', '--output-logs=errors-only']);
+  sh(PNPM[0], [
+    ...PNPM.slice(1),
+    'exec',
+    'turbo',
+    'run',
+    'build',
+    '--filter=@mcpc/bench-clients...',
+    '--output-logs=errors-only',
+  ]);
 }
 
 // ---------- processes ----------
@@ -127,14 +156,21 @@ if (opts.build) {
 const nodeFor = Object.fromEntries(drivers.map((d) => [d, process.execPath]));
 let node24Path;
 function node24() {
-  node24Path ??= execFileSync('npx', ['-y', '-p', NODE24, 'node', '-e', 'process.stdout.write(process.execPath)'], { encoding: 'utf8', timeout: 300_000 }).trim();
+  node24Path ??= execFileSync('npx', ['-y', '-p', NODE24, 'node', '-e', 'process.stdout.write(process.execPath)'], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  }).trim();
   return node24Path;
 }
 
 /** A Streamable HTTP benchmark server of its own for one trial. */
 function startHttpServer(tools) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [serverPath, '--transport', 'http', '--tools', String(tools), '--max-lifetime', '300000'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [serverPath, '--transport', 'http', '--tools', String(tools), '--max-lifetime', '300000'],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     const timer = setTimeout(() => fail(new Error('HTTP server did not start in 20 s')), 20_000);
@@ -196,7 +232,16 @@ let lastProfile;
 const trialFlags = (name) => {
   if (!opts.cpuProf) return ['--expose-gc'];
   lastProfile = join(here, 'profiles', `${name}-${++profileSeq}.cpuprofile`);
-  return ['--expose-gc', '--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', join(here, 'profiles'), '--cpu-prof-name', `${name}-${profileSeq}.cpuprofile`];
+  return [
+    '--expose-gc',
+    '--cpu-prof',
+    '--cpu-prof-interval',
+    '100',
+    '--cpu-prof-dir',
+    join(here, 'profiles'),
+    '--cpu-prof-name',
+    `${name}-${profileSeq}.cpuprofile`,
+  ];
 };
 
 /** The stdio target, or a fresh HTTP server of its own, for a trial against a server with `tools` tools. */
@@ -214,7 +259,11 @@ async function trial(driver, scenario, transport, plan) {
   const { target, stop } = await targetFor(transport, fillers(scenario, plan.params ?? {}));
   try {
     const spec = { driver, scenario, target, params: plan.params ?? {}, budgetMs: plan.budgetMs };
-    return await runNode(nodeFor[driver], [...trialFlags(`${scenario}-${transport}-${driver}`), trialPath, JSON.stringify(spec)], { budgetMs: plan.budgetMs, cwd: here });
+    return await runNode(
+      nodeFor[driver],
+      [...trialFlags(`${scenario}-${transport}-${driver}`), trialPath, JSON.stringify(spec)],
+      { budgetMs: plan.budgetMs, cwd: here },
+    );
   } finally {
     await stop();
   }
@@ -223,7 +272,9 @@ async function trial(driver, scenario, transport, plan) {
 /** --quick: every scenario in one fresh process per driver and transport (list on a second server). */
 async function suiteTrial(driver, transport, steps, budgetMs) {
   const main = await targetFor(transport, 0);
-  const list = steps.some((s) => s.scenario === 'list') ? await targetFor(transport, fillers('list', PLAN.list.params)) : undefined;
+  const list = steps.some((s) => s.scenario === 'list')
+    ? await targetFor(transport, fillers('list', PLAN.list.params))
+    : undefined;
   try {
     const spec = {
       driver,
@@ -232,7 +283,11 @@ async function suiteTrial(driver, transport, steps, budgetMs) {
       steps: steps.map((s) => ({ ...s, ...(s.scenario === 'list' && { target: list.target }) })),
       budgetMs,
     };
-    return await runNode(nodeFor[driver], [...trialFlags(`suite-${transport}-${driver}`), trialPath, JSON.stringify(spec)], { budgetMs, cwd: here });
+    return await runNode(
+      nodeFor[driver],
+      [...trialFlags(`suite-${transport}-${driver}`), trialPath, JSON.stringify(spec)],
+      { budgetMs, cwd: here },
+    );
   } finally {
     await Promise.all([main.stop(), list?.stop()]);
   }
@@ -290,10 +345,17 @@ async function runScenario(scenario) {
       for (const driver of orderFor(round, present)) {
         const result = await withNodeFallback(driver, () => trial(driver, scenario, transport, plan));
         trials.push({ scenario, transport, driver, round, ...result, ...(opts.cpuProf && { profile: lastProfile }) });
-        if (opts.cpuProf && result.windowUs) log(`  profile: node ${relative(process.cwd(), join(here, 'lib', 'profile-summary.mjs'))} ${relative(process.cwd(), lastProfile)} --window ${result.windowUs.join(',')}`);
+        if (opts.cpuProf && result.windowUs)
+          log(
+            `  profile: node ${relative(process.cwd(), join(here, 'lib', 'profile-summary.mjs'))} ${relative(process.cwd(), lastProfile)} --window ${result.windowUs.join(',')}`,
+          );
         byDriver[driver].push(result);
-        if (result.error) log(`  ${driver} ${transport} round ${round + 1}: ERROR ${result.error.split('\n')[0]}${result.stderr ? `\n    stderr: ${result.stderr.trim().split('\n').slice(-3).join('\n    ')}` : ''}`);
-        else if (result.complete === false) log(`  ${driver} ${transport} round ${round + 1}: stopped by its time bound after ${result.calls} calls`);
+        if (result.error)
+          log(
+            `  ${driver} ${transport} round ${round + 1}: ERROR ${result.error.split('\n')[0]}${result.stderr ? `\n    stderr: ${result.stderr.trim().split('\n').slice(-3).join('\n    ')}` : ''}`,
+          );
+        else if (result.complete === false)
+          log(`  ${driver} ${transport} round ${round + 1}: stopped by its time bound after ${result.calls} calls`);
       }
     }
     summary[scenario][transport] = summarize(scenario, byDriver);
@@ -320,18 +382,30 @@ function summarize(scenario, byDriver) {
 async function runFootprint() {
   const plan = PLAN.footprint;
   // mcpc's rows: the minimal install, and the one with its optional undici.
-  const fpDrivers = drivers.flatMap((d) => (d === 'mcpc' ? ['mcpc', 'mcpc+undici'] : [d])).filter((d) => d in FOOTPRINT_PACKAGES);
+  const fpDrivers = drivers
+    .flatMap((d) => (d === 'mcpc' ? ['mcpc', 'mcpc+undici'] : [d]))
+    .filter((d) => d in FOOTPRINT_PACKAGES);
   log(`${elapsed()} ${TITLES.footprint}: packing mcpc, npm install of each client into a fresh project`);
   const pnpmForPack = PNPM;
-  const installed = await installFootprint({ repoRoot, pnpm: pnpmForPack, drivers: fpDrivers, log, ...(plan.reuse && { reuseDir: join(here, 'node_modules', '.cache', 'footprint') }) });
+  const installed = await installFootprint({
+    repoRoot,
+    pnpm: pnpmForPack,
+    drivers: fpDrivers,
+    log,
+    ...(plan.reuse && { reuseDir: join(here, 'node_modules', '.cache', 'footprint') }),
+  });
   try {
     const scripts = {};
-    for (const d of fpDrivers) scripts[d] = await writeImportScript(installed.projects[d], FOOTPRINT_PACKAGES[d].imports);
+    for (const d of fpDrivers)
+      scripts[d] = await writeImportScript(installed.projects[d], FOOTPRINT_PACKAGES[d].imports);
     log(`${elapsed()} cold import, ${plan.rounds} round(s)`);
     const byDriver = Object.fromEntries(fpDrivers.map((d) => [d, []]));
     for (let round = 0; round < plan.rounds; round++) {
       for (const d of orderFor(round, fpDrivers)) {
-        const result = await runNode(nodeFor[d] ?? process.execPath, [scripts[d]], { budgetMs: 30_000, cwd: installed.projects[d] });
+        const result = await runNode(nodeFor[d] ?? process.execPath, [scripts[d]], {
+          budgetMs: 30_000,
+          cwd: installed.projects[d],
+        });
         const row = { ...result, importMs: result.ms, ...installed.sizes[d] };
         delete row.ms;
         trials.push({ scenario: 'footprint', transport: 'both', driver: d, round, ...row });
@@ -342,13 +416,20 @@ async function runFootprint() {
     const out = {};
     for (const [d, results] of Object.entries(byDriver)) {
       const ok = results.filter((r) => !r.error);
-      out[d] = { trials: results.length, ok: ok.length, node: ok[0]?.node, ...installed.sizes[d], importMs: median(ok.map((r) => r.importMs)) };
+      out[d] = {
+        trials: results.length,
+        ok: ok.length,
+        node: ok[0]?.node,
+        ...installed.sizes[d],
+        importMs: median(ok.map((r) => r.importMs)),
+      };
     }
     // The yardstick here is the official SDK (v1): the limit driver installs nothing.
     const base = out.sdk1;
     for (const entry of Object.values(out)) {
       entry.ratio = {};
-      if (base) for (const m of METRICS.footprint) if (base[m] && entry[m] !== undefined) entry.ratio[m] = entry[m] / base[m];
+      if (base)
+        for (const m of METRICS.footprint) if (base[m] && entry[m] !== undefined) entry.ratio[m] = entry[m] / base[m];
     }
     summary.footprint = { both: out };
   } finally {
@@ -357,7 +438,9 @@ async function runFootprint() {
 }
 
 async function runSuite(list) {
-  const steps = ['sequential', 'concurrent', 'rss', 'blob', 'list'].filter((x) => list.includes(x)).map((x) => ({ scenario: x, params: PLAN[x].params }));
+  const steps = ['sequential', 'concurrent', 'rss', 'blob', 'list']
+    .filter((x) => list.includes(x))
+    .map((x) => ({ scenario: x, params: PLAN[x].params }));
   const rounds = PLAN.suite.rounds;
   const budgetMs = PLAN.suite.budgetMs;
   for (const s of list) summary[s] = {};
@@ -368,9 +451,14 @@ async function runSuite(list) {
     for (let round = 0; round < rounds; round++) {
       for (const driver of orderFor(round, present)) {
         const result = await withNodeFallback(driver, () => suiteTrial(driver, transport, steps, budgetMs));
-        if (result.error) log(`  ${driver} ${transport}: ERROR ${result.error.split('\n')[0]}${result.stderr ? `\n    stderr: ${result.stderr.trim().split('\n').slice(-3).join('\n    ')}` : ''}`);
+        if (result.error)
+          log(
+            `  ${driver} ${transport}: ERROR ${result.error.split('\n')[0]}${result.stderr ? `\n    stderr: ${result.stderr.trim().split('\n').slice(-3).join('\n    ')}` : ''}`,
+          );
         for (const s of list) {
-          const r = result.error ? { error: result.error, stderr: result.stderr } : (result.suite[s] ?? { error: 'not run: out of time' });
+          const r = result.error
+            ? { error: result.error, stderr: result.stderr }
+            : (result.suite[s] ?? { error: 'not run: out of time' });
           const row = { ...r, node: result.node };
           trials.push({ scenario: s, transport, driver, round, suite: true, ...row });
           byScenario[s][driver].push(row);
@@ -387,7 +475,8 @@ else for (const scenario of measured) await runScenario(scenario);
 if (scenarios.includes('footprint')) await runFootprint();
 
 // ---------- report ----------
-const fmt = (v, digits) => (v === undefined ? '—' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+const fmt = (v, digits) =>
+  v === undefined ? '—' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const ratio = (v) => (v === undefined ? '—' : `${v.toFixed(2)}×`);
 const mark = (driver, transport, scenario) => {
   const e = summary[scenario]?.[transport]?.[driver];
@@ -453,11 +542,19 @@ function table(scenario) {
 
 function footprintTable() {
   const out = summary.footprint?.both ?? {};
-  const lines = [`### ${TITLES.footprint} (npm install for stdio + Streamable HTTP; median of ${PLAN.footprint.rounds} cold imports)`, ''];
-  lines.push('| client | installed MB | ×sdk v1 | on disk MB | ×sdk v1 | files | packages | cold import ms | ×sdk v1 |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const lines = [
+    `### ${TITLES.footprint} (npm install for stdio + Streamable HTTP; median of ${PLAN.footprint.rounds} cold imports)`,
+    '',
+  ];
+  lines.push(
+    '| client | installed MB | ×sdk v1 | on disk MB | ×sdk v1 | files | packages | cold import ms | ×sdk v1 |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
   for (const [d, e] of Object.entries(out)) {
     const node = e.node && e.node !== process.version ? ` (Node ${e.node.slice(1)})` : '';
-    lines.push(`| ${LABELS[d]}${node} | ${fmt(e.bytes / 1e6, 2)} | ${ratio(e.ratio.bytes)} | ${fmt(e.diskBytes / 1e6, 2)} | ${ratio(e.ratio.diskBytes)} | ${fmt(e.files, 0)} | ${fmt(e.packages, 0)} | ${fmt(e.importMs, 1)} | ${ratio(e.ratio.importMs)} |`);
+    lines.push(
+      `| ${LABELS[d]}${node} | ${fmt(e.bytes / 1e6, 2)} | ${ratio(e.ratio.bytes)} | ${fmt(e.diskBytes / 1e6, 2)} | ${ratio(e.ratio.diskBytes)} | ${fmt(e.files, 0)} | ${fmt(e.packages, 0)} | ${fmt(e.importMs, 1)} | ${ratio(e.ratio.importMs)} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -467,27 +564,74 @@ function targets() {
   const rows = [];
   const get = (s, t, m, d = 'mcpc') => summary[s]?.[t]?.[d]?.[m];
   const getRatio = (s, t, m) => summary[s]?.[t]?.mcpc?.ratio?.[m];
-  const add = (name, value, pass, shown) => rows.push({ target: name, value, shown, pass: value === undefined ? undefined : pass(value) });
+  const add = (name, value, pass, shown) =>
+    rows.push({ target: name, value, shown, pass: value === undefined ? undefined : pass(value) });
   for (const t of opts.transports) {
     for (const s of ['sequential', 'concurrent']) {
       if (!summary[s]) continue;
-      add(`${s === 'sequential' ? '2' : '3'}. ${t} calls/s ≥ 0.9× limit`, getRatio(s, t, 'callsPerSec'), (v) => v >= 0.9, (v) => ratio(v));
-      add(`${s === 'sequential' ? '2' : '3'}. ${t} CPU/call ≤ 1.2× limit`, getRatio(s, t, 'cpuUsPerCall'), (v) => v <= 1.2, (v) => ratio(v));
+      add(
+        `${s === 'sequential' ? '2' : '3'}. ${t} calls/s ≥ 0.9× limit`,
+        getRatio(s, t, 'callsPerSec'),
+        (v) => v >= 0.9,
+        (v) => ratio(v),
+      );
+      add(
+        `${s === 'sequential' ? '2' : '3'}. ${t} CPU/call ≤ 1.2× limit`,
+        getRatio(s, t, 'cpuUsPerCall'),
+        (v) => v <= 1.2,
+        (v) => ratio(v),
+      );
     }
     if (summary.blob) {
-      add(`5. ${t} MB/s ≥ 0.8× limit`, getRatio('blob', t, 'mbPerSec'), (v) => v >= 0.8, (v) => ratio(v));
+      add(
+        `5. ${t} MB/s ≥ 0.8× limit`,
+        getRatio('blob', t, 'mbPerSec'),
+        (v) => v >= 0.8,
+        (v) => ratio(v),
+      );
       const peak = get('blob', t, 'peakGrowthMiB');
-      add(`5. ${t} peak RSS (above base) ≤ 3× payload`, peak === undefined ? undefined : (peak * MiB) / PLAN.blob.params.bytes, (v) => v <= 3, (v) => `${v.toFixed(2)}× (${peak.toFixed(1)} MiB)`);
+      add(
+        `5. ${t} peak RSS (above base) ≤ 3× payload`,
+        peak === undefined ? undefined : (peak * MiB) / PLAN.blob.params.bytes,
+        (v) => v <= 3,
+        (v) => `${v.toFixed(2)}× (${peak.toFixed(1)} MiB)`,
+      );
       const abs = get('blob', t, 'peakRssMiB');
-      add(`5. ${t} peak RSS (whole process) ≤ 3× payload`, abs === undefined ? undefined : (abs * MiB) / PLAN.blob.params.bytes, (v) => v <= 3, (v) => `${v.toFixed(2)}× (${abs.toFixed(1)} MiB)`);
+      add(
+        `5. ${t} peak RSS (whole process) ≤ 3× payload`,
+        abs === undefined ? undefined : (abs * MiB) / PLAN.blob.params.bytes,
+        (v) => v <= 3,
+        (v) => `${v.toFixed(2)}× (${abs.toFixed(1)} MiB)`,
+      );
     }
-    if (summary.rss) add(`6. ${t} RSS growth over ${PLAN.rss.params.calls} calls ≤ 10 MiB`, get('rss', t, 'rssGrowthMiB'), (v) => v <= 10, (v) => `${v.toFixed(2)} MiB`);
+    if (summary.rss)
+      add(
+        `6. ${t} RSS growth over ${PLAN.rss.params.calls} calls ≤ 10 MiB`,
+        get('rss', t, 'rssGrowthMiB'),
+        (v) => v <= 10,
+        (v) => `${v.toFixed(2)} MiB`,
+      );
   }
   if (summary.footprint) {
     const fp = summary.footprint.both;
-    add('7. installed bytes ≤ 1/10 of sdk v1', fp.mcpc?.ratio?.bytes, (v) => v <= 0.1, (v) => `${v.toFixed(3)}×`);
-    add('7. bytes on disk (du) ≤ 1/10 of sdk v1', fp.mcpc?.ratio?.diskBytes, (v) => v <= 0.1, (v) => `${v.toFixed(3)}×`);
-    add('7. cold import ≤ 1/3 of sdk v1', fp.mcpc?.ratio?.importMs, (v) => v <= 1 / 3, (v) => `${v.toFixed(3)}×`);
+    add(
+      '7. installed bytes ≤ 1/10 of sdk v1',
+      fp.mcpc?.ratio?.bytes,
+      (v) => v <= 0.1,
+      (v) => `${v.toFixed(3)}×`,
+    );
+    add(
+      '7. bytes on disk (du) ≤ 1/10 of sdk v1',
+      fp.mcpc?.ratio?.diskBytes,
+      (v) => v <= 0.1,
+      (v) => `${v.toFixed(3)}×`,
+    );
+    add(
+      '7. cold import ≤ 1/3 of sdk v1',
+      fp.mcpc?.ratio?.importMs,
+      (v) => v <= 1 / 3,
+      (v) => `${v.toFixed(3)}×`,
+    );
   }
   return rows;
 }
@@ -508,10 +652,21 @@ const meta = {
   })(),
   quick: opts.quick,
   seconds: Math.round((performance.now() - started) / 1000),
-  drivers: Object.fromEntries(drivers.map((d) => [d, { label: LABELS[d], node: nodeFor[d] === process.execPath ? process.version : 'v24 (npx node@24.21.0)' }])),
+  drivers: Object.fromEntries(
+    drivers.map((d) => [
+      d,
+      { label: LABELS[d], node: nodeFor[d] === process.execPath ? process.version : 'v24 (npx node@24.21.0)' },
+    ]),
+  ),
   versions: (() => {
     const v = {};
-    for (const p of ['@mcpc/client', '@modelcontextprotocol/sdk', '@modelcontextprotocol/client', '@ai-sdk/mcp', 'undici']) {
+    for (const p of [
+      '@mcpc/client',
+      '@modelcontextprotocol/sdk',
+      '@modelcontextprotocol/client',
+      '@ai-sdk/mcp',
+      'undici',
+    ]) {
       try {
         v[p] = JSON.parse(readFileSync(join(here, 'node_modules', p, 'package.json'), 'utf8')).version;
       } catch {
@@ -527,13 +682,16 @@ const report = [
   '',
   `${meta.date.slice(0, 10)} · Node ${meta.node} · ${meta.cpu} · ${meta.memoryGiB} GiB · ${meta.platform}${meta.commit ? ` · ${meta.commit}` : ''} · ${meta.seconds} s`,
   '',
-  'Medians over fresh-process trials; ×limit is the median divided by the limit driver\'s median.',
+  "Medians over fresh-process trials; ×limit is the median divided by the limit driver's median.",
   '',
 ];
 for (const s of scenarios) report.push(s === 'footprint' ? footprintTable() : table(s), '');
 if (targetRows.length) {
   report.push('### mcpc targets (issue #7)', '', '| target | mcpc | met |', '| --- | ---: | :---: |');
-  for (const r of targetRows) report.push(`| ${r.target} | ${r.value === undefined ? '—' : r.shown(r.value)} | ${r.pass === undefined ? '—' : r.pass ? 'yes' : '**no**'} |`);
+  for (const r of targetRows)
+    report.push(
+      `| ${r.target} | ${r.value === undefined ? '—' : r.shown(r.value)} | ${r.pass === undefined ? '—' : r.pass ? 'yes' : '**no**'} |`,
+    );
   report.push('');
 }
 process.stdout.write(`${report.join('\n')}\n`);
@@ -543,5 +701,7 @@ await writeFile(
   outPath,
   `${JSON.stringify({ meta, plan: PLAN, scenarios, transports: opts.transports, summary, targets: targetRows.map(({ shown, ...r }) => r), trials }, null, 2)}\n`,
 );
-log(`${elapsed()} wrote ${relative(process.cwd(), outPath) || outPath}${failed.length ? `; ${failed.length} trial(s) failed` : ''}`);
+log(
+  `${elapsed()} wrote ${relative(process.cwd(), outPath) || outPath}${failed.length ? `; ${failed.length} trial(s) failed` : ''}`,
+);
 process.exitCode = failed.length ? 1 : 0;

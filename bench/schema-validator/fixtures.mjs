@@ -13,7 +13,10 @@ export const inputSchema = {
     repository: { type: 'string', pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$' },
     branch: { type: 'string', pattern: '^[A-Za-z0-9._/-]{1,100}$', default: 'main' },
     path: { type: 'string', maxLength: 1000 },
-    language: { type: 'string', enum: ['typescript', 'javascript', 'python', 'go', 'rust', 'java', 'ruby', 'c', 'cpp', 'csharp'] },
+    language: {
+      type: 'string',
+      enum: ['typescript', 'javascript', 'python', 'go', 'rust', 'java', 'ruby', 'c', 'cpp', 'csharp'],
+    },
     limit: { type: 'integer', minimum: 1, maximum: 100 },
     offset: { type: 'integer', minimum: 0 },
     sort: { type: 'string', enum: ['relevance', 'updated', 'created', 'stars'] },

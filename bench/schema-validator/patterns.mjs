@@ -31,10 +31,19 @@ if (what === 'catastrophic') {
 if (what === 'benign') {
   const cases = {
     slug: ['^[a-z0-9]+(?:-[a-z0-9]+)*$', 'my-tool-name'],
-    semver: ['^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$', '10.20.30-rc.1+build.5'],
+    semver: [
+      '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$',
+      '10.20.30-rc.1+build.5',
+    ],
     email: ['^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', 'first.last+tag@sub.example.co.uk'],
-    hostname: ['^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$', 'api.v2.service.example.org'],
-    'hostname, length lookahead': ['^(?=.{1,253}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$', 'api.v2.service.example.org'],
+    hostname: [
+      '^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$',
+      'api.v2.service.example.org',
+    ],
+    'hostname, length lookahead': [
+      '^(?=.{1,253}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$',
+      'api.v2.service.example.org',
+    ],
     'capitalised word': ['\\p{Lu}\\p{Ll}+', 'hello World'],
   };
   for (const [name, [pattern, s]] of Object.entries(cases)) {
@@ -63,7 +72,9 @@ if (what === 'many') {
 if (what === 'race') {
   // Two CPU-burning children for the duration; a valid value must never be refused.
   const { spawn } = await import('node:child_process');
-  const burners = [0, 1].map(() => spawn(process.execPath, ['-e', 'const end = Date.now() + 600_000; while (Date.now() < end);'], { stdio: 'ignore' }));
+  const burners = [0, 1].map(() =>
+    spawn(process.execPath, ['-e', 'const end = Date.now() + 600_000; while (Date.now() < end);'], { stdio: 'ignore' }),
+  );
   try {
     const v = compile({ type: 'string', pattern: '^([a-z]+)-\\1$' });
     const s = 'x'.repeat(3000) + '-' + 'x'.repeat(3000);

@@ -91,7 +91,8 @@ for (const [name, e] of Object.entries(engines)) {
   ]) {
     if (e.validate(v, d) !== true) throw new Error(`${name} rejects a valid bench instance`);
   }
-  if (e.validate(output, { total: -1, items: [] }) !== false) throw new Error(`${name} accepts an invalid bench instance`);
+  if (e.validate(output, { total: -1, items: [] }) !== false)
+    throw new Error(`${name} accepts an invalid bench instance`);
   results.engines[name] = {
     compileMs: compileTime(e.compile),
     inputPerSec: measure(() => e.validate(input, inputInstance)),
@@ -101,7 +102,15 @@ for (const [name, e] of Object.entries(engines)) {
 }
 
 const fmt = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(0));
-const rows = [['engine', 'compile (ms)', 'input/s', `small ${(sizes.small / 1024).toFixed(1)} KB/s`, `large ${(sizes.large / 1024).toFixed(1)} KB/s`]];
+const rows = [
+  [
+    'engine',
+    'compile (ms)',
+    'input/s',
+    `small ${(sizes.small / 1024).toFixed(1)} KB/s`,
+    `large ${(sizes.large / 1024).toFixed(1)} KB/s`,
+  ],
+];
 for (const [name, r] of Object.entries(results.engines)) {
   rows.push([name, r.compileMs.toFixed(3), fmt(r.inputPerSec), fmt(r.smallPerSec), fmt(r.largePerSec)]);
 }
@@ -110,6 +119,8 @@ for (const [i, r] of rows.entries()) {
   console.log(r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  '));
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
-console.log(`\n${process.version}; validations per second, compile = mean of one compile of the ~30-property input schema`);
+console.log(
+  `\n${process.version}; validations per second, compile = mean of one compile of the ~30-property input schema`,
+);
 writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
 await ours.stopPatternWorker?.();

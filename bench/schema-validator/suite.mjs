@@ -21,7 +21,11 @@ try {
 
 const SUITE = fileURLToPath(new URL('../../tooling/json-schema-test-suite/', import.meta.url));
 if (!existsSync(SUITE)) throw new Error(`the test suite is not at ${SUITE}`);
-const DIALECTS = { draft7: ['draft-07', '7'], 'draft2019-09': ['2019-09', '2019-09'], 'draft2020-12': ['2020-12', '2020-12'] };
+const DIALECTS = {
+  draft7: ['draft-07', '7'],
+  'draft2019-09': ['2019-09', '2019-09'],
+  'draft2020-12': ['2020-12', '2020-12'],
+};
 
 const remotes = new Map();
 const walk = (dir) => {
@@ -92,7 +96,9 @@ for (const [dir, [dialect, cfDraft]] of Object.entries(DIALECTS)) {
 console.log('dialect   engine                  passed / total   rate    accepts invalid');
 for (const [dialect, byEngine] of Object.entries(results)) {
   for (const [name, t] of Object.entries(byEngine)) {
-    console.log(`${dialect.padEnd(9)} ${name.padEnd(23)} ${String(t.passed).padStart(6)} / ${String(t.total).padEnd(5)}  ${(t.rate.toFixed(1) + '%').padStart(6)}  ${String(t.acceptsInvalid).padStart(6)}`);
+    console.log(
+      `${dialect.padEnd(9)} ${name.padEnd(23)} ${String(t.passed).padStart(6)} / ${String(t.total).padEnd(5)}  ${(t.rate.toFixed(1) + '%').padStart(6)}  ${String(t.acceptsInvalid).padStart(6)}`,
+    );
   }
 }
 writeFileSync(new URL('./suite-results.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');

@@ -31,7 +31,11 @@ export async function authFor(scenario, serverUrl, context, logger) {
       return new OAuthProvider({
         ...common,
         grantType: 'client_credentials',
-        clientInfo: { issuer: await issuerOf(serverUrl, logger), clientId: context.client_id, clientSecret: context.client_secret },
+        clientInfo: {
+          issuer: await issuerOf(serverUrl, logger),
+          clientId: context.client_id,
+          clientSecret: context.client_secret,
+        },
       });
     case 'auth/client-credentials-jwt':
       return new OAuthProvider({
@@ -59,10 +63,18 @@ export async function authFor(scenario, serverUrl, context, logger) {
         ...common,
         grantType: 'jwt-bearer',
         assertion: enterpriseManagedAuthorization({
-          idp: { issuer: context.idp_issuer, tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id },
+          idp: {
+            issuer: context.idp_issuer,
+            tokenEndpoint: context.idp_token_endpoint,
+            clientId: context.idp_client_id,
+          },
           idToken: context.idp_id_token,
         }),
-        clientInfo: { issuer: await issuerOf(serverUrl, logger), clientId: context.client_id, clientSecret: context.client_secret },
+        clientInfo: {
+          issuer: await issuerOf(serverUrl, logger),
+          clientId: context.client_id,
+          clientSecret: context.client_secret,
+        },
       });
     default:
       return new OAuthProvider({

@@ -10,7 +10,8 @@ import { authFor } from './auth.mjs';
 
 const url = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
-const context = process.env.MCP_CONFORMANCE_CONTEXT === undefined ? {} : JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT);
+const context =
+  process.env.MCP_CONFORMANCE_CONTEXT === undefined ? {} : JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT);
 if (url === undefined) {
   console.error('usage: client.mjs <server-url>');
   process.exit(2);
@@ -43,7 +44,12 @@ const client = new Client({
   logger,
   onElicitation: answerWithDefaults,
   elicitationModes: ['form', 'url'],
-  onSampling: () => ({ model: 'conformance-model', role: 'assistant', content: { type: 'text', text: 'sampled' }, stopReason: 'endTurn' }),
+  onSampling: () => ({
+    model: 'conformance-model',
+    role: 'assistant',
+    content: { type: 'text', text: 'sampled' },
+    stopReason: 'endTurn',
+  }),
   roots: [{ uri: 'file:///conformance', name: 'conformance' }],
   deprecationNotices: false,
 });
@@ -69,15 +75,19 @@ try {
     return tools.map((t) => t.name);
   });
   if (Array.isArray(context.toolCalls)) {
-    for (const call of context.toolCalls) await step(`callTool ${call.name}`, async () => textOf(await client.callTool(call.name, call.arguments ?? {})));
+    for (const call of context.toolCalls)
+      await step(`callTool ${call.name}`, async () => textOf(await client.callTool(call.name, call.arguments ?? {})));
   } else if (scenario === 'json-schema-2020-12-preservation') {
     // The host hands the focal tool's inputSchema back as it received it: nothing may be lost or rewritten.
     const focal = tools.find((t) => t.name === 'json_schema_2020_12_tool');
-    await step('callTool json_schema_echo', async () => textOf(await client.callTool('json_schema_echo', { schema: focal?.inputSchema ?? {} })));
+    await step('callTool json_schema_echo', async () =>
+      textOf(await client.callTool('json_schema_echo', { schema: focal?.inputSchema ?? {} })),
+    );
   } else if (scenario === 'tools_call') {
     await step('callTool add_numbers', async () => textOf(await client.callTool('add_numbers', { a: 5, b: 3 })));
   } else {
-    for (const tool of tools) await step(`callTool ${tool.name}`, async () => textOf(await client.callTool(tool.name, {})));
+    for (const tool of tools)
+      await step(`callTool ${tool.name}`, async () => textOf(await client.callTool(tool.name, {})));
   }
 } catch (error) {
   log(`connect failed: ${error?.name}: ${error?.message}`);

@@ -91,16 +91,25 @@ export function plannedRuns({ suite, scenario, version } = {}) {
   const runs = [];
   for (const v of VERSIONS) for (const s of [...core, ...auth]) runs.push({ scenario: s, version: v });
   if (suite !== 'core') for (const [s, v] of Object.entries(SINGLE_REVISION)) runs.push({ scenario: s, version: v });
-  return runs.filter((r) => (scenario === undefined || r.scenario === scenario) && (version === undefined || r.version === version));
+  return runs.filter(
+    (r) => (scenario === undefined || r.scenario === scenario) && (version === undefined || r.version === version),
+  );
 }
 
-const runner = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+const runner = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')),
+  'dist',
+  'index.js',
+);
 const client = join(HERE, 'client.mjs');
 
 let node24;
 /** The Node 24 binary, fetched once through npx (the runner uses fs.globSync). */
 export function runnerNode() {
-  node24 ??= execFileSync('npx', ['-y', '-p', RUNNER_NODE, 'node', '-p', 'process.execPath'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  node24 ??= execFileSync('npx', ['-y', '-p', RUNNER_NODE, 'node', '-p', 'process.execPath'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
   return node24;
 }
 
@@ -121,7 +130,9 @@ async function slot() {
 }
 
 /** The ids of the checks the runner printed as FAILURE or WARNING (it counts warnings as failures). */
-const failedChecks = (output) => [...new Set([...output.matchAll(/\[([\w.:/-]+)\s*\]\s+(?:FAILURE|WARNING)\b/g)].map((m) => m[1]))];
+const failedChecks = (output) => [
+  ...new Set([...output.matchAll(/\[([\w.:/-]+)\s*\]\s+(?:FAILURE|WARNING)\b/g)].map((m) => m[1])),
+];
 
 /**
  * One scenario at one revision. Resolves { passed, summary, output, failed }: passed when the runner
@@ -131,8 +142,21 @@ const failedChecks = (output) => [...new Set([...output.matchAll(/\[([\w.:/-]+)\
 export async function runScenario(scenario, version, { timeoutMs = 30_000, outputDir } = {}) {
   // The runner splits the command on spaces and appends the server URL: node itself, no wrapper.
   const command = `${process.execPath} ${client}`;
-  if (/\s/.test(process.execPath) || /\s/.test(client)) throw new Error('the conformance runner cannot take paths with spaces');
-  const args = [runner, 'client', '--command', command, '--scenario', scenario, '--spec-version', version, '--force', '--timeout', String(timeoutMs)];
+  if (/\s/.test(process.execPath) || /\s/.test(client))
+    throw new Error('the conformance runner cannot take paths with spaces');
+  const args = [
+    runner,
+    'client',
+    '--command',
+    command,
+    '--scenario',
+    scenario,
+    '--spec-version',
+    version,
+    '--force',
+    '--timeout',
+    String(timeoutMs),
+  ];
   // The runner shows the client's stderr only when it exits non-zero; its saved results have it always.
   const dir = outputDir ?? mkdtempSync(join(tmpdir(), 'mcpc-conformance-'));
   mkdirSync(dir, { recursive: true });
@@ -141,7 +165,11 @@ export async function runScenario(scenario, version, { timeoutMs = 30_000, outpu
   const release = await slot();
   try {
     const { code, output } = await new Promise((resolve, reject) => {
-      const child = spawn(node, args, { cwd: HERE, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_NO_WARNINGS: '1' } });
+      const child = spawn(node, args, {
+        cwd: HERE,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NODE_NO_WARNINGS: '1' },
+      });
       let text = '';
       child.stdout.on('data', (d) => (text += d));
       child.stderr.on('data', (d) => (text += d));
@@ -161,7 +189,10 @@ export async function runScenario(scenario, version, { timeoutMs = 30_000, outpu
     const failed = passed ? [] : failedChecks(clean);
     if (!passed) clean += `\n--- client stderr ---\n${clientStderr(dir)}`;
     const known = KNOWN_FAILURES[scenario];
-    const expected = known === undefined || passed ? undefined : { why: known.why, exact: failed.length > 0 && failed.every((c) => known.checks.includes(c)) };
+    const expected =
+      known === undefined || passed
+        ? undefined
+        : { why: known.why, exact: failed.length > 0 && failed.every((c) => known.checks.includes(c)) };
     return { passed, summary, output: clean, failed, expected };
   } finally {
     release();
@@ -209,7 +240,9 @@ async function main() {
     }),
   );
   const bad = counts.FAIL + counts.XPASS;
-  console.log(`\nconformance: ${counts.PASS} passed, ${counts.XFAIL} known failures, ${bad} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `\nconformance: ${counts.PASS} passed, ${counts.XFAIL} known failures, ${bad} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
   process.exit(bad === 0 ? 0 : 1);
 }
 

@@ -30,7 +30,10 @@ if (entryPoints.length === 0) throw new Error(`${pkg.name}: no entry points in i
 rmSync(join(cwd, 'dist'), { recursive: true, force: true });
 
 const tsc = join(createRequire(import.meta.url).resolve('typescript/package.json'), '..', 'bin', 'tsc');
-const declarations = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--emitDeclarationOnly'], { cwd, stdio: 'inherit' });
+const declarations = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--emitDeclarationOnly'], {
+  cwd,
+  stdio: 'inherit',
+});
 if (declarations.status !== 0) process.exit(declarations.status ?? 1);
 
 await build({

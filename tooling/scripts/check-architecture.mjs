@@ -21,7 +21,12 @@ const BUILTINS = new Set(builtinModules);
 /** The table: package name → { dependencies, optionalPeers }. */
 export function readTable(path = join(root, 'tooling', 'architecture.json')) {
   const { packages } = JSON.parse(readFileSync(path, 'utf8'));
-  return new Map(Object.entries(packages).map(([name, entry]) => [name, { ...entry, dependencies: entry.dependencies ?? [], optionalPeers: entry.optionalPeers ?? [] }]));
+  return new Map(
+    Object.entries(packages).map(([name, entry]) => [
+      name,
+      { ...entry, dependencies: entry.dependencies ?? [], optionalPeers: entry.optionalPeers ?? [] },
+    ]),
+  );
 }
 
 /**
@@ -33,7 +38,9 @@ export function arrows(table = readTable()) {
   return [...table]
     .flatMap(([name, { dependencies, optionalPeers }]) => [
       `${name.padEnd(width)}${dependencies.length === 0 ? '(depends on no other package)' : `→ ${dependencies.join(', ')}`}`,
-      ...(optionalPeers.length === 0 ? [] : [`${''.padEnd(width)}⇢ ${optionalPeers.join(', ')} (optional peers, loaded by import() when used)`]),
+      ...(optionalPeers.length === 0
+        ? []
+        : [`${''.padEnd(width)}⇢ ${optionalPeers.join(', ')} (optional peers, loaded by import() when used)`]),
     ])
     .join('\n');
 }
@@ -43,17 +50,31 @@ export function workspacePackages() {
   const dir = join(root, 'packages');
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'package.json')))
-    .map((entry) => ({ dir: join(dir, entry.name), manifest: JSON.parse(readFileSync(join(dir, entry.name, 'package.json'), 'utf8')) }));
+    .map((entry) => ({
+      dir: join(dir, entry.name),
+      manifest: JSON.parse(readFileSync(join(dir, entry.name, 'package.json'), 'utf8')),
+    }));
 }
 
 const filesUnder = (dir, suffix) =>
   existsSync(dir)
-    ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? filesUnder(join(dir, f), suffix) : f.endsWith(suffix) ? [join(dir, f)] : []))
+    ? readdirSync(dir).flatMap((f) =>
+        statSync(join(dir, f)).isDirectory()
+          ? filesUnder(join(dir, f), suffix)
+          : f.endsWith(suffix)
+            ? [join(dir, f)]
+            : [],
+      )
     : [];
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
-export const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
-const isBuiltin = (specifier) => specifier.startsWith('node:') || BUILTINS.has(specifier) || BUILTINS.has(packageOf(specifier));
+export const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+const isBuiltin = (specifier) =>
+  specifier.startsWith('node:') || BUILTINS.has(specifier) || BUILTINS.has(packageOf(specifier));
 
 /**
  * Every module specifier in `code`: `import … from`, bare `import '…'`, `export … from` (static) and
@@ -61,15 +82,29 @@ const isBuiltin = (specifier) => specifier.startsWith('node:') || BUILTINS.has(s
  * that merely look like imports do not count.
  */
 export function specifiersOf(code, fileName = 'module.js') {
-  const source = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true, fileName.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const source = ts.createSourceFile(
+    fileName,
+    code,
+    ts.ScriptTarget.Latest,
+    true,
+    fileName.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+  );
   const found = [];
   const visit = (node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       const typeOnly = ts.isImportDeclaration(node) ? node.importClause?.isTypeOnly === true : node.isTypeOnly;
       found.push({ specifier: node.moduleSpecifier.text, dynamic: false, typeOnly });
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
-      found.push({ specifier: arg && ts.isStringLiteralLike(arg) ? arg.text : '<computed>', dynamic: true, typeOnly: false });
+      found.push({
+        specifier: arg && ts.isStringLiteralLike(arg) ? arg.text : '<computed>',
+        dynamic: true,
+        typeOnly: false,
+      });
     }
     ts.forEachChild(node, visit);
   };
@@ -87,11 +122,25 @@ export function nodeGlobalsOf(code, fileName = 'module.js') {
       const parent = node.parent;
       const isName =
         (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
-        ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent)) && parent.name === node) ||
+        ((ts.isPropertyAssignment(parent) ||
+          ts.isMethodDeclaration(parent) ||
+          ts.isPropertyDeclaration(parent) ||
+          ts.isGetAccessor(parent) ||
+          ts.isSetAccessor(parent)) &&
+          parent.name === node) ||
         (ts.isBindingElement(parent) && parent.propertyName === node) ||
-        ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isLabeledStatement(parent);
+        ts.isImportSpecifier(parent) ||
+        ts.isExportSpecifier(parent) ||
+        ts.isLabeledStatement(parent);
       const isDeclaration =
-        ((ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isFunctionDeclaration(parent) || ts.isClassDeclaration(parent) || ts.isBindingElement(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent)) && parent.name === node);
+        (ts.isVariableDeclaration(parent) ||
+          ts.isParameter(parent) ||
+          ts.isFunctionDeclaration(parent) ||
+          ts.isClassDeclaration(parent) ||
+          ts.isBindingElement(parent) ||
+          ts.isImportClause(parent) ||
+          ts.isNamespaceImport(parent)) &&
+        parent.name === node;
       if (isDeclaration) declared.add(node.text);
       else if (!isName) {
         const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
@@ -109,7 +158,9 @@ function exportsSubpath(manifest, subpath) {
   const map = manifest.exports;
   if (map === undefined) return subpath === '.';
   if (typeof map === 'string' || !Object.keys(map).some((k) => k.startsWith('.'))) return subpath === '.';
-  return Object.keys(map).some((key) => key === subpath || (key.endsWith('/*') && subpath.startsWith(key.slice(0, -1))));
+  return Object.keys(map).some(
+    (key) => key === subpath || (key.endsWith('/*') && subpath.startsWith(key.slice(0, -1))),
+  );
 }
 
 /**
@@ -123,24 +174,37 @@ export function checkArchitecture({ table = readTable(), packages = workspacePac
     const name = manifest.name;
     const entry = table.get(name);
     if (entry === undefined) {
-      problems.push(`${name}: not in tooling/architecture.json — give it its place in the picture (and in ARCHITECTURE.md)`);
+      problems.push(
+        `${name}: not in tooling/architecture.json — give it its place in the picture (and in ARCHITECTURE.md)`,
+      );
       continue;
     }
-    const workspace = (deps) => Object.keys(deps ?? {}).filter((d) => d.startsWith('@mcpc/')).sort();
+    const workspace = (deps) =>
+      Object.keys(deps ?? {})
+        .filter((d) => d.startsWith('@mcpc/'))
+        .sort();
     const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
     const declared = workspace(manifest.dependencies);
     if (!same(declared, [...entry.dependencies].sort())) {
-      problems.push(`${name}: package.json dependencies on @mcpc packages are [${declared.join(', ')}], the picture draws [${[...entry.dependencies].sort().join(', ')}]`);
+      problems.push(
+        `${name}: package.json dependencies on @mcpc packages are [${declared.join(', ')}], the picture draws [${[...entry.dependencies].sort().join(', ')}]`,
+      );
     }
     const peers = workspace(manifest.peerDependencies);
     if (!same(peers, [...entry.optionalPeers].sort())) {
-      problems.push(`${name}: package.json peerDependencies on @mcpc packages are [${peers.join(', ')}], the picture draws [${[...entry.optionalPeers].sort().join(', ')}]`);
+      problems.push(
+        `${name}: package.json peerDependencies on @mcpc packages are [${peers.join(', ')}], the picture draws [${[...entry.optionalPeers].sort().join(', ')}]`,
+      );
     }
     for (const peer of peers) {
-      if (manifest.peerDependenciesMeta?.[peer]?.optional !== true) problems.push(`${name}: peer ${peer} is not marked optional`);
+      if (manifest.peerDependenciesMeta?.[peer]?.optional !== true)
+        problems.push(`${name}: peer ${peer} is not marked optional`);
     }
 
-    const thirdParty = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+    const thirdParty = new Set([
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+    ]);
     const dist = join(dir, 'dist');
     const built = filesUnder(dist, '.js');
     if (built.length === 0) problems.push(`${name}: no dist/**/*.js — build it first`);
@@ -150,7 +214,8 @@ export function checkArchitecture({ table = readTable(), packages = workspacePac
         if (specifier === '<computed>') {
           problems.push(`${where}: import() of a computed specifier, which no check can follow`);
         } else if (specifier.startsWith('.')) {
-          if (!resolve(dirname(file), specifier).startsWith(dist + sep)) problems.push(`${where}: '${specifier}' reaches outside dist/`);
+          if (!resolve(dirname(file), specifier).startsWith(dist + sep))
+            problems.push(`${where}: '${specifier}' reaches outside dist/`);
         } else if (isBuiltin(specifier)) {
           // Node's built-ins: allowed here; the client's root entry is checked on its own below.
         } else if (specifier.startsWith('@mcpc/')) {
@@ -159,12 +224,16 @@ export function checkArchitecture({ table = readTable(), packages = workspacePac
           if (entry.dependencies.includes(target)) {
             // An arrow of the picture.
           } else if (entry.optionalPeers.includes(target)) {
-            if (!dynamic) problems.push(`${where}: imports the optional peer '${specifier}' statically; it may only be loaded on demand (import())`);
+            if (!dynamic)
+              problems.push(
+                `${where}: imports the optional peer '${specifier}' statically; it may only be loaded on demand (import())`,
+              );
           } else {
             problems.push(`${where}: imports '${specifier}', which the picture does not allow for ${name}`);
           }
           const other = byName.get(target);
-          if (other !== undefined && !exportsSubpath(other.manifest, subpath)) problems.push(`${where}: '${specifier}' is not a public entry point of ${target}`);
+          if (other !== undefined && !exportsSubpath(other.manifest, subpath))
+            problems.push(`${where}: '${specifier}' is not a public entry point of ${target}`);
         } else if (!thirdParty.has(packageOf(specifier))) {
           problems.push(`${where}: imports '${specifier}', which ${name}'s package.json does not declare`);
         }
@@ -204,7 +273,8 @@ export function nodeOnlyInEntry(entry = join(root, 'packages', 'client', 'dist',
       if (specifier.startsWith('.')) queue.push(resolve(dirname(file), specifier));
       else if (isBuiltin(specifier)) found.push(`${where}: imports '${specifier}'`);
     }
-    for (const { name, line } of nodeGlobalsOf(code, file)) found.push(`${where}:${line}: uses the Node-only global '${name}'`);
+    for (const { name, line } of nodeGlobalsOf(code, file))
+      found.push(`${where}:${line}: uses the Node-only global '${name}'`);
   }
   return { files: [...seen].map((f) => relative(root, f)), found };
 }

@@ -19,7 +19,10 @@ export function publishablePackages() {
   const dir = join(root, 'packages');
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'package.json')))
-    .map((entry) => ({ dir: join(dir, entry.name), manifest: JSON.parse(readFileSync(join(dir, entry.name, 'package.json'), 'utf8')) }))
+    .map((entry) => ({
+      dir: join(dir, entry.name),
+      manifest: JSON.parse(readFileSync(join(dir, entry.name, 'package.json'), 'utf8')),
+    }))
     .filter(({ manifest }) => manifest.private !== true)
     .sort((a, b) => a.manifest.name.localeCompare(b.manifest.name));
 }
@@ -33,7 +36,12 @@ function pnpm() {
 }
 
 function run(command, args, cwd) {
-  const r = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'], shell: process.platform === 'win32', env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' } });
+  const r = spawnSync(command, args, {
+    cwd,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    shell: process.platform === 'win32',
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
+  });
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${r.status})`);
 }
@@ -43,18 +51,26 @@ export function packAll({ out = join(root, 'dist-packs'), build = true } = {}) {
   const packages = publishablePackages();
   if (build) {
     const filters = packages.map(({ manifest }) => `--filter=${manifest.name}`);
-    run(process.execPath, [join(root, 'tooling', 'scripts', 'turbo.mjs'), 'run', 'build', ...filters, '--output-logs=errors-only'], root);
+    run(
+      process.execPath,
+      [join(root, 'tooling', 'scripts', 'turbo.mjs'), 'run', 'build', ...filters, '--output-logs=errors-only'],
+      root,
+    );
   }
   mkdirSync(out, { recursive: true });
   // Tarballs of an earlier run (an older version, a package since removed) would be installed too.
   for (const file of readdirSync(out)) if (file.endsWith('.tgz')) rmSync(join(out, file));
   const unbuilt = packages.filter(({ dir }) => !existsSync(join(dir, 'dist'))).map(({ manifest }) => manifest.name);
-  if (unbuilt.length > 0) throw new Error(`not built (no dist/): ${unbuilt.join(', ')}; run the build first, or leave out --no-build`);
+  if (unbuilt.length > 0)
+    throw new Error(`not built (no dist/): ${unbuilt.join(', ')}; run the build first, or leave out --no-build`);
   const { command, args } = pnpm();
   for (const { dir } of packages) {
     run(command, [...args, 'pack', '--pack-destination', out], dir);
   }
-  return readdirSync(out).filter((file) => file.endsWith('.tgz')).sort().map((file) => join(out, file));
+  return readdirSync(out)
+    .filter((file) => file.endsWith('.tgz'))
+    .sort()
+    .map((file) => join(out, file));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -62,7 +78,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const outAt = argv.indexOf('--out');
   const out = outAt === -1 ? undefined : argv[outAt + 1];
   if (outAt !== -1 && out === undefined) throw new Error('--out needs a directory');
-  const tarballs = packAll({ ...(out === undefined ? {} : { out: resolve(out) }), build: !argv.includes('--no-build') });
+  const tarballs = packAll({
+    ...(out === undefined ? {} : { out: resolve(out) }),
+    build: !argv.includes('--no-build'),
+  });
   console.log(`\n${tarballs.length} tarballs (install them together: npm install <paths>):`);
   for (const tarball of tarballs) console.log(tarball);
 }

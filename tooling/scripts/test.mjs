@@ -14,7 +14,12 @@ const resultsDir = join(root, '.vitest-results');
 // leg, servers the tests start with npx) warns once per process about each one it does not know.
 const PNPM_ONLY_CONFIG = /^npm_config_(verify_deps_before_run|npm_globalconfig|_jsr_registry)$/i;
 const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !PNPM_ONLY_CONFIG.test(key)));
-const env = { ...inherited, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '0' };
+const env = {
+  ...inherited,
+  TURBO_TELEMETRY_DISABLED: '1',
+  DO_NOT_TRACK: '1',
+  FORCE_COLOR: process.env.FORCE_COLOR ?? '0',
+};
 
 function run(label, command, args, extraEnv = {}) {
   console.log(`\n▶ ${label}: ${command} ${args.join(' ')}`);
@@ -33,6 +38,12 @@ if (run('build, typecheck, lint', turbo, ['run', 'build', 'typecheck', 'lint', '
   fail('build, typecheck or lint failed');
 }
 
+// The formatter is part of lint: style stays out of review.
+const prettier = join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
+if (run('format check', process.execPath, [prettier, '--check', '--log-level=warn', '.']) !== 0) {
+  fail('prettier found unformatted files: run `npx -y pnpm@10.34.8 format`');
+}
+
 rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
@@ -47,15 +58,12 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 let broken = false;
 for (const [i, entry] of matrix.entries()) {
   const out = join(resultsDir, `run-${i}.json`);
-  const status = run(`tests on ${entry.name}`, entry.command, [
-    ...entry.args,
-    vitest,
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${out}`,
-    ...extra,
-  ], entry.env);
+  const status = run(
+    `tests on ${entry.name}`,
+    entry.command,
+    [...entry.args, vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extra],
+    entry.env,
+  );
   let report;
   try {
     report = JSON.parse(readFileSync(out, 'utf8'));

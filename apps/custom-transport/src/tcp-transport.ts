@@ -68,9 +68,17 @@ export class TcpTransport implements Transport {
         socket.destroy();
         this.#state = 'closed';
         // Transport errors the client acts on carry the shared codes: this one is "could not reach it".
-        reject(new TransportError(`could not connect to ${this.label}: ${error.message}`, { code: TransportErrorCode.NetworkError, cause: error }));
+        reject(
+          new TransportError(`could not connect to ${this.label}: ${error.message}`, {
+            code: TransportErrorCode.NetworkError,
+            cause: error,
+          }),
+        );
       };
-      const timer = setTimeout(() => fail(new Error(`no connection within ${this.#connectTimeout} ms`)), this.#connectTimeout);
+      const timer = setTimeout(
+        () => fail(new Error(`no connection within ${this.#connectTimeout} ms`)),
+        this.#connectTimeout,
+      );
       socket.once('error', fail);
       socket.once('connect', () => {
         clearTimeout(timer);
@@ -81,9 +89,17 @@ export class TcpTransport implements Transport {
         let cause: Error | undefined;
         socket.on('data', (chunk: Buffer) => this.#read(chunk));
         socket.on('error', (error) => {
-          cause ??= new TransportError(`the connection to ${this.label} failed: ${error.message}`, { code: TransportErrorCode.NetworkError, cause: error });
+          cause ??= new TransportError(`the connection to ${this.label} failed: ${error.message}`, {
+            code: TransportErrorCode.NetworkError,
+            cause: error,
+          });
         });
-        socket.once('close', () => this.#finish(cause ?? new TransportError(`${this.label} closed the connection`, { code: TransportErrorCode.NetworkError })));
+        socket.once('close', () =>
+          this.#finish(
+            cause ??
+              new TransportError(`${this.label} closed the connection`, { code: TransportErrorCode.NetworkError }),
+          ),
+        );
         resolve();
       });
     });
@@ -100,7 +116,9 @@ export class TcpTransport implements Transport {
     }
     // Resolves once the bytes are handed to the kernel: the callback runs after the write flushes.
     return new Promise<void>((resolve, reject) => {
-      socket.write(line, (error) => (error ? reject(new TransportError(`could not write to ${this.label}`, { cause: error })) : resolve()));
+      socket.write(line, (error) =>
+        error ? reject(new TransportError(`could not write to ${this.label}`, { cause: error })) : resolve(),
+      );
     });
   }
 

@@ -4,7 +4,13 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client, ConnectionError, textOf } from '@mcpc/client';
-import { ConnectionClosedError, JsonRpcEngine, MessageTooLargeError, TransportError, silentLogger } from '@mcpc/jsonrpc';
+import {
+  ConnectionClosedError,
+  JsonRpcEngine,
+  MessageTooLargeError,
+  TransportError,
+  silentLogger,
+} from '@mcpc/jsonrpc';
 import { TcpTransport, tcp } from '../src/index.js';
 
 const servers: Server[] = [];
@@ -28,9 +34,13 @@ async function listen(onConnection: (socket: Socket) => void): Promise<number> {
  */
 function sdkServer(socket: Socket): void {
   const server = new McpServer({ name: 'tcp-adder', version: '1.0.0' });
-  server.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
-    content: [{ type: 'text', text: String(a + b) }],
-  }));
+  server.registerTool(
+    'add',
+    { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } },
+    ({ a, b }) => ({
+      content: [{ type: 'text', text: String(a + b) }],
+    }),
+  );
   server.registerTool('hang', { description: 'Never answers' }, () => new Promise(() => {}));
   const transport = new StdioServerTransport(socket, socket);
   socket.once('close', () => void server.close());
@@ -46,7 +56,11 @@ afterEach(async () => {
 describe('a custom transport package used through Client', () => {
   it('lists and calls a tool of the official SDK server over TCP', async () => {
     const port = await listen(sdkServer);
-    const client = new Client({ servers: [tcp({ name: 'adder', port })], clientInfo: { name: 'tcp-test', version: '1.0.0' }, logger: silentLogger });
+    const client = new Client({
+      servers: [tcp({ name: 'adder', port })],
+      clientInfo: { name: 'tcp-test', version: '1.0.0' },
+      logger: silentLogger,
+    });
     try {
       const tools = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(['add', 'hang']);
@@ -78,7 +92,11 @@ describe('the TCP transport honours the Transport contract', () => {
     const port = await listen(sdkServer);
     const engine = new JsonRpcEngine(new TcpTransport({ port }), { logger: silentLogger });
     await engine.start();
-    await engine.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+    await engine.request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 't', version: '1' },
+    });
     await engine.notify('notifications/initialized');
     const call = engine.request('tools/call', { name: 'hang', arguments: {} });
     await new Promise((r) => setTimeout(r, 50));
@@ -95,7 +113,9 @@ describe('the TCP transport honours the Transport contract', () => {
       for (let i = 0; i < 64; i++) socket.write('x'.repeat(1024));
     });
     const transport = new TcpTransport({ port, maxMessageBytes: 16 * 1024 });
-    const closed = new Promise<Error | undefined>((resolve) => void transport.start({ message: () => {}, error: () => {}, close: resolve }));
+    const closed = new Promise<Error | undefined>(
+      (resolve) => void transport.start({ message: () => {}, error: () => {}, close: resolve }),
+    );
     const cause = await closed;
     expect(cause).toBeInstanceOf(MessageTooLargeError);
     expect(cause).toMatchObject({ limitBytes: 16 * 1024 });
@@ -110,6 +130,8 @@ describe('the TCP transport honours the Transport contract', () => {
     await Promise.all([transport.close(), transport.close()]);
     await transport.close();
     expect(causes).toEqual([undefined]);
-    await expect(transport.start({ message: () => {}, error: () => {}, close: () => {} })).rejects.toBeInstanceOf(TransportError);
+    await expect(transport.start({ message: () => {}, error: () => {}, close: () => {} })).rejects.toBeInstanceOf(
+      TransportError,
+    );
   });
 });

@@ -10,8 +10,14 @@ import { createGateway, generateText, isStepCount } from 'ai';
 import { connect } from '@mcpc/client';
 import { toAiSdkTools } from '@mcpc/client/convert';
 
-const everything = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
-const client = await connect([process.execPath, everything, 'stdio'], { clientInfo: { name: 'mcpc-ai-sdk-example', version: '0.1.0' } });
+const everything = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);
+const client = await connect([process.execPath, everything, 'stdio'], {
+  clientInfo: { name: 'mcpc-ai-sdk-example', version: '0.1.0' },
+});
 try {
   const baseURL = process.env.AI_GATEWAY_BASE_URL;
   const gateway = createGateway(baseURL === undefined ? {} : { baseURL });
@@ -19,7 +25,9 @@ try {
     model: gateway('openai/gpt-5-mini'),
     prompt: 'What is 2 + 3? Use a tool.',
     // execute gets the MCP name and the checked arguments; the call's abort signal is passed along.
-    tools: toAiSdkTools(await client.listTools(), (name, args, { signal }) => client.callTool(name, args, signal === undefined ? {} : { signal })),
+    tools: toAiSdkTools(await client.listTools(), (name, args, { signal }) =>
+      client.callTool(name, args, signal === undefined ? {} : { signal }),
+    ),
     stopWhen: isStepCount(2),
   });
   for (const step of result.steps) {

@@ -10,8 +10,14 @@ import Anthropic from '@anthropic-ai/sdk';
 import { connect, textOf } from '@mcpc/client';
 import { mapToolNames, toAnthropicTools } from '@mcpc/client/convert';
 
-const everything = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
-const client = await connect([process.execPath, everything, 'stdio'], { clientInfo: { name: 'mcpc-anthropic-example', version: '0.1.0' } });
+const everything = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);
+const client = await connect([process.execPath, everything, 'stdio'], {
+  clientInfo: { name: 'mcpc-anthropic-example', version: '0.1.0' },
+});
 try {
   const tools = await client.listTools();
   const byName = mapToolNames(tools, 'anthropic');
@@ -19,7 +25,12 @@ try {
   /** @type {Anthropic.MessageParam[]} */
   const messages = [{ role: 'user', content: 'What is 2 + 3? Use a tool.' }];
 
-  const first = await anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages, tools: toAnthropicTools(tools) });
+  const first = await anthropic.messages.create({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    messages,
+    tools: toAnthropicTools(tools),
+  });
   messages.push({ role: 'assistant', content: first.content });
   /** @type {Anthropic.ToolResultBlockParam[]} */
   const results = [];
@@ -29,11 +40,21 @@ try {
     if (tool === undefined) throw new Error(`the model called an unknown tool: ${block.name}`);
     const result = await client.callTool(tool.name, /** @type {Record<string, unknown>} */ (block.input));
     console.log(`${tool.name}(${JSON.stringify(block.input)}) → ${textOf(result)}`);
-    results.push({ type: 'tool_result', tool_use_id: block.id, content: textOf(result), is_error: result.isError === true });
+    results.push({
+      type: 'tool_result',
+      tool_use_id: block.id,
+      content: textOf(result),
+      is_error: result.isError === true,
+    });
   }
   messages.push({ role: 'user', content: results });
 
-  const second = await anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages, tools: toAnthropicTools(tools) });
+  const second = await anthropic.messages.create({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    messages,
+    tools: toAnthropicTools(tools),
+  });
   console.log(second.content.map((block) => (block.type === 'text' ? block.text : '')).join(''));
 } finally {
   await client.close();

@@ -10,8 +10,14 @@ import { GoogleGenAI } from '@google/genai';
 import { connect, textOf } from '@mcpc/client';
 import { mapToolNames, toGoogleTools } from '@mcpc/client/convert';
 
-const everything = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
-const client = await connect([process.execPath, everything, 'stdio'], { clientInfo: { name: 'mcpc-google-example', version: '0.1.0' } });
+const everything = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);
+const client = await connect([process.execPath, everything, 'stdio'], {
+  clientInfo: { name: 'mcpc-google-example', version: '0.1.0' },
+});
 try {
   const tools = await client.listTools();
   const byName = mapToolNames(tools, 'google');
@@ -27,10 +33,16 @@ try {
   const responses = [];
   for (const call of calls) {
     const tool = byName.get(call.name ?? '');
-    if (tool === undefined || call.name === undefined) throw new Error(`the model called an unknown tool: ${call.name}`);
+    if (tool === undefined || call.name === undefined)
+      throw new Error(`the model called an unknown tool: ${call.name}`);
     const result = await client.callTool(tool.name, call.args ?? {});
     console.log(`${tool.name}(${JSON.stringify(call.args)}) → ${textOf(result)}`);
-    responses.push({ functionResponse: { name: call.name, response: result.isError === true ? { error: textOf(result) } : { output: textOf(result) } } });
+    responses.push({
+      functionResponse: {
+        name: call.name,
+        response: result.isError === true ? { error: textOf(result) } : { output: textOf(result) },
+      },
+    });
   }
   contents.push({ role: 'user', parts: responses });
 

@@ -10,8 +10,14 @@ import OpenAI from 'openai';
 import { connect, textOf } from '@mcpc/client';
 import { mapToolNames, toOpenAITools } from '@mcpc/client/convert';
 
-const everything = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
-const client = await connect([process.execPath, everything, 'stdio'], { clientInfo: { name: 'mcpc-openai-example', version: '0.1.0' } });
+const everything = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);
+const client = await connect([process.execPath, everything, 'stdio'], {
+  clientInfo: { name: 'mcpc-openai-example', version: '0.1.0' },
+});
 try {
   const tools = await client.listTools();
   const byName = mapToolNames(tools, 'openai'); // OpenAI's name for a tool → the MCP tool

@@ -11,7 +11,11 @@ import { request as undiciRequest } from 'undici';
 
 export const label = 'limit';
 const PROTOCOL_VERSION = '2025-11-25';
-const initializeParams = { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcpc-bench-limit', version: '1.0.0' } };
+const initializeParams = {
+  protocolVersion: PROTOCOL_VERSION,
+  capabilities: {},
+  clientInfo: { name: 'mcpc-bench-limit', version: '1.0.0' },
+};
 
 /** @param {{ transport: 'stdio', command: string, args: string[] } | { transport: 'http', url: string }} target */
 export async function connect(target) {
@@ -26,7 +30,10 @@ export async function connect(target) {
 }
 
 function rpcError(error) {
-  return Object.assign(new Error(`JSON-RPC error ${error.code}: ${error.message}`), { code: error.code, data: error.data });
+  return Object.assign(new Error(`JSON-RPC error ${error.code}: ${error.message}`), {
+    code: error.code,
+    data: error.data,
+  });
 }
 
 function stdioRpc({ command, args }) {
@@ -132,7 +139,8 @@ function httpRpc({ url }) {
       if (answer.error !== undefined) throw rpcError(answer.error);
       return answer.result;
     },
-    notify: (method, params) => post(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }),
+    notify: (method, params) =>
+      post(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }),
     async close() {
       if (headers['mcp-session-id'] === undefined) return;
       const res = await undiciRequest(url, { method: 'DELETE', headers });

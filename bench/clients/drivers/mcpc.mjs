@@ -13,7 +13,10 @@ export const label = 'mcpc';
 /** @param {{ transport: 'stdio', command: string, args: string[] } | { transport: 'http', url: string }} target */
 export async function connect(target) {
   const options = { clientInfo: { name: 'mcpc-bench', version: '1.0.0' }, name: 'bench', timeout: 120_000 };
-  const client = target.transport === 'stdio' ? await mcpcConnect([target.command, ...target.args], options) : await mcpcConnect(target.url, options);
+  const client =
+    target.transport === 'stdio'
+      ? await mcpcConnect([target.command, ...target.args], options)
+      : await mcpcConnect(target.url, options);
   return {
     async listTools() {
       client.clearCache('tools'); // every list is a real tools/list, with the client's checks of each definition

@@ -14,7 +14,12 @@ export async function connect(target) {
   const client = new Client({ name: 'mcpc-bench', version: '1.0.0' });
   const transport =
     target.transport === 'stdio'
-      ? new StdioClientTransport({ command: target.command, args: target.args, stderr: 'inherit', maxBufferSize: MAX_MESSAGE })
+      ? new StdioClientTransport({
+          command: target.command,
+          args: target.args,
+          stderr: 'inherit',
+          maxBufferSize: MAX_MESSAGE,
+        })
       : new StreamableHTTPClientTransport(new URL(target.url));
   await client.connect(transport, options);
   return {

@@ -28,7 +28,11 @@ export const PACKAGES = {
   },
   sdk1: {
     install: ['@modelcontextprotocol/sdk@1.32.2'],
-    imports: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js'],
+    imports: [
+      '@modelcontextprotocol/sdk/client/index.js',
+      '@modelcontextprotocol/sdk/client/stdio.js',
+      '@modelcontextprotocol/sdk/client/streamableHttp.js',
+    ],
   },
   sdk2: {
     install: ['@modelcontextprotocol/client@2.4.0'],
@@ -40,7 +44,14 @@ export const PACKAGES = {
   },
 };
 // `http` is a dependency of the HTTP transport: packed too, since it is not on the registry yet.
-export const MCPC_PACKAGES = ['jsonrpc', 'schema-validator', 'client', 'transport-stdio', 'http', 'transport-streamable-http'];
+export const MCPC_PACKAGES = [
+  'jsonrpc',
+  'schema-validator',
+  'client',
+  'transport-stdio',
+  'http',
+  'transport-streamable-http',
+];
 
 /** Runs a command; resolves with its stdout, rejects with its stderr tail. Bounded by `timeoutMs`. */
 export function run(command, args, { cwd, timeoutMs = 300_000, env = process.env } = {}) {
@@ -58,7 +69,10 @@ export function run(command, args, { cwd, timeoutMs = 300_000, env = process.env
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve(out);
-      else reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? code}) in ${cwd}:\n${err || out.slice(-2000)}`));
+      else
+        reject(
+          new Error(`${command} ${args.join(' ')} failed (${signal ?? code}) in ${cwd}:\n${err || out.slice(-2000)}`),
+        );
     });
   });
 }
@@ -121,17 +135,34 @@ export async function install({ repoRoot, pnpm, drivers, log, reuseDir }) {
   const wanted = drivers.filter((d) => d in PACKAGES);
   const projects = {};
   const sizes = {};
-  const npmArgs = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', '--no-update-notifier'];
+  const npmArgs = [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--prefer-offline',
+    '--loglevel=error',
+    '--no-update-notifier',
+  ];
   // mcpc's tarballs, packed once for every row that installs them.
   let tarballs;
   if (wanted.some((d) => PACKAGES[d].install === null)) {
-    await Promise.all(MCPC_PACKAGES.map((name) => run(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', packs], { cwd: join(repoRoot, 'packages', name) })));
+    await Promise.all(
+      MCPC_PACKAGES.map((name) =>
+        run(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', packs], {
+          cwd: join(repoRoot, 'packages', name),
+        }),
+      ),
+    );
     tarballs = (await readdir(packs)).filter((f) => f.endsWith('.tgz')).map((f) => join(packs, f));
-    if (tarballs.length !== MCPC_PACKAGES.length) throw new Error(`expected ${MCPC_PACKAGES.length} tarballs in ${packs}, found ${tarballs.length}`);
+    if (tarballs.length !== MCPC_PACKAGES.length)
+      throw new Error(`expected ${MCPC_PACKAGES.length} tarballs in ${packs}, found ${tarballs.length}`);
   }
   const installOne = async (driver) => {
     let specs = PACKAGES[driver].install;
-    const reused = reuseDir !== undefined && specs !== null ? join(reuseDir, `${driver}-${specs.join('+').replace(/[^\w.@+-]/g, '_')}`) : undefined;
+    const reused =
+      reuseDir !== undefined && specs !== null
+        ? join(reuseDir, `${driver}-${specs.join('+').replace(/[^\w.@+-]/g, '_')}`)
+        : undefined;
     const dir = reused ?? join(root, driver);
     const done = join(dir, '.installed');
     const t0 = performance.now();
@@ -140,15 +171,24 @@ export async function install({ repoRoot, pnpm, drivers, log, reuseDir }) {
     } else {
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `footprint-${driver}`, private: true, type: 'module' }, null, 2));
+      await writeFile(
+        join(dir, 'package.json'),
+        JSON.stringify({ name: `footprint-${driver}`, private: true, type: 'module' }, null, 2),
+      );
       if (specs === null) specs = [...tarballs, ...(PACKAGES[driver].extra ?? [])];
       await run('npm', [...npmArgs, ...specs], { cwd: dir });
       if (reused) await writeFile(done, new Date().toISOString());
     }
     const nm = join(dir, 'node_modules');
-    sizes[driver] = { ...(await sizeOf(nm)), packages: await countPackages(nm), installSeconds: (performance.now() - t0) / 1000 };
+    sizes[driver] = {
+      ...(await sizeOf(nm)),
+      packages: await countPackages(nm),
+      installSeconds: (performance.now() - t0) / 1000,
+    };
     projects[driver] = dir;
-    log(`  ${driver}: ${(sizes[driver].bytes / 1e6).toFixed(2)} MB in ${sizes[driver].files} files (${(sizes[driver].diskBytes / 1e6).toFixed(2)} MB on disk), ${sizes[driver].packages} packages`);
+    log(
+      `  ${driver}: ${(sizes[driver].bytes / 1e6).toFixed(2)} MB in ${sizes[driver].files} files (${(sizes[driver].diskBytes / 1e6).toFixed(2)} MB on disk), ${sizes[driver].packages} packages`,
+    );
   };
   await Promise.all(wanted.map(installOne));
   return { root, projects, sizes, cleanup: () => rm(root, { recursive: true, force: true }) };

@@ -63,10 +63,19 @@ for (const [id, us] of selfUs) {
 const pct = (us) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;
 console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled`);
 console.log('\nself time by package');
-for (const [k, us] of [...pkg].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${pct(us)} ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
+for (const [k, us] of [...pkg].sort((a, b) => b[1] - a[1]).slice(0, 15))
+  console.log(`${pct(us)} ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
 console.log(`\nself time by function (top ${top})`);
-for (const [k, us] of [...fn].filter(([k]) => !filter || k.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(us)} ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
+for (const [k, us] of [...fn]
+  .filter(([k]) => !filter || k.includes(filter))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top))
+  console.log(`${pct(us)} ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
 if (args.includes('--inclusive')) {
   console.log(`\ninclusive time by function (top ${top})`);
-  for (const [k, us] of [...inclusive].filter(([k]) => !filter || k.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(us)} ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
+  for (const [k, us] of [...inclusive]
+    .filter(([k]) => !filter || k.includes(filter))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top))
+    console.log(`${pct(us)} ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
 }

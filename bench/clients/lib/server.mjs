@@ -29,7 +29,12 @@ const transportKind = flag('transport', 'stdio');
 const fillerCount = Number(flag('tools', '0'));
 const maxLifetime = Number(flag('max-lifetime', String(10 * 60_000)));
 const MAX_BLOB = 64 * 1024 * 1024;
-if (!['stdio', 'http'].includes(transportKind) || !Number.isInteger(fillerCount) || fillerCount < 0 || !(maxLifetime > 0)) {
+if (
+  !['stdio', 'http'].includes(transportKind) ||
+  !Number.isInteger(fillerCount) ||
+  fillerCount < 0 ||
+  !(maxLifetime > 0)
+) {
   console.error('usage: server.mjs --transport stdio|http [--tools N] [--max-lifetime ms]');
   process.exit(2);
 }
@@ -56,13 +61,21 @@ process.stdout.on('error', () => stop('stdout closed'));
 const echoTool = {
   name: 'echo',
   description: 'Returns the message it is given.',
-  inputSchema: { type: 'object', properties: { message: { type: 'string', description: 'The text to echo back.' } }, required: ['message'] },
+  inputSchema: {
+    type: 'object',
+    properties: { message: { type: 'string', description: 'The text to echo back.' } },
+    required: ['message'],
+  },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
 };
 const blobTool = {
   name: 'blob',
   description: 'Returns one text content block of exactly `bytes` ASCII bytes.',
-  inputSchema: { type: 'object', properties: { bytes: { type: 'integer', minimum: 0, maximum: MAX_BLOB } }, required: ['bytes'] },
+  inputSchema: {
+    type: 'object',
+    properties: { bytes: { type: 'integer', minimum: 0, maximum: MAX_BLOB } },
+    required: ['bytes'],
+  },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
 };
 /** A filler tool shaped like a real one: a description, a few typed and described properties. */
@@ -74,7 +87,13 @@ const filler = (i) => ({
     type: 'object',
     properties: {
       query: { type: 'string', description: 'What to look for.', minLength: 1 },
-      limit: { type: 'integer', description: 'How many items to return at most.', minimum: 1, maximum: 100, default: 10 },
+      limit: {
+        type: 'integer',
+        description: 'How many items to return at most.',
+        minimum: 1,
+        maximum: 100,
+        default: 10,
+      },
       tags: { type: 'array', description: 'Only items with all of these tags.', items: { type: 'string' } },
       sort: { type: 'string', enum: ['relevance', 'newest', 'oldest'] },
     },
@@ -92,7 +111,11 @@ const blobs = new Map();
 function blobText(n) {
   let text = blobs.get(n);
   if (text === undefined) {
-    const line = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 the quick brown fox jumps over.\n'.replace('\n', ' ');
+    const line =
+      'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 the quick brown fox jumps over.\n'.replace(
+        '\n',
+        ' ',
+      );
     text = line.repeat(Math.ceil(n / line.length)).slice(0, n);
     blobs.clear(); // keep one
     blobs.set(n, text);
@@ -108,7 +131,8 @@ function makeServer() {
     if (name === 'echo') return { content: [{ type: 'text', text: String(a.message ?? '') }] };
     if (name === 'blob') {
       const n = Number(a.bytes);
-      if (!Number.isInteger(n) || n < 0 || n > MAX_BLOB) return { isError: true, content: [{ type: 'text', text: `bytes must be an integer in 0..${MAX_BLOB}` }] };
+      if (!Number.isInteger(n) || n < 0 || n > MAX_BLOB)
+        return { isError: true, content: [{ type: 'text', text: `bytes must be an integer in 0..${MAX_BLOB}` }] };
       return { content: [{ type: 'text', text: blobText(n) }] };
     }
     if (name.startsWith('filler_')) return { content: [{ type: 'text', text: '[]' }] };
@@ -153,7 +177,9 @@ if (transportKind === 'stdio') {
     });
   const fail = (res, status, code, message) => {
     if (res.headersSent) return res.end();
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+    res
+      .writeHead(status, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
   };
 
   const http = createServer(async (req, res) => {
@@ -174,7 +200,8 @@ if (transportKind === 'stdio') {
           return await transport.handleRequest(req, res, body);
         }
         const messages = Array.isArray(body) ? body : [body];
-        if (!messages.some((m) => isInitializeRequest(m))) return fail(res, 400, -32000, 'Bad Request: No valid session ID provided');
+        if (!messages.some((m) => isInitializeRequest(m)))
+          return fail(res, 400, -32000, 'Bad Request: No valid session ID provided');
         const server = makeServer();
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,

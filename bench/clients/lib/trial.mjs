@@ -41,7 +41,8 @@ const median = (values) => {
 
 function checkEcho(result, message) {
   const text = result?.content?.[0]?.text;
-  if (text !== message) throw new Error(`echo answered ${JSON.stringify(text)?.slice(0, 80)} for ${JSON.stringify(message)}`);
+  if (text !== message)
+    throw new Error(`echo answered ${JSON.stringify(text)?.slice(0, 80)} for ${JSON.stringify(message)}`);
 }
 
 /** `count` echo calls, one after the other; latencies in ms when `timed`. */
@@ -116,7 +117,13 @@ const STEPS = {
     const done = await concurrent(client, p.calls, p.inFlight);
     const seconds = (performance.now() - t0) / 1000;
     const cpu = cpuMicros(cpu0);
-    return { calls: done, complete: done === p.calls, callsPerSec: done / seconds, cpuUsPerCall: cpu / done, windowUs: [w0, clockUs()] };
+    return {
+      calls: done,
+      complete: done === p.calls,
+      callsPerSec: done / seconds,
+      cpuUsPerCall: cpu / done,
+      windowUs: [w0, clockUs()],
+    };
   },
   async list(client, p) {
     for (let i = 0; i < p.warmup; i++) await client.listTools();
@@ -160,7 +167,7 @@ const STEPS = {
     // Warm up until V8's young generation has stopped growing (bounded): its growth under allocation
     // pressure is sizing, not a leak, and would otherwise land in whichever window it happens to fall.
     let warmup = await concurrent(client, p.warmup, p.inFlight);
-    for (let size = newSpace(), still = 0; still < 2 && warmup < p.maxWarmup && !outOfTime(); ) {
+    for (let size = newSpace(), still = 0; still < 2 && warmup < p.maxWarmup && !outOfTime();) {
       warmup += await concurrent(client, 1000, p.inFlight);
       const now = newSpace();
       still = now === size ? still + 1 : 0;

@@ -19,13 +19,19 @@ const client = new Client({
     const [first] = request.messages;
     const asked = first && 'type' in first.content && first.content.type === 'text' ? first.content.text : '';
     console.log(`[${server}] sampling request: ${asked}`);
-    return { model: 'example-model', stopReason: 'endTurn', content: { type: 'text', text: 'Silent pipes hum / JSON flows between two minds / tools wake, answer, rest' } };
+    return {
+      model: 'example-model',
+      stopReason: 'endTurn',
+      content: { type: 'text', text: 'Silent pipes hum / JSON flows between two minds / tools wake, answer, rest' },
+    };
   },
 
   // The server asks the user for input (elicitation/create). Show a form; here we fill it in.
   onElicitation: async (request, { server }) => {
     if (request.mode !== 'form') return { action: 'decline' };
-    console.log(`[${server}] asks: ${request.message} (fields: ${Object.keys(request.requestedSchema.properties).join(', ')})`);
+    console.log(
+      `[${server}] asks: ${request.message} (fields: ${Object.keys(request.requestedSchema.properties).join(', ')})`,
+    );
     return { action: 'accept', content: { name: 'Ada Lovelace', check: true, email: 'ada@example.com' } };
   },
 });
@@ -37,17 +43,26 @@ try {
   console.log(textOf(await client.callTool('echo', { message: 'Hello, MCP!' })));
   console.log(textOf(await client.callTool('get-sum', { a: 2, b: 3 })));
 
-  const progress = await client.callTool('trigger-long-running-operation', { duration: 1, steps: 4 }, {
-    onProgress: ({ progress, total }) => console.log(`progress ${progress}/${total}`),
-  });
+  const progress = await client.callTool(
+    'trigger-long-running-operation',
+    { duration: 1, steps: 4 },
+    {
+      onProgress: ({ progress, total }) => console.log(`progress ${progress}/${total}`),
+    },
+  );
   console.log(textOf(progress));
 
   const [resource] = await client.listResources();
   for (const contents of await client.readResource(resource.uri)) {
-    console.log(`${contents.uri}: ${contents.isText() ? contents.text.slice(0, 60).replace(/\s+/g, ' ') + '…' : `${contents.bytes().length} bytes`}`);
+    console.log(
+      `${contents.uri}: ${contents.isText() ? contents.text.slice(0, 60).replace(/\s+/g, ' ') + '…' : `${contents.bytes().length} bytes`}`,
+    );
   }
 
-  const sampled = await client.callTool('trigger-sampling-request', { prompt: 'Write a haiku about MCP', maxTokens: 50 });
+  const sampled = await client.callTool('trigger-sampling-request', {
+    prompt: 'Write a haiku about MCP',
+    maxTokens: 50,
+  });
   console.log(textOf(sampled).replace(/\s+/g, ' ').slice(0, 160));
 
   const elicited = await client.callTool('trigger-elicitation-request', {});

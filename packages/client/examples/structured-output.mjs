@@ -17,12 +17,17 @@ try {
   console.log('valid structuredContent:', result.structuredContent);
 
   // A call can choose its own mode: 'warn', 'strict' or 'off'.
-  const relaxed = await client.callTool('get-structured-content', { location: 'Chicago' }, { validateStructuredContent: 'warn' });
+  const relaxed = await client.callTool(
+    'get-structured-content',
+    { location: 'Chicago' },
+    { validateStructuredContent: 'warn' },
+  );
   console.log('checked, never thrown:', relaxed.structuredContent);
 } catch (error) {
   if (error instanceof StructuredContentError) {
     // reason is 'mismatch' (errors say where) or 'missing'; error.result is the result as received.
-    for (const issue of error.errors) console.error(`${issue.instancePath || '(root)'} ${issue.message} (${issue.keyword} at ${issue.schemaPath})`);
+    for (const issue of error.errors)
+      console.error(`${issue.instancePath || '(root)'} ${issue.message} (${issue.keyword} at ${issue.schemaPath})`);
   } else if (error instanceof ToolSchemaError) {
     // The tool's schema declares a $schema dialect this client cannot read: the call was not sent.
     console.error(error.message);

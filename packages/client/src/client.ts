@@ -1,5 +1,12 @@
 import { escapeForLog, safeLog, warningsToConsole, type JsonRpcParams, type Logger } from '@mcpc/jsonrpc';
-import type { ClientOptions, LogListener, NotificationListener, RouteOptions, ToolCall, ToolCallOutcome } from './options.js';
+import type {
+  ClientOptions,
+  LogListener,
+  NotificationListener,
+  RouteOptions,
+  ToolCall,
+  ToolCallOutcome,
+} from './options.js';
 import { DEFAULT_MAX_PAGES } from './cache/pagination.js';
 import { readServerConfigFile } from './config-file.js';
 import {
@@ -27,10 +34,34 @@ import { checkRoots } from './host/roots.js';
 import { assignNames } from './naming.js';
 import { routePrompt, routeResource, routeTool } from './routing.js';
 import type { HostBridge } from './server/era.js';
-import { CLOSE, ROOTS_CHANGED, Server, type CallToolOptions, type ListKindName, type PageOptions, type RequestOptions } from './server/server.js';
+import {
+  CLOSE,
+  ROOTS_CHANGED,
+  Server,
+  type CallToolOptions,
+  type ListKindName,
+  type PageOptions,
+  type RequestOptions,
+} from './server/server.js';
 import { toConfig } from './server-configs.js';
-import type { ListenOptions, Subscription, SubscriptionFilter, SubscriptionListener } from './subscriptions/subscription.js';
-import type { CallToolResult, CompleteRequest, Completion, GetPromptResult, ListPage, LogMessage, Prompt, Resource, ResourceTemplate, Tool } from './types/entities.js';
+import type {
+  ListenOptions,
+  Subscription,
+  SubscriptionFilter,
+  SubscriptionListener,
+} from './subscriptions/subscription.js';
+import type {
+  CallToolResult,
+  CompleteRequest,
+  Completion,
+  GetPromptResult,
+  ListPage,
+  LogMessage,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from './types/entities.js';
 import type { Implementation, LoggingLevel, Root } from './types/protocol.js';
 import { VERSION } from './version.js';
 
@@ -57,7 +88,11 @@ export class Client {
     this.#logger = options.logger ?? warningsToConsole;
     this.#clientInfo = checkClientInfo(options.clientInfo);
     const notices = options.deprecationNotices !== false;
-    if (options.requestMeta !== undefined && typeof options.requestMeta !== 'function' && (typeof options.requestMeta !== 'object' || options.requestMeta === null || Array.isArray(options.requestMeta))) {
+    if (
+      options.requestMeta !== undefined &&
+      typeof options.requestMeta !== 'function' &&
+      (typeof options.requestMeta !== 'object' || options.requestMeta === null || Array.isArray(options.requestMeta))
+    ) {
       throw new TypeError('requestMeta must be an object or a function returning one');
     }
     if (options.roots !== undefined) this.#roots = checkRoots(options.roots);
@@ -74,16 +109,19 @@ export class Client {
       maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
       logMessageLimit: options.logMessageLimit ?? DEFAULT_LOG_MESSAGE_LIMIT,
       deprecationNotices: notices,
-      validateStructuredContent: checkValidationMode(options.validateStructuredContent, 'validateStructuredContent') ?? 'warn',
+      validateStructuredContent:
+        checkValidationMode(options.validateStructuredContent, 'validateStructuredContent') ?? 'warn',
       requestMeta: options.requestMeta,
       onInputRequiredWait: options.onInputRequiredWait,
       inputLimits: {
         maxInputRequests: checkLimit(options.maxInputRequests, 'maxInputRequests') ?? DEFAULT_MAX_INPUT_REQUESTS,
-        maxRequestStateBytes: checkLimit(options.maxRequestStateBytes, 'maxRequestStateBytes') ?? DEFAULT_MAX_REQUEST_STATE_BYTES,
+        maxRequestStateBytes:
+          checkLimit(options.maxRequestStateBytes, 'maxRequestStateBytes') ?? DEFAULT_MAX_REQUEST_STATE_BYTES,
       },
       extensions: options.extensions,
       host: (server: string) => this.#host(server),
-      deliver: (server: Server, method: string, params: JsonRpcParams | undefined) => this.#deliver(server, method, params),
+      deliver: (server: Server, method: string, params: JsonRpcParams | undefined) =>
+        this.#deliver(server, method, params),
     };
     configs.forEach((config, i) => this.#servers.set(names[i]!, new Server(names[i]!, config, context)));
   }
@@ -133,7 +171,8 @@ export class Client {
   async findTool(name: string, options: RouteOptions = {}): Promise<Tool | undefined> {
     this.#assertOpen('findTool');
     try {
-      const server = options.server !== undefined ? this.server(options.server) : await routeTool(await this.#connected(), name);
+      const server =
+        options.server !== undefined ? this.server(options.server) : await routeTool(await this.#connected(), name);
       return (await server.listTools()).find((t) => t.name === name);
     } catch (error) {
       if (error instanceof ToolNotFoundError) return undefined;
@@ -142,7 +181,11 @@ export class Client {
   }
 
   /** Calls a tool, routed by `{ server }`, by the Tool object's server, or to the one server that offers the name. */
-  callTool(tool: string | Tool, args?: Readonly<Record<string, unknown>>, options: CallToolOptions & RouteOptions = {}): Promise<CallToolResult> {
+  callTool(
+    tool: string | Tool,
+    args?: Readonly<Record<string, unknown>>,
+    options: CallToolOptions & RouteOptions = {},
+  ): Promise<CallToolResult> {
     try {
       this.#assertOpen('tools/call');
       const name = typeof tool === 'string' ? tool : tool.name;
@@ -170,7 +213,11 @@ export class Client {
    * Calls a tool as an async iterator: `{ type: 'progress', … }` events as the server reports them,
    * then one `{ type: 'result', result }`. Breaking out of the loop cancels the call.
    */
-  callToolStreaming(tool: string | Tool, args?: Readonly<Record<string, unknown>>, options: CallToolOptions & RouteOptions = {}): AsyncGenerator<ToolStreamEvent, void, undefined> {
+  callToolStreaming(
+    tool: string | Tool,
+    args?: Readonly<Record<string, unknown>>,
+    options: CallToolOptions & RouteOptions = {},
+  ): AsyncGenerator<ToolStreamEvent, void, undefined> {
     const { signal, onProgress, ...rest } = options;
     return streamCall(
       (progress, combined) =>
@@ -194,28 +241,44 @@ export class Client {
     return this.#list('prompts', 'prompts', options, (s, page) => (page ? s.listPrompts(page) : s.listPrompts()));
   }
 
-  async getPrompt(name: string, args?: Readonly<Record<string, string>>, options: RequestOptions & RouteOptions = {}): Promise<GetPromptResult> {
+  async getPrompt(
+    name: string,
+    args?: Readonly<Record<string, string>>,
+    options: RequestOptions & RouteOptions = {},
+  ): Promise<GetPromptResult> {
     this.#assertOpen('prompts/get');
-    const server = options.server !== undefined ? this.server(options.server) : await this.#single(() => this.#connected().then((s) => routePrompt(s, name)));
+    const server =
+      options.server !== undefined
+        ? this.server(options.server)
+        : await this.#single(() => this.#connected().then((s) => routePrompt(s, name)));
     return server.getPrompt(name, args, options);
   }
 
   listResources(options?: RouteOptions): Promise<readonly Resource[]>;
   listResources(options: RouteOptions & PageOptions): Promise<ListPage<Resource>>;
   listResources(options?: RouteOptions & Partial<PageOptions>): Promise<readonly Resource[] | ListPage<Resource>> {
-    return this.#list('resources', 'resources', options, (s, page) => (page ? s.listResources(page) : s.listResources()));
+    return this.#list('resources', 'resources', options, (s, page) =>
+      page ? s.listResources(page) : s.listResources(),
+    );
   }
 
   listResourceTemplates(options?: RouteOptions): Promise<readonly ResourceTemplate[]>;
   listResourceTemplates(options: RouteOptions & PageOptions): Promise<ListPage<ResourceTemplate>>;
-  listResourceTemplates(options?: RouteOptions & Partial<PageOptions>): Promise<readonly ResourceTemplate[] | ListPage<ResourceTemplate>> {
-    return this.#list('resourceTemplates', 'resources', options, (s, page) => (page ? s.listResourceTemplates(page) : s.listResourceTemplates()));
+  listResourceTemplates(
+    options?: RouteOptions & Partial<PageOptions>,
+  ): Promise<readonly ResourceTemplate[] | ListPage<ResourceTemplate>> {
+    return this.#list('resourceTemplates', 'resources', options, (s, page) =>
+      page ? s.listResourceTemplates(page) : s.listResourceTemplates(),
+    );
   }
 
   /** Reads a resource: its contents, each with `isText()` / `isBinary()`. */
   async readResource(uri: string, options: RequestOptions & RouteOptions = {}): Promise<ResourceContents[]> {
     this.#assertOpen('resources/read');
-    const server = options.server !== undefined ? this.server(options.server) : await this.#single(() => this.#connected().then((s) => routeResource(s, uri)));
+    const server =
+      options.server !== undefined
+        ? this.server(options.server)
+        : await this.#single(() => this.#connected().then((s) => routeResource(s, uri)));
     return server.readResource(uri, options);
   }
 
@@ -228,7 +291,10 @@ export class Client {
       if (ref?.type === 'ref/resource') return routeResource(servers, ref.uri);
       throw new TypeError('complete() needs ref: { type: "ref/prompt", name } or { type: "ref/resource", uri }');
     };
-    const server = options.server !== undefined ? this.server(options.server) : await this.#single(() => this.#connected().then(route));
+    const server =
+      options.server !== undefined
+        ? this.server(options.server)
+        : await this.#single(() => this.#connected().then(route));
     return server.complete(request, options);
   }
 
@@ -236,9 +302,13 @@ export class Client {
    * Resumes a multi round-trip request (MCP 2026-07-28) an `InputRequiredError` stopped, on the server
    * it was sent to (see `Server.resumeInputRequired`).
    */
-  async resumeInputRequired(error: InputRequiredError, options: RequestOptions = {}): Promise<CallToolResult | GetPromptResult | ResourceContents[]> {
+  async resumeInputRequired(
+    error: InputRequiredError,
+    options: RequestOptions = {},
+  ): Promise<CallToolResult | GetPromptResult | ResourceContents[]> {
     this.#assertOpen('resumeInputRequired');
-    if (!(error instanceof InputRequiredError)) throw new TypeError('resumeInputRequired() takes the InputRequiredError a call raised');
+    if (!(error instanceof InputRequiredError))
+      throw new TypeError('resumeInputRequired() takes the InputRequiredError a call raised');
     return this.server(error.server).resumeInputRequired(error, options);
   }
 
@@ -247,10 +317,15 @@ export class Client {
    * server: the notifications the filter asks for go to `listener`, on the subscription's own
    * dispatcher. See `Server.listen`.
    */
-  listen(filter: SubscriptionFilter, listener: SubscriptionListener, options: ListenOptions & RouteOptions = {}): Subscription {
+  listen(
+    filter: SubscriptionFilter,
+    listener: SubscriptionListener,
+    options: ListenOptions & RouteOptions = {},
+  ): Subscription {
     this.#assertOpen('subscriptions/listen');
     const { server, ...rest } = options;
-    if (server === undefined && this.#servers.size !== 1) throw new TypeError('listen() is per server: pass { server }');
+    if (server === undefined && this.#servers.size !== 1)
+      throw new TypeError('listen() is per server: pass { server }');
     return (server === undefined ? this.servers[0]! : this.server(server)).listen(filter, listener, rest);
   }
 
@@ -280,15 +355,21 @@ export class Client {
     const checked = checkRoots(roots);
     if (checked.length > 0) {
       for (const server of this.#servers.values()) {
-        if (server.state === 'connected') noteDeprecatedUse('roots', this.#logger, this.#options.deprecationNotices !== false, server.protocolVersion);
+        if (server.state === 'connected')
+          noteDeprecatedUse('roots', this.#logger, this.#options.deprecationNotices !== false, server.protocolVersion);
       }
     }
     this.#roots = checked;
     for (const server of this.#servers.values()) {
       if (server.state === 'connected' && server.clientCapabilities?.roots === undefined) {
-        this.#log('warn', `server "${server.name}" connected before roots were configured, so it was not told of them; pass roots (even []) to the Client to declare them`);
+        this.#log(
+          'warn',
+          `server "${server.name}" connected before roots were configured, so it was not told of them; pass roots (even []) to the Client to declare them`,
+        );
       }
-      server[ROOTS_CHANGED]().catch((e: unknown) => this.#log('warn', `could not tell server "${server.name}" that roots changed: ${messageOf(e)}`));
+      server[ROOTS_CHANGED]().catch((e: unknown) =>
+        this.#log('warn', `could not tell server "${server.name}" that roots changed: ${messageOf(e)}`),
+      );
     }
   }
 
@@ -343,7 +424,8 @@ export class Client {
 
   /** A Vercel AI SDK `ToolSet` whose `execute` calls the tool on its own server through this client. */
   async toAiSdkTools(tools?: Iterable<Tool>, options?: ConvertOptions<Tool>): Promise<Record<string, AiSdkTool>> {
-    const execute: AiSdkExecute<Tool> = (_name, args, { signal, tool }) => this.callTool(tool, args, signal === undefined ? {} : { signal });
+    const execute: AiSdkExecute<Tool> = (_name, args, { signal, tool }) =>
+      this.callTool(tool, args, signal === undefined ? {} : { signal });
     return toAiSdkTools(tools ?? (await this.listTools()), execute, options);
   }
 
@@ -394,16 +476,23 @@ export class Client {
   }
 
   #host(server: string): HostBridge {
-    return createHostBridge(this.#options, { server, clientInfo: this.#clientInfo, logger: this.#logger, roots: () => this.#roots });
+    return createHostBridge(this.#options, {
+      server,
+      clientInfo: this.#clientInfo,
+      logger: this.#logger,
+      roots: () => this.#roots,
+    });
   }
 
   // Off the transport's reader: listeners may make requests of their own and await them.
   #deliver(server: Server, method: string, params: JsonRpcParams | undefined): void {
     if (this.#listeners.size === 0 && (method !== 'notifications/message' || this.#logListeners.size === 0)) return;
     queueMicrotask(() => {
-      for (const listener of this.#listeners) this.#guard('a notification listener', () => listener(server.name, method, params));
+      for (const listener of this.#listeners)
+        this.#guard('a notification listener', () => listener(server.name, method, params));
       if (method === 'notifications/message') {
-        for (const listener of this.#logListeners) this.#guard('a log listener', () => listener(server.name, params as unknown as LogMessage));
+        for (const listener of this.#logListeners)
+          this.#guard('a log listener', () => listener(server.name, params as unknown as LogMessage));
       }
     });
   }
@@ -411,7 +500,8 @@ export class Client {
   #guard(what: string, run: () => unknown): void {
     try {
       const result = run();
-      if (result instanceof Promise) result.catch((e: unknown) => this.#log('error', `${what} failed: ${messageOf(e)}`));
+      if (result instanceof Promise)
+        result.catch((e: unknown) => this.#log('error', `${what} failed: ${messageOf(e)}`));
     } catch (error) {
       this.#log('error', `${what} threw: ${messageOf(error)}`);
     }
@@ -431,11 +521,15 @@ function checkLimit(value: number | undefined, name: string): number | undefined
 
 function checkClientInfo(info: Implementation | undefined): Implementation {
   if (info === undefined) return { name: '@mcpc/client', version: VERSION };
-  if (typeof info !== 'object' || typeof info.name !== 'string' || info.name.length === 0 || typeof info.version !== 'string') {
+  if (
+    typeof info !== 'object' ||
+    typeof info.name !== 'string' ||
+    info.name.length === 0 ||
+    typeof info.version !== 'string'
+  ) {
     throw new TypeError('clientInfo needs a string name and version');
   }
   return info;
 }
 
 const messageOf = (e: unknown): string => escapeForLog(e instanceof Error ? e.message : String(e), 500);
-

@@ -3,7 +3,8 @@ import { stdio, type ServerConfig } from './server-configs.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-const isStringRecord = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((s) => typeof s === 'string');
+const isStringRecord = (v: unknown): v is Record<string, string> =>
+  isObject(v) && Object.values(v).every((s) => typeof s === 'string');
 
 const HTTP_TYPES: Readonly<Record<string, typeof streamableHttp>> = {
   streamable_http: streamableHttp,
@@ -27,10 +28,14 @@ export function serversFromConfig(document: unknown): ServerConfig[] {
     if (!isObject(entry)) throw new TypeError(`mcpServers["${name}"] must be an object`);
     const type = entry.type ?? (typeof entry.url === 'string' ? 'streamable_http' : 'stdio');
     if (type === 'stdio') {
-      if (typeof entry.command !== 'string' || entry.command.length === 0) throw new TypeError(`mcpServers["${name}"] needs a "command"`);
-      if (entry.args !== undefined && !isStringArray(entry.args)) throw new TypeError(`mcpServers["${name}"].args must be an array of strings`);
-      if (entry.env !== undefined && !isStringRecord(entry.env)) throw new TypeError(`mcpServers["${name}"].env must map names to strings`);
-      if (entry.cwd !== undefined && typeof entry.cwd !== 'string') throw new TypeError(`mcpServers["${name}"].cwd must be a string`);
+      if (typeof entry.command !== 'string' || entry.command.length === 0)
+        throw new TypeError(`mcpServers["${name}"] needs a "command"`);
+      if (entry.args !== undefined && !isStringArray(entry.args))
+        throw new TypeError(`mcpServers["${name}"].args must be an array of strings`);
+      if (entry.env !== undefined && !isStringRecord(entry.env))
+        throw new TypeError(`mcpServers["${name}"].env must map names to strings`);
+      if (entry.cwd !== undefined && typeof entry.cwd !== 'string')
+        throw new TypeError(`mcpServers["${name}"].cwd must be a string`);
       return stdio({
         name,
         command: entry.command,
@@ -40,11 +45,15 @@ export function serversFromConfig(document: unknown): ServerConfig[] {
       });
     }
     const factory = typeof type === 'string' && Object.hasOwn(HTTP_TYPES, type) ? HTTP_TYPES[type] : undefined;
-    if (factory === undefined) throw new TypeError(`mcpServers["${name}"] has an unknown type; use "stdio", "streamable_http", "http" or "sse"`);
-    if (typeof entry.url !== 'string' || !URL.canParse(entry.url)) throw new TypeError(`mcpServers["${name}"] needs a "url" that is an http(s) URL`);
+    if (factory === undefined)
+      throw new TypeError(`mcpServers["${name}"] has an unknown type; use "stdio", "streamable_http", "http" or "sse"`);
+    if (typeof entry.url !== 'string' || !URL.canParse(entry.url))
+      throw new TypeError(`mcpServers["${name}"] needs a "url" that is an http(s) URL`);
     const url = new URL(entry.url);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`mcpServers["${name}"].url must be an http: or https: URL`);
-    if (entry.headers !== undefined && !isStringRecord(entry.headers)) throw new TypeError(`mcpServers["${name}"].headers must map names to strings`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError(`mcpServers["${name}"].url must be an http: or https: URL`);
+    if (entry.headers !== undefined && !isStringRecord(entry.headers))
+      throw new TypeError(`mcpServers["${name}"].headers must map names to strings`);
     return factory({ name, url, ...(entry.headers !== undefined && { headers: entry.headers }) });
   });
 }

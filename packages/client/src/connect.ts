@@ -48,11 +48,33 @@ export interface ConnectOptions extends Omit<ClientOptions, 'servers'> {
  * (`['node', 'server.js']`); otherwise each element is a target of its own
  * (`['npx -y a', ['node', 'b.js'], 'https://c.example/mcp']`).
  */
-export async function connect(target: ConnectTarget | readonly (ConnectTarget | readonly string[])[], options: ConnectOptions = {}): Promise<Client> {
-  const { name, env, cwd, onStderr, transport, headers, retries, dispatcher, auth, connectTimeout, readTimeout, maxDecompressedBodyBytes, timeout, protocol, discoverTimeout, ...clientOptions } = options;
-  const targets: (ConnectTarget | readonly string[])[] = Array.isArray(target) && !isArgv(target) ? [...target] : [target as ConnectTarget];
+export async function connect(
+  target: ConnectTarget | readonly (ConnectTarget | readonly string[])[],
+  options: ConnectOptions = {},
+): Promise<Client> {
+  const {
+    name,
+    env,
+    cwd,
+    onStderr,
+    transport,
+    headers,
+    retries,
+    dispatcher,
+    auth,
+    connectTimeout,
+    readTimeout,
+    maxDecompressedBodyBytes,
+    timeout,
+    protocol,
+    discoverTimeout,
+    ...clientOptions
+  } = options;
+  const targets: (ConnectTarget | readonly string[])[] =
+    Array.isArray(target) && !isArgv(target) ? [...target] : [target as ConnectTarget];
   if (targets.length === 0) throw new TypeError('connect() needs at least one target');
-  if (name !== undefined && targets.length > 1) throw new TypeError('the name option applies to a single target; use server configs to name several');
+  if (name !== undefined && targets.length > 1)
+    throw new TypeError('the name option applies to a single target; use server configs to name several');
   const stdioExtras = { ...(env && { env }), ...(cwd !== undefined && { cwd }), ...(onStderr && { onStderr }) };
   const httpExtras: Omit<HttpServerOptions, 'url'> = {
     ...(headers !== undefined && { headers }),
@@ -63,7 +85,13 @@ export async function connect(target: ConnectTarget | readonly (ConnectTarget | 
     ...(readTimeout !== undefined && { readTimeout }),
     ...(maxDecompressedBodyBytes !== undefined && { maxDecompressedBodyBytes }),
   };
-  const servers = targets.map((t) => withEraOptions(toSpec(t, { stdio: stdioExtras, http: httpExtras, transport: transport ?? 'auto' }, name), protocol, discoverTimeout));
+  const servers = targets.map((t) =>
+    withEraOptions(
+      toSpec(t, { stdio: stdioExtras, http: httpExtras, transport: transport ?? 'auto' }, name),
+      protocol,
+      discoverTimeout,
+    ),
+  );
   const requestTimeout = clientOptions.requestTimeout ?? timeout;
   const client = new Client({ ...clientOptions, ...(requestTimeout !== undefined && { requestTimeout }), servers });
   try {
@@ -76,7 +104,11 @@ export async function connect(target: ConnectTarget | readonly (ConnectTarget | 
 }
 
 /** The era options on a spec, unless the spec set its own; an HTTP+SSE config has no era to choose. */
-function withEraOptions(spec: ServerSpec, protocol: ProtocolChoice | undefined, discoverTimeout: number | undefined): ServerSpec {
+function withEraOptions(
+  spec: ServerSpec,
+  protocol: ProtocolChoice | undefined,
+  discoverTimeout: number | undefined,
+): ServerSpec {
   if (protocol === undefined && discoverTimeout === undefined) return spec;
   if ('kind' in spec && spec.kind === 'sse') return spec;
   const copy = { ...spec } as { -readonly [K in keyof ServerConfig]: ServerConfig[K] };
@@ -88,7 +120,12 @@ const URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 function isArgv(value: readonly unknown[]): value is readonly string[] {
   const first = value[0];
-  return value.every((v) => typeof v === 'string') && typeof first === 'string' && !URL_SCHEME.test(first) && !/\s/.test(first);
+  return (
+    value.every((v) => typeof v === 'string') &&
+    typeof first === 'string' &&
+    !URL_SCHEME.test(first) &&
+    !/\s/.test(first)
+  );
 }
 
 interface Extras {
@@ -105,14 +142,19 @@ function toSpec(target: ConnectTarget | readonly string[], extras: Extras, name:
     return stdio({ ...extras.stdio, ...named, command: command!, args });
   }
   if (typeof target !== 'string') {
-    if (typeof target === 'object' && target !== null) return name === undefined ? (target as ServerSpec) : { ...(target as ServerSpec), name };
+    if (typeof target === 'object' && target !== null)
+      return name === undefined ? (target as ServerSpec) : { ...(target as ServerSpec), name };
     throw new TypeError('a connect target is a command line, an argv array, a URL or a server config');
   }
   const text = target.trim();
   if (text.startsWith('stdio://')) return commandSpec(text.slice('stdio://'.length), extras.stdio, named);
   if (/^https?:\/\//i.test(text)) return urlSpec(new URL(text), extras, named);
-  if (URL_SCHEME.test(text)) throw new TypeError(`unsupported target scheme in "${text.slice(0, 40)}": use a command line, an http(s) URL or a server config`);
-  if (extras.transport !== 'auto' && extras.transport !== 'stdio') throw new TypeError(`transport "${extras.transport}" needs an http(s) URL, not a command line`);
+  if (URL_SCHEME.test(text))
+    throw new TypeError(
+      `unsupported target scheme in "${text.slice(0, 40)}": use a command line, an http(s) URL or a server config`,
+    );
+  if (extras.transport !== 'auto' && extras.transport !== 'stdio')
+    throw new TypeError(`transport "${extras.transport}" needs an http(s) URL, not a command line`);
   return commandSpec(text, extras.stdio, named);
 }
 

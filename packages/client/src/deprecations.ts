@@ -1,8 +1,16 @@
 // The deprecated features this client knows (MCP's registry), their notices, and when a use counts as deprecated.
-import { deprecationNoticesEnabled, deprecationsNoted, forgetDeprecations, noteDeprecation, setDeprecationNotices, type Logger } from '@mcpc/jsonrpc';
+import {
+  deprecationNoticesEnabled,
+  deprecationsNoted,
+  forgetDeprecations,
+  noteDeprecation,
+  setDeprecationNotices,
+  type Logger,
+} from '@mcpc/jsonrpc';
 
 /** The features MCP's deprecated-features registry lists (as of 2026-07-28) that this client implements or will. */
-export type DeprecatedFeature = 'roots' | 'sampling' | 'logging' | 'sse-transport' | 'sampling-include-context' | 'dynamic-client-registration';
+export type DeprecatedFeature =
+  'roots' | 'sampling' | 'logging' | 'sse-transport' | 'sampling-include-context' | 'dynamic-client-registration';
 
 export interface Deprecation {
   readonly feature: DeprecatedFeature;
@@ -22,56 +30,58 @@ export interface Deprecation {
 
 const NEXT_YEAR = 'the first MCP revision released on or after 2027-07-28';
 
-export const DEPRECATIONS: readonly Deprecation[] = Object.freeze([
-  {
-    feature: 'roots',
-    use: 'the roots option, client.roots = […] with a root in it, or answering roots/list with a root',
-    deprecatedSince: '2026-07-28 (SEP-2577)',
-    deprecatedIn: '2026-07-28',
-    earliestRemoval: NEXT_YEAR,
-    migration: 'pass directories or files through tool parameters, resource URIs or server configuration',
-  },
-  {
-    feature: 'sampling',
-    use: 'the onSampling option',
-    deprecatedSince: '2026-07-28 (SEP-2577)',
-    deprecatedIn: '2026-07-28',
-    earliestRemoval: NEXT_YEAR,
-    migration: 'integrate directly with the LLM provider API',
-  },
-  {
-    feature: 'logging',
-    use: 'setLogLevel() on the client or a server',
-    deprecatedSince: '2026-07-28 (SEP-2577)',
-    deprecatedIn: '2026-07-28',
-    earliestRemoval: NEXT_YEAR,
-    migration: 'log to stderr (stdio) or use OpenTelemetry',
-  },
-  {
-    feature: 'sse-transport',
-    use: 'connecting over the HTTP+SSE transport',
-    deprecatedSince: '2025-03-26 (reclassified by SEP-2596)',
-    deprecatedIn: undefined,
-    earliestRemoval: 'three months after SEP-2596 reaches Final',
-    migration: 'migrate the server to Streamable HTTP',
-  },
-  {
-    feature: 'sampling-include-context',
-    use: 'serving a sampling request whose includeContext is "thisServer" or "allServers"',
-    deprecatedSince: '2025-11-25 (reclassified by SEP-2596)',
-    deprecatedIn: '2025-11-25',
-    earliestRemoval: 'follows Sampling (SEP-2577)',
-    migration: 'servers omit includeContext or send "none"',
-  },
-  {
-    feature: 'dynamic-client-registration',
-    use: 'OAuth Dynamic Client Registration',
-    deprecatedSince: '2026-07-28 (PR #2858)',
-    deprecatedIn: undefined,
-    earliestRemoval: NEXT_YEAR,
-    migration: 'use Client ID Metadata Documents or pre-registered credentials',
-  },
-].map((d) => Object.freeze(d)) as Deprecation[]);
+export const DEPRECATIONS: readonly Deprecation[] = Object.freeze(
+  [
+    {
+      feature: 'roots',
+      use: 'the roots option, client.roots = […] with a root in it, or answering roots/list with a root',
+      deprecatedSince: '2026-07-28 (SEP-2577)',
+      deprecatedIn: '2026-07-28',
+      earliestRemoval: NEXT_YEAR,
+      migration: 'pass directories or files through tool parameters, resource URIs or server configuration',
+    },
+    {
+      feature: 'sampling',
+      use: 'the onSampling option',
+      deprecatedSince: '2026-07-28 (SEP-2577)',
+      deprecatedIn: '2026-07-28',
+      earliestRemoval: NEXT_YEAR,
+      migration: 'integrate directly with the LLM provider API',
+    },
+    {
+      feature: 'logging',
+      use: 'setLogLevel() on the client or a server',
+      deprecatedSince: '2026-07-28 (SEP-2577)',
+      deprecatedIn: '2026-07-28',
+      earliestRemoval: NEXT_YEAR,
+      migration: 'log to stderr (stdio) or use OpenTelemetry',
+    },
+    {
+      feature: 'sse-transport',
+      use: 'connecting over the HTTP+SSE transport',
+      deprecatedSince: '2025-03-26 (reclassified by SEP-2596)',
+      deprecatedIn: undefined,
+      earliestRemoval: 'three months after SEP-2596 reaches Final',
+      migration: 'migrate the server to Streamable HTTP',
+    },
+    {
+      feature: 'sampling-include-context',
+      use: 'serving a sampling request whose includeContext is "thisServer" or "allServers"',
+      deprecatedSince: '2025-11-25 (reclassified by SEP-2596)',
+      deprecatedIn: '2025-11-25',
+      earliestRemoval: 'follows Sampling (SEP-2577)',
+      migration: 'servers omit includeContext or send "none"',
+    },
+    {
+      feature: 'dynamic-client-registration',
+      use: 'OAuth Dynamic Client Registration',
+      deprecatedSince: '2026-07-28 (PR #2858)',
+      deprecatedIn: undefined,
+      earliestRemoval: NEXT_YEAR,
+      migration: 'use Client ID Metadata Documents or pre-registered credentials',
+    },
+  ].map((d) => Object.freeze(d)) as Deprecation[],
+);
 
 const byFeature = new Map(DEPRECATIONS.map((d) => [d.feature, d]));
 

@@ -34,7 +34,16 @@ export class ValidationError extends McpError {
   readonly method: string | undefined;
   readonly issues: readonly string[];
 
-  constructor(message: string, options: { server?: string; method?: string; issues?: readonly string[]; cause?: unknown; code?: ClientErrorCode } = {}) {
+  constructor(
+    message: string,
+    options: {
+      server?: string;
+      method?: string;
+      issues?: readonly string[];
+      cause?: unknown;
+      code?: ClientErrorCode;
+    } = {},
+  ) {
     super(message, { code: options.code ?? ClientErrorCode.InvalidShape, cause: options.cause });
     this.server = options.server;
     this.method = options.method;
@@ -62,7 +71,12 @@ export class StructuredContentError extends ValidationError {
   constructor(
     server: string,
     tool: string,
-    finding: { readonly reason: 'mismatch' | 'missing'; readonly errors: readonly ValidationIssue[]; readonly partial: readonly AnnotationKeyword[]; readonly note?: string },
+    finding: {
+      readonly reason: 'mismatch' | 'missing';
+      readonly errors: readonly ValidationIssue[];
+      readonly partial: readonly AnnotationKeyword[];
+      readonly note?: string;
+    },
     result: CallToolResult,
   ) {
     const first = finding.errors[0];
@@ -114,7 +128,13 @@ export class ToolSchemaError extends ValidationError {
     server: string,
     tool: string,
     schema: 'inputSchema' | 'outputSchema',
-    problem: { readonly reason: 'unsupported-dialect' | 'unusable'; readonly dialect?: string; readonly supported: readonly string[]; readonly schemaPath?: string; readonly cause: unknown },
+    problem: {
+      readonly reason: 'unsupported-dialect' | 'unusable';
+      readonly dialect?: string;
+      readonly supported: readonly string[];
+      readonly schemaPath?: string;
+      readonly cause: unknown;
+    },
   ) {
     const which = schema === 'inputSchema' ? 'input schema' : 'output schema';
     const detail =
@@ -124,7 +144,10 @@ export class ToolSchemaError extends ValidationError {
     super(`tool "${escapeForLog(tool, 100)}" on server "${escapeForLog(server, 100)}" was not called: ${detail}`, {
       server,
       method: 'tools/call',
-      code: problem.reason === 'unsupported-dialect' ? ClientErrorCode.ToolSchemaUnsupportedDialect : ClientErrorCode.ToolSchemaUnusable,
+      code:
+        problem.reason === 'unsupported-dialect'
+          ? ClientErrorCode.ToolSchemaUnsupportedDialect
+          : ClientErrorCode.ToolSchemaUnusable,
       cause: withSafeMessage(problem.cause),
     });
     this.schemaError = problem.cause;
@@ -143,7 +166,10 @@ export class ConnectionError extends McpError {
   readonly server: string;
 
   constructor(server: string, message: string, options: { cause?: unknown; code?: ClientErrorCode } = {}) {
-    super(`could not connect to server "${server}": ${message}`, { code: options.code ?? ClientErrorCode.ConnectionFailed, cause: options.cause });
+    super(`could not connect to server "${server}": ${message}`, {
+      code: options.code ?? ClientErrorCode.ConnectionFailed,
+      cause: options.cause,
+    });
     this.server = server;
   }
 }
@@ -189,8 +215,17 @@ export class UnsupportedProtocolVersionError extends ConnectionError {
   /** The revisions the server said it speaks, when it said (untrusted). */
   readonly serverSupported: readonly string[] | undefined;
 
-  constructor(server: string, received: string | undefined, requested: string, supported: readonly string[], serverSupported?: readonly string[]) {
-    const theirs = serverSupported?.map((v) => `"${escapeForLog(v, 64)}"`).slice(0, 10).join(', ');
+  constructor(
+    server: string,
+    received: string | undefined,
+    requested: string,
+    supported: readonly string[],
+    serverSupported?: readonly string[],
+  ) {
+    const theirs = serverSupported
+      ?.map((v) => `"${escapeForLog(v, 64)}"`)
+      .slice(0, 10)
+      .join(', ');
     super(
       server,
       (serverSupported !== undefined
@@ -214,7 +249,12 @@ export class UnsupportedProtocolVersionError extends ConnectionError {
 export class HeaderMismatchError extends ServerError {
   static override readonly brand: string = 'HeaderMismatchError';
   constructor(error: ServerError) {
-    super(error.rpcCode, error.serverMessage, { data: error.data, ...(error.method !== undefined && { method: error.method }), code: ClientErrorCode.HeaderMismatch, cause: error });
+    super(error.rpcCode, error.serverMessage, {
+      data: error.data,
+      ...(error.method !== undefined && { method: error.method }),
+      code: ClientErrorCode.HeaderMismatch,
+      cause: error,
+    });
   }
 }
 
@@ -234,7 +274,10 @@ export class MissingRequiredClientCapabilityError extends ServerError {
       cause: error,
     });
     const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
-    this.requiredCapabilities = typeof required === 'object' && required !== null && !Array.isArray(required) ? (required as Record<string, unknown>) : undefined;
+    this.requiredCapabilities =
+      typeof required === 'object' && required !== null && !Array.isArray(required)
+        ? (required as Record<string, unknown>)
+        : undefined;
   }
 }
 
@@ -284,8 +327,16 @@ export class InputRequiredError extends McpError {
   readonly continuation: InputRequiredContinuation;
   readonly resumable: boolean;
 
-  constructor(reason: InputRequiredReason, detail: string, continuation: InputRequiredContinuation, options: { resumable: boolean; cause?: unknown }) {
-    super(`${continuation.method} on server "${continuation.server}" needs input the client could not give: ${detail}`, { code: ClientErrorCode.InputRequired, cause: options.cause });
+  constructor(
+    reason: InputRequiredReason,
+    detail: string,
+    continuation: InputRequiredContinuation,
+    options: { resumable: boolean; cause?: unknown },
+  ) {
+    super(
+      `${continuation.method} on server "${continuation.server}" needs input the client could not give: ${detail}`,
+      { code: ClientErrorCode.InputRequired, cause: options.cause },
+    );
     this.reason = reason;
     this.server = continuation.server;
     this.method = continuation.method;
@@ -397,8 +448,16 @@ export class ToolNotFoundError extends NotFoundError {
   /** Listed tool names close to the one asked for (server text: escape before printing). */
   readonly suggestions: readonly string[];
   constructor(name: string, servers: readonly string[], suggestions: readonly string[] = []) {
-    const close = suggestions.length === 0 ? '' : `; did you mean ${suggestions.map((s) => `"${escapePeerText(s, 64)}"`).join(', ')}?`;
-    super('tool', name, `no server offers a tool named "${escapePeerText(name, 200)}" (searched ${list(servers)})${close}; call listTools() to see what is offered`, ClientErrorCode.ToolNotFound);
+    const close =
+      suggestions.length === 0
+        ? ''
+        : `; did you mean ${suggestions.map((s) => `"${escapePeerText(s, 64)}"`).join(', ')}?`;
+    super(
+      'tool',
+      name,
+      `no server offers a tool named "${escapePeerText(name, 200)}" (searched ${list(servers)})${close}; call listTools() to see what is offered`,
+      ClientErrorCode.ToolNotFound,
+    );
     this.servers = servers;
     this.suggestions = suggestions;
   }
@@ -407,7 +466,12 @@ export class ToolNotFoundError extends NotFoundError {
 export class PromptNotFoundError extends NotFoundError {
   static override readonly brand: string = 'PromptNotFoundError';
   constructor(name: string, servers: readonly string[]) {
-    super('prompt', name, `no server offers a prompt named "${name}" (searched ${list(servers)}); call listPrompts() to see what is offered`, ClientErrorCode.PromptNotFound);
+    super(
+      'prompt',
+      name,
+      `no server offers a prompt named "${name}" (searched ${list(servers)}); call listPrompts() to see what is offered`,
+      ClientErrorCode.PromptNotFound,
+    );
   }
 }
 
@@ -417,7 +481,11 @@ export class ResourceNotFoundError extends NotFoundError {
   override readonly cause: unknown;
   /** The JSON-RPC code the server answered with, when it did. */
   readonly rpcCode: number | undefined;
-  constructor(uri: string, servers: readonly string[], answered?: { readonly server: string; readonly error: unknown }) {
+  constructor(
+    uri: string,
+    servers: readonly string[],
+    answered?: { readonly server: string; readonly error: unknown },
+  ) {
     super(
       'resource',
       uri,
@@ -436,7 +504,12 @@ export class ResourceNotFoundError extends NotFoundError {
 export class UnknownServerError extends NotFoundError {
   static override readonly brand: string = 'UnknownServerError';
   constructor(name: string, servers: readonly string[]) {
-    super('server', name, `the client has no server named "${name}" (it has ${list(servers)})`, ClientErrorCode.UnknownServer);
+    super(
+      'server',
+      name,
+      `the client has no server named "${name}" (it has ${list(servers)})`,
+      ClientErrorCode.UnknownServer,
+    );
   }
 }
 
@@ -452,7 +525,13 @@ export class PaginationError extends McpError {
   readonly pages: number;
   readonly items: readonly unknown[];
 
-  constructor(reason: 'cursor-loop' | 'page-limit', server: string, method: string, pages: number, items: readonly unknown[]) {
+  constructor(
+    reason: 'cursor-loop' | 'page-limit',
+    server: string,
+    method: string,
+    pages: number,
+    items: readonly unknown[],
+  ) {
     super(
       reason === 'cursor-loop'
         ? `server "${server}" returned a nextCursor it had already returned, after ${pages} pages of ${method}: the list would never end`
@@ -499,8 +578,14 @@ function withSafeMessage(error: unknown): unknown {
   const copy = Object.assign(Object.create(Object.getPrototypeOf(error) as object) as Error, error);
   const message = escapePeerText(error.message, 300);
   Object.defineProperty(copy, 'message', { value: message, writable: true, configurable: true, enumerable: false });
-  Object.defineProperty(copy, 'stack', { value: `${error.name}: ${message}`, writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(copy, 'stack', {
+    value: `${error.name}: ${message}`,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
   return copy;
 }
 
-const list = (servers: readonly string[]): string => (servers.length === 0 ? 'no servers' : servers.map((s) => `"${s}"`).join(', '));
+const list = (servers: readonly string[]): string =>
+  servers.length === 0 ? 'no servers' : servers.map((s) => `"${s}"`).join(', ');

@@ -5,7 +5,9 @@ import type { ProtocolChoice } from './server/detect.js';
 import { withEra, type ServerConfig, type TransportContext } from './server-configs.js';
 
 /** Headers for every HTTP request: fixed, or computed per request (a rotating token). */
-export type HttpHeaders = Readonly<Record<string, string>> | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
+export type HttpHeaders =
+  | Readonly<Record<string, string>>
+  | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
 
 /**
  * The authorization seam of the HTTP transports, as the client passes it through (an `OAuthProvider`
@@ -13,7 +15,10 @@ export type HttpHeaders = Readonly<Record<string, string>> | (() => Readonly<Rec
  * to be installed for its types.
  */
 export interface HttpAuthProvider {
-  headers(context: { readonly method: 'POST' | 'GET' | 'DELETE'; readonly url: URL }): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
+  headers(context: {
+    readonly method: 'POST' | 'GET' | 'DELETE';
+    readonly url: URL;
+  }): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
   challenge(challenge: {
     readonly method: 'POST' | 'GET' | 'DELETE';
     readonly url: URL;
@@ -21,7 +26,11 @@ export interface HttpAuthProvider {
     readonly wwwAuthenticate: string | undefined;
     readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   }): 'retry' | 'fail' | Promise<'retry' | 'fail'>;
-  responded?(response: { readonly url: URL; readonly status: number; readonly headers: Readonly<Record<string, string | string[] | undefined>> }): void;
+  responded?(response: {
+    readonly url: URL;
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  }): void;
 }
 
 /** What every HTTP server config takes; passed to the transport as given. */
@@ -55,7 +64,9 @@ const SSE_PACKAGE = '@mcpc/transport-sse-legacy';
 
 /** A server over MCP's Streamable HTTP transport. */
 export function streamableHttp(options: HttpServerOptions): ServerConfig {
-  return httpConfig('streamable-http', options, parseUrl(options.url), (url, context) => openStreamable(url, options, context, 'streamable'));
+  return httpConfig('streamable-http', options, parseUrl(options.url), (url, context) =>
+    openStreamable(url, options, context, 'streamable'),
+  );
 }
 
 /** A server that does plain JSON request/response over HTTP: no SSE, no GET stream. */
@@ -70,7 +81,12 @@ export function sse(options: HttpServerOptions): ServerConfig {
   return {
     ...httpConfig('sse', options, parseUrl(options.url), async (url, context) => {
       const { SseTransport } = await load(SSE_PACKAGE, () => import('@mcpc/transport-sse-legacy'));
-      return new SseTransport({ ...transportOptions(options), url, logger: context.logger, deprecationNotice: false } as ConstructorParameters<typeof SseTransport>[0]);
+      return new SseTransport({
+        ...transportOptions(options),
+        url,
+        logger: context.logger,
+        deprecationNotice: false,
+      } as ConstructorParameters<typeof SseTransport>[0]);
     }),
     deprecated: 'sse-transport',
   };
@@ -85,7 +101,10 @@ export function sse(options: HttpServerOptions): ServerConfig {
  */
 export function autoHttp(options: HttpServerOptions): ServerConfig {
   const plain = http(options);
-  const legacy: ServerConfig = { ...sse(options), fallback: (error) => (speaksAnotherTransport(error) ? plain : undefined) };
+  const legacy: ServerConfig = {
+    ...sse(options),
+    fallback: (error) => (speaksAnotherTransport(error) ? plain : undefined),
+  };
   return { ...streamableHttp(options), fallback: (error) => (speaksAnotherTransport(error) ? legacy : undefined) };
 }
 
@@ -93,28 +112,61 @@ export function autoHttp(options: HttpServerOptions): ServerConfig {
 export function speaksAnotherTransport(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
     const { code, status } = e as { code?: unknown; status?: unknown };
-    if (code === TransportErrorCode.Unauthorized || code === TransportErrorCode.NetworkError || code === TransportErrorCode.TransientServerError || code === JsonRpcErrorCode.RequestTimeout) return false;
-    if (code === TransportErrorCode.HttpError && typeof status === 'number') return status < 300 || [400, 404, 405, 406, 415].includes(status);
+    if (
+      code === TransportErrorCode.Unauthorized ||
+      code === TransportErrorCode.NetworkError ||
+      code === TransportErrorCode.TransientServerError ||
+      code === JsonRpcErrorCode.RequestTimeout
+    )
+      return false;
+    if (code === TransportErrorCode.HttpError && typeof status === 'number')
+      return status < 300 || [400, 404, 405, 406, 415].includes(status);
     if (code === TransportErrorCode.EndpointTimeout || code === TransportErrorCode.ResponseStreamClosed) return true;
   }
   return false;
 }
 
-function httpConfig(kind: string, options: HttpServerOptions, url: URL, open: (url: URL, context: TransportContext) => Promise<Transport>): ServerConfig {
-  const config: { -readonly [K in keyof ServerConfig]: ServerConfig[K] } = { kind, label: safeLabel(url), open: (context) => open(url, context) };
+function httpConfig(
+  kind: string,
+  options: HttpServerOptions,
+  url: URL,
+  open: (url: URL, context: TransportContext) => Promise<Transport>,
+): ServerConfig {
+  const config: { -readonly [K in keyof ServerConfig]: ServerConfig[K] } = {
+    kind,
+    label: safeLabel(url),
+    open: (context) => open(url, context),
+  };
   if (options.name !== undefined) config.name = options.name;
   if (options.requestTimeout !== undefined) config.requestTimeout = options.requestTimeout;
   if (kind !== 'sse') withEra(config, options.protocol, options.discoverTimeout);
   return config;
 }
 
-async function openStreamable(url: URL, options: HttpServerOptions, context: TransportContext, mode: 'streamable' | 'json'): Promise<Transport> {
+async function openStreamable(
+  url: URL,
+  options: HttpServerOptions,
+  context: TransportContext,
+  mode: 'streamable' | 'json',
+): Promise<Transport> {
   const { StreamableHttpTransport } = await load(STREAMABLE_PACKAGE, () => import('@mcpc/transport-streamable-http'));
-  return new StreamableHttpTransport({ ...transportOptions(options), url, mode, logger: context.logger } as ConstructorParameters<typeof StreamableHttpTransport>[0]);
+  return new StreamableHttpTransport({
+    ...transportOptions(options),
+    url,
+    mode,
+    logger: context.logger,
+  } as ConstructorParameters<typeof StreamableHttpTransport>[0]);
 }
 
 function transportOptions(options: HttpServerOptions): Record<string, unknown> {
-  const { name: _name, requestTimeout: _timeout, url: _url, protocol: _protocol, discoverTimeout: _discover, ...rest } = options as HttpServerOptions & { endpoint?: string };
+  const {
+    name: _name,
+    requestTimeout: _timeout,
+    url: _url,
+    protocol: _protocol,
+    discoverTimeout: _discover,
+    ...rest
+  } = options as HttpServerOptions & { endpoint?: string };
   delete (rest as { endpoint?: string }).endpoint;
   return rest;
 }
@@ -123,13 +175,18 @@ async function load<T>(pkg: string, importer: () => Promise<T>): Promise<T> {
   try {
     return await importer();
   } catch (error) {
-    throw new TransportUnavailableError(pkg, `this server needs ${pkg}, which could not be loaded; install it next to @mcpc/client (npm install ${pkg})`, error);
+    throw new TransportUnavailableError(
+      pkg,
+      `this server needs ${pkg}, which could not be loaded; install it next to @mcpc/client (npm install ${pkg})`,
+      error,
+    );
   }
 }
 
 function parseUrl(value: string | URL): URL {
   const url = new URL(value);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`an HTTP server needs an http: or https: URL, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`an HTTP server needs an http: or https: URL, not ${url.protocol}`);
   return url;
 }
 

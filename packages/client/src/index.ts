@@ -1,7 +1,15 @@
 // The public surface of @mcpc/client. Adding an export is an API decision: test/api-surface.test.ts lists every
 // runtime name. Tool converters live at `@mcpc/client/convert`, protocol constants and bounds at `@mcpc/client/constants`.
 
-export { Client, type ClientOptions, type NotificationListener, type LogListener, type RouteOptions, type ToolCall, type ToolCallOutcome } from './client.js';
+export {
+  Client,
+  type ClientOptions,
+  type NotificationListener,
+  type LogListener,
+  type RouteOptions,
+  type ToolCall,
+  type ToolCallOutcome,
+} from './client.js';
 export { connect, splitCommandLine, type ConnectTarget, type ConnectOptions, type TransportChoice } from './connect.js';
 export {
   streamableHttp,
@@ -22,7 +30,13 @@ export {
   type StdioServerOptions,
   type TransportContext,
 } from './server-configs.js';
-export { Server, type RequestOptions, type CallToolOptions, type PageOptions, type ListKindName } from './server/server.js';
+export {
+  Server,
+  type RequestOptions,
+  type CallToolOptions,
+  type PageOptions,
+  type ListKindName,
+} from './server/server.js';
 export type { ConnectionState } from './server/connection.js';
 export type { CacheInfo } from './cache/list-cache.js';
 export type { ToolStreamEvent } from './features/streaming.js';
@@ -70,7 +84,12 @@ export {
   type InputRequiredReason,
   type InputRequiredContinuation,
 } from './errors.js';
-export { Subscription, type SubscriptionFilter, type SubscriptionListener, type ListenOptions } from './subscriptions/subscription.js';
+export {
+  Subscription,
+  type SubscriptionFilter,
+  type SubscriptionListener,
+  type ListenOptions,
+} from './subscriptions/subscription.js';
 export type { InputRequiredWait, InputRequiredWaitDecision, InputRequiredWaitHook } from './server/mrtr.js';
 export type { ProtocolChoice } from './server/detect.js';
 

@@ -1,5 +1,27 @@
 // Runners and their flags say nothing about which server it is: `npx -y @scope/server-x` is "server-x".
-const RUNNERS = new Set(['npx', 'node', 'bun', 'bunx', 'deno', 'python', 'python3', 'uv', 'uvx', 'pnpm', 'pnpx', 'yarn', 'npm', 'tsx', 'ts-node', 'docker', 'run', 'exec', 'dlx', 'x', '--']);
+const RUNNERS = new Set([
+  'npx',
+  'node',
+  'bun',
+  'bunx',
+  'deno',
+  'python',
+  'python3',
+  'uv',
+  'uvx',
+  'pnpm',
+  'pnpx',
+  'yarn',
+  'npm',
+  'tsx',
+  'ts-node',
+  'docker',
+  'run',
+  'exec',
+  'dlx',
+  'x',
+  '--',
+]);
 
 /** A readable server name from a command line or URL (never a secret: query strings and credentials are ignored). */
 export function deriveName(label: string): string {
@@ -28,7 +50,11 @@ function basename(token: string): string {
 
 const stripExtension = (s: string): string => s.replace(/\.(m?js|cjs|ts|mts|py|exe|cmd)$/i, '');
 
-const clean = (s: string): string => s.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+const clean = (s: string): string =>
+  s
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
 
 // Path segments that name the protocol or the API's layout, not the server: `/api/v1/mcp`, `/sse`.
 const GENERIC_PATH = /^(mcp|sse|rpc|jsonrpc|api|messages?|stream|http|v\d+)$/i;
@@ -66,8 +92,10 @@ export function assignNames(entries: readonly { readonly name?: string; readonly
   const taken = new Set<string>();
   for (const e of entries) {
     if (e.name === undefined) continue;
-    if (typeof e.name !== 'string' || e.name.length === 0) throw new TypeError('a server name must be a non-empty string');
-    if (taken.has(e.name)) throw new TypeError(`two servers are named "${e.name}"; server names must be unique within a client`);
+    if (typeof e.name !== 'string' || e.name.length === 0)
+      throw new TypeError('a server name must be a non-empty string');
+    if (taken.has(e.name))
+      throw new TypeError(`two servers are named "${e.name}"; server names must be unique within a client`);
     taken.add(e.name);
   }
   const bases = entries.map((e) => (e.name === undefined ? deriveName(e.label) : e.name));
@@ -78,9 +106,13 @@ export function assignNames(entries: readonly { readonly name?: string; readonly
     // Alone on its host (and not shadowing an explicit name), a URL server keeps the host's name.
     const shared = taken.has(base) || bases.some((b, j) => j !== i && b === base && entries[j]!.name === undefined);
     if (distinction === undefined || !shared) return base;
-    const siblings = entries.filter((o, j) => j !== i && o.name === undefined && bases[j] === base).map((o) => urlDistinction(o.label));
-    if (distinction.path !== '' && !siblings.some((s) => s?.path === distinction.path)) return `${base}-${distinction.path}`;
-    if (distinction.port !== '' && !siblings.some((s) => s?.port === distinction.port)) return `${base}-${distinction.port}`;
+    const siblings = entries
+      .filter((o, j) => j !== i && o.name === undefined && bases[j] === base)
+      .map((o) => urlDistinction(o.label));
+    if (distinction.path !== '' && !siblings.some((s) => s?.path === distinction.path))
+      return `${base}-${distinction.path}`;
+    if (distinction.port !== '' && !siblings.some((s) => s?.port === distinction.port))
+      return `${base}-${distinction.port}`;
     return distinction.path !== '' ? `${base}-${distinction.path}` : base;
   });
   return derived.map((candidate, i) => {

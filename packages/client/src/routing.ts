@@ -6,7 +6,10 @@ import type { Server } from './server/server.js';
 // index and nothing needs invalidating: lookups cost O(servers), not O(tools).
 const indexes = new WeakMap<readonly unknown[], ReadonlySet<string>>();
 
-function indexOf(list: readonly { readonly name?: string; readonly uri?: string }[], key: 'name' | 'uri'): ReadonlySet<string> {
+function indexOf(
+  list: readonly { readonly name?: string; readonly uri?: string }[],
+  key: 'name' | 'uri',
+): ReadonlySet<string> {
   let index = indexes.get(list);
   if (index === undefined) {
     index = new Set(list.map((item) => item[key] as string));
@@ -15,14 +18,28 @@ function indexOf(list: readonly { readonly name?: string; readonly uri?: string 
   return index;
 }
 
-const offering = (servers: readonly Server[], capability: string): Server[] => servers.filter((s) => s.supports(capability));
+const offering = (servers: readonly Server[], capability: string): Server[] =>
+  servers.filter((s) => s.supports(capability));
 
 /** The one server offering tool `name`; throws when none or several do. */
 export async function routeTool(servers: readonly Server[], name: string): Promise<Server> {
   const candidates = offering(servers, 'tools');
   const lists = await Promise.all(candidates.map((s) => s.listTools()));
   const owners = candidates.filter((_, i) => indexOf(lists[i]!, 'name').has(name));
-  return pick(owners, 'tool', name, () => new ToolNotFoundError(name, candidates.map((s) => s.name), closeNames(name, lists.flat().map((t) => t.name))));
+  return pick(
+    owners,
+    'tool',
+    name,
+    () =>
+      new ToolNotFoundError(
+        name,
+        candidates.map((s) => s.name),
+        closeNames(
+          name,
+          lists.flat().map((t) => t.name),
+        ),
+      ),
+  );
 }
 
 /** How many close names a not-found error lists. */
@@ -82,7 +99,16 @@ export async function routePrompt(servers: readonly Server[], name: string): Pro
   const candidates = offering(servers, 'prompts');
   const lists = await Promise.all(candidates.map((s) => s.listPrompts()));
   const owners = candidates.filter((_, i) => indexOf(lists[i]!, 'name').has(name));
-  return pick(owners, 'prompt', name, () => new PromptNotFoundError(name, candidates.map((s) => s.name)));
+  return pick(
+    owners,
+    'prompt',
+    name,
+    () =>
+      new PromptNotFoundError(
+        name,
+        candidates.map((s) => s.name),
+      ),
+  );
 }
 
 /**
@@ -95,12 +121,32 @@ export async function routeResource(servers: readonly Server[], uri: string): Pr
   const listed = candidates.filter((_, i) => indexOf(lists[i]!, 'uri').has(uri));
   if (listed.length > 0) return pick(listed, 'resource', uri, () => new ResourceNotFoundError(uri, []));
   const templates = await Promise.all(candidates.map((s) => s.listResourceTemplates().catch(() => [] as const)));
-  const matching = candidates.filter((_, i) => templates[i]!.some((t) => t.uriTemplate === uri || templateMatches(t.uriTemplate, uri)));
-  return pick(matching, 'resource', uri, () => new ResourceNotFoundError(uri, candidates.map((s) => s.name)));
+  const matching = candidates.filter((_, i) =>
+    templates[i]!.some((t) => t.uriTemplate === uri || templateMatches(t.uriTemplate, uri)),
+  );
+  return pick(
+    matching,
+    'resource',
+    uri,
+    () =>
+      new ResourceNotFoundError(
+        uri,
+        candidates.map((s) => s.name),
+      ),
+  );
 }
 
-function pick(owners: readonly Server[], kind: 'tool' | 'prompt' | 'resource', name: string, none: () => Error): Server {
+function pick(
+  owners: readonly Server[],
+  kind: 'tool' | 'prompt' | 'resource',
+  name: string,
+  none: () => Error,
+): Server {
   if (owners.length === 1) return owners[0]!;
   if (owners.length === 0) throw none();
-  throw new AmbiguousNameError(kind, name, owners.map((s) => s.name));
+  throw new AmbiguousNameError(
+    kind,
+    name,
+    owners.map((s) => s.name),
+  );
 }

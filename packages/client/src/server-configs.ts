@@ -75,14 +75,17 @@ const STDIO_PACKAGE = '@mcpc/transport-stdio';
 
 /** A server spawned as a child process, spoken to over its stdin and stdout. */
 export function stdio(options: StdioServerOptions): ServerConfig {
-  if (typeof options?.command !== 'string' || options.command.length === 0) throw new TypeError('stdio() needs a command');
+  if (typeof options?.command !== 'string' || options.command.length === 0)
+    throw new TypeError('stdio() needs a command');
   const { name, requestTimeout, protocol, discoverTimeout, ...transportOptions } = options;
   const config: { -readonly [K in keyof ServerConfig]: ServerConfig[K] } = {
     kind: 'stdio',
     label: [options.command, ...(options.args ?? [])].join(' '),
     open: async (context) => {
       const { StdioTransport } = await loadStdio();
-      return new StdioTransport({ ...transportOptions, logger: context.logger } as ConstructorParameters<typeof StdioTransport>[0]);
+      return new StdioTransport({ ...transportOptions, logger: context.logger } as ConstructorParameters<
+        typeof StdioTransport
+      >[0]);
     },
   };
   if (name !== undefined) config.name = name;
@@ -92,10 +95,15 @@ export function stdio(options: StdioServerOptions): ServerConfig {
 }
 
 /** Sets a config's era options, checked. */
-export function withEra(config: { -readonly [K in keyof ServerConfig]: ServerConfig[K] }, protocol: unknown, discoverTimeout: unknown): void {
+export function withEra(
+  config: { -readonly [K in keyof ServerConfig]: ServerConfig[K] },
+  protocol: unknown,
+  discoverTimeout: unknown,
+): void {
   if (protocol !== undefined) config.protocol = checkProtocolChoice(protocol);
   if (discoverTimeout !== undefined) {
-    if (typeof discoverTimeout !== 'number' || !(discoverTimeout > 0)) throw new TypeError('discoverTimeout must be a positive number of milliseconds');
+    if (typeof discoverTimeout !== 'number' || !(discoverTimeout > 0))
+      throw new TypeError('discoverTimeout must be a positive number of milliseconds');
     config.discoverTimeout = discoverTimeout;
   }
 }
@@ -112,23 +120,28 @@ async function loadStdio() {
   }
 }
 
-export const isTransportConfig = (spec: ServerSpec): spec is TransportServerConfig => 'transport' in spec && !('open' in spec);
+export const isTransportConfig = (spec: ServerSpec): spec is TransportServerConfig =>
+  'transport' in spec && !('open' in spec);
 
 /** Normalizes a spec to a config: a ready transport becomes a factory that hands it out once. */
 export function toConfig(spec: ServerSpec): ServerConfig {
   if (!isTransportConfig(spec)) {
-    if (typeof spec?.open !== 'function') throw new TypeError('a server config needs an open() factory (use stdio({ … })) or a transport');
+    if (typeof spec?.open !== 'function')
+      throw new TypeError('a server config needs an open() factory (use stdio({ … })) or a transport');
     return spec;
   }
   const { transport, name, requestTimeout, protocol, discoverTimeout } = spec;
-  if (typeof transport?.start !== 'function' || typeof transport.send !== 'function') throw new TypeError('the transport of a server config must implement Transport');
+  if (typeof transport?.start !== 'function' || typeof transport.send !== 'function')
+    throw new TypeError('the transport of a server config must implement Transport');
   let used = false;
   const config: { -readonly [K in keyof ServerConfig]: ServerConfig[K] } = {
     kind: 'custom',
-    label: transport.constructor?.name && transport.constructor.name !== 'Object' ? transport.constructor.name : 'server',
+    label:
+      transport.constructor?.name && transport.constructor.name !== 'Object' ? transport.constructor.name : 'server',
     open: async () => {
       // A transport instance starts once; reconnecting needs a factory config.
-      if (used) throw new TypeError('this server was configured with a transport instance, which can be started only once');
+      if (used)
+        throw new TypeError('this server was configured with a transport instance, which can be started only once');
       used = true;
       return transport;
     },

@@ -2,7 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const surface = JSON.parse(readFileSync(new URL('./api-surface.json', import.meta.url), 'utf8')) as Record<string, string[]>;
+const surface = JSON.parse(readFileSync(new URL('./api-surface.json', import.meta.url), 'utf8')) as Record<
+  string,
+  string[]
+>;
 
 describe('the public surface', () => {
   it('lists exactly the names each entry exports, sorted', async () => {
@@ -21,7 +24,14 @@ describe('the public surface', () => {
 
   it('keeps the converters and the low-level constants off the root', async () => {
     const root = await import('@mcpc/client');
-    for (const name of ['toOpenAITools', 'toAiSdkTools', 'mapToolNames', 'ToolConversionError', 'PROTOCOL_VERSIONS', 'MAX_PENDING_PROGRESS']) {
+    for (const name of [
+      'toOpenAITools',
+      'toAiSdkTools',
+      'mapToolNames',
+      'ToolConversionError',
+      'PROTOCOL_VERSIONS',
+      'MAX_PENDING_PROGRESS',
+    ]) {
       expect(root, name).not.toHaveProperty(name);
     }
   });

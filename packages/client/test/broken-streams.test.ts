@@ -9,7 +9,10 @@ describe('broken response streams on a modern HTTP server', () => {
   let client: Client;
   beforeAll(async () => {
     fixture = await startFixture(modernFixturePath('scripted-server.mjs'), ['http']);
-    client = new Client({ servers: [streamableHttp({ name: 's', url: fixture.url, retries: 0 })], logger: recordingLogger() });
+    client = new Client({
+      servers: [streamableHttp({ name: 's', url: fixture.url, retries: 0 })],
+      logger: recordingLogger(),
+    });
     await client.connect();
   });
   afterAll(async () => {
@@ -17,8 +20,12 @@ describe('broken response streams on a modern HTTP server', () => {
     await fixture?.stop();
   });
   const calls = async (key: string) => {
-    const { requests } = JSON.parse(textOf(await client.callTool('stats'))) as { requests: { method: string; id: unknown; params: { name?: string; arguments?: { key?: string } } }[] };
-    return requests.filter((r) => r.method === 'tools/call' && r.params.name === 'break' && r.params.arguments?.key === key);
+    const { requests } = JSON.parse(textOf(await client.callTool('stats'))) as {
+      requests: { method: string; id: unknown; params: { name?: string; arguments?: { key?: string } } }[];
+    };
+    return requests.filter(
+      (r) => r.method === 'tools/call' && r.params.name === 'break' && r.params.arguments?.key === key,
+    );
   };
 
   it('a stream that ends without the result is re-sent once under a fresh id, tools/call included', async () => {

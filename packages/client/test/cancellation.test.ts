@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbortError, Client, RequestTimeoutError, textOf } from '@mcpc/client';
 import { scripted, tapped, tick, until } from './helpers.js';
 
-const cancelledBy = async (client: Client): Promise<{ requestId: number; reason: string }[]> => JSON.parse(textOf(await client.callTool('cancelled')));
+const cancelledBy = async (client: Client): Promise<{ requestId: number; reason: string }[]> =>
+  JSON.parse(textOf(await client.callTool('cancelled')));
 
 describe('timeouts and cancellation', () => {
   let client: Client;
@@ -39,7 +40,9 @@ describe('timeouts and cancellation', () => {
 
   it('rejects at once, sending nothing, when the signal is already aborted', async () => {
     const before = (await cancelledBy(client)).length;
-    await expect(client.callTool('slow', { ms: 10 }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortError);
+    await expect(client.callTool('slow', { ms: 10 }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
+      AbortError,
+    );
     expect((await cancelledBy(client)).length).toBe(before);
   });
 });

@@ -9,13 +9,17 @@ import { UnsupportedDialectError, ValidationError as SchemaValidationError } fro
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
 const files = (dir: string): string[] =>
-  readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : f.endsWith('.ts') ? [join(dir, f)] : []));
+  readdirSync(dir).flatMap((f) =>
+    statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : f.endsWith('.ts') ? [join(dir, f)] : [],
+  );
 
 describe('error codes', () => {
   it('declares every code string once, in src/codes.ts, and matches the kernel’s and transports’ by constant', () => {
     const offenders = files(SRC)
       .filter((f) => !f.endsWith(join('src', 'codes.ts')))
-      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/'MCPC_[A-Z_]+'/g)].map((m) => `${f.slice(SRC.length + 1)}: ${m[0]}`));
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/'MCPC_[A-Z_]+'/g)].map((m) => `${f.slice(SRC.length + 1)}: ${m[0]}`),
+      );
     expect(offenders).toEqual([]);
   });
 
@@ -28,10 +32,17 @@ describe('error codes', () => {
   });
 
   it('names the client’s ValidationError and ToolSchemaError apart from the schema validator’s errors', () => {
-    const validatorsDialect = new UnsupportedDialectError('https://example.com/dialect', ['https://json-schema.org/draft/2020-12/schema']);
+    const validatorsDialect = new UnsupportedDialectError('https://example.com/dialect', [
+      'https://json-schema.org/draft/2020-12/schema',
+    ]);
     const validatorsValidation = new SchemaValidationError([], []);
     const ours = new ValidationError('bad shape');
-    const schema = new ToolSchemaError('s', 't', 'inputSchema', { reason: 'unsupported-dialect', dialect: 'x', supported: [], cause: validatorsDialect });
+    const schema = new ToolSchemaError('s', 't', 'inputSchema', {
+      reason: 'unsupported-dialect',
+      dialect: 'x',
+      supported: [],
+      cause: validatorsDialect,
+    });
     expect(ours.code).toBe(ClientErrorCode.InvalidShape);
     expect(ours.code).not.toBe(validatorsValidation.code);
     expect(schema.code).toBe(ClientErrorCode.ToolSchemaUnsupportedDialect);

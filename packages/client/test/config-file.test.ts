@@ -15,33 +15,60 @@ describe('server definition files', () => {
       path,
       JSON.stringify({
         mcpServers: {
-          rev: { type: 'stdio', command: process.execPath, args: [REVISION_SERVER, '2025-06-18'], env: { MCPC_TEST: '1' } },
-          api: { type: 'streamable_http', url: 'https://user:secret@api.example.com/mcp?token=t', headers: { Authorization: 'Bearer x' } },
+          rev: {
+            type: 'stdio',
+            command: process.execPath,
+            args: [REVISION_SERVER, '2025-06-18'],
+            env: { MCPC_TEST: '1' },
+          },
+          api: {
+            type: 'streamable_http',
+            url: 'https://user:secret@api.example.com/mcp?token=t',
+            headers: { Authorization: 'Bearer x' },
+          },
         },
       }),
     );
-    await using client = await Client.fromConfigFile(path, { logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    await using client = await Client.fromConfigFile(path, {
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
     expect(client.servers.map((s) => s.name)).toEqual(['rev', 'api']);
     await client.server('rev').connect();
     expect(client.server('rev').protocolVersion).toBe('2025-06-18');
     // The HTTP entry is a real Streamable HTTP config; its credentials never reach names or messages.
     expect(client.servers[1]!.transportKind).toBeUndefined();
-    const config = serversFromConfig({ mcpServers: { api: { type: 'streamable_http', url: 'https://user:secret@api.example.com/mcp?token=t' } } })[0]!;
+    const config = serversFromConfig({
+      mcpServers: { api: { type: 'streamable_http', url: 'https://user:secret@api.example.com/mcp?token=t' } },
+    })[0]!;
     expect(config.kind).toBe('streamable-http');
     expect(config.label).toBe('https://api.example.com/mcp');
-    expect(serversFromConfig({ mcpServers: { old: { type: 'sse', url: 'http://127.0.0.1:1/sse' } } })[0]!.deprecated).toBe('sse-transport');
-    expect(serversFromConfig({ mcpServers: { plain: { url: 'http://127.0.0.1:1/rpc' } } })[0]!.kind).toBe('streamable-http');
+    expect(
+      serversFromConfig({ mcpServers: { old: { type: 'sse', url: 'http://127.0.0.1:1/sse' } } })[0]!.deprecated,
+    ).toBe('sse-transport');
+    expect(serversFromConfig({ mcpServers: { plain: { url: 'http://127.0.0.1:1/rpc' } } })[0]!.kind).toBe(
+      'streamable-http',
+    );
     void ConnectionError;
   });
 
   it('refuses malformed documents and entries with a TypeError naming the entry', () => {
     expect(() => serversFromConfig({ servers: {} })).toThrow(/"mcpServers" object/);
-    expect(() => serversFromConfig({ mcpServers: { a: { type: 'stdio' } } })).toThrow(/mcpServers\["a"\] needs a "command"/);
-    expect(() => serversFromConfig({ mcpServers: { b: { command: 'x', args: 'y' } } })).toThrow(/args must be an array/);
+    expect(() => serversFromConfig({ mcpServers: { a: { type: 'stdio' } } })).toThrow(
+      /mcpServers\["a"\] needs a "command"/,
+    );
+    expect(() => serversFromConfig({ mcpServers: { b: { command: 'x', args: 'y' } } })).toThrow(
+      /args must be an array/,
+    );
     expect(() => serversFromConfig({ mcpServers: { c: { type: 'carrier-pigeon' } } })).toThrow(/unknown type/);
-    expect(() => serversFromConfig({ mcpServers: { d: { type: 'sse', url: 'ftp://x/sse' } } })).toThrow(/mcpServers\["d"\]\.url must be an http/);
-    expect(() => serversFromConfig({ mcpServers: { e: { type: 'http', url: 'http://x/', headers: { a: 1 } } } })).toThrow(/mcpServers\["e"\]\.headers/);
-    expect(() => serversFromConfig({ mcpServers: { f: { type: 'toString', url: 'http://x/' } } })).toThrow(/unknown type/);
+    expect(() => serversFromConfig({ mcpServers: { d: { type: 'sse', url: 'ftp://x/sse' } } })).toThrow(
+      /mcpServers\["d"\]\.url must be an http/,
+    );
+    expect(() =>
+      serversFromConfig({ mcpServers: { e: { type: 'http', url: 'http://x/', headers: { a: 1 } } } }),
+    ).toThrow(/mcpServers\["e"\]\.headers/);
+    expect(() => serversFromConfig({ mcpServers: { f: { type: 'toString', url: 'http://x/' } } })).toThrow(
+      /unknown type/,
+    );
   });
 
   it('rejects a file that is not JSON', async () => {

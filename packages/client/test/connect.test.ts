@@ -15,13 +15,19 @@ describe('connect(target)', () => {
   });
 
   it('connects a stdio:// target, an argv array, and several targets at once', async () => {
-    await using client = await connect([`stdio://${process.execPath} ${REVISION_SERVER} 2025-11-25`, [process.execPath, REVISION_SERVER, REVISIONS[0]]]);
+    await using client = await connect([
+      `stdio://${process.execPath} ${REVISION_SERVER} 2025-11-25`,
+      [process.execPath, REVISION_SERVER, REVISIONS[0]],
+    ]);
     expect(client.servers.map((s) => s.name)).toEqual(['revision-server', 'revision-server-2']);
     expect(client.servers.map((s) => s.protocolVersion)).toEqual(['2025-11-25', '2024-11-05']);
   });
 
   it('names a single target with { name }', async () => {
-    await using client = await connect([process.execPath, REVISION_SERVER, '2025-06-18'], { name: 'rev', clientInfo: { name: 'x', version: '1' } });
+    await using client = await connect([process.execPath, REVISION_SERVER, '2025-06-18'], {
+      name: 'rev',
+      clientInfo: { name: 'x', version: '1' },
+    });
     expect(client.server('rev').protocolVersion).toBe('2025-06-18');
   });
 
@@ -33,7 +39,9 @@ describe('connect(target)', () => {
   it('wraps a server that exits during the handshake in ConnectionError, with the cause', async () => {
     const error = await connect([process.execPath, '-e', 'process.exit(3)']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toMatch(/^could not connect to server "[^"]+": the server process exited \(code 3\) during the handshake; run the command yourself/);
+    expect((error as Error).message).toMatch(
+      /^could not connect to server "[^"]+": the server process exited \(code 3\) during the handshake; run the command yourself/,
+    );
     expect((error as ConnectionError).code).toBe('MCPC_SERVER_EXITED');
     expect((error as Error).cause).toBeInstanceOf(Error);
   });
@@ -52,14 +60,29 @@ describe('connect(target)', () => {
 
 describe('splitCommandLine', () => {
   it('splits like a POSIX shell, without expanding anything', () => {
-    expect(splitCommandLine(`npx -y "@scope/my server" --flag='a b' plain\\ space $HOME ""`)).toEqual(['npx', '-y', '@scope/my server', '--flag=a b', 'plain space', '$HOME', '']);
+    expect(splitCommandLine(`npx -y "@scope/my server" --flag='a b' plain\\ space $HOME ""`)).toEqual([
+      'npx',
+      '-y',
+      '@scope/my server',
+      '--flag=a b',
+      'plain space',
+      '$HOME',
+      '',
+    ]);
     expect(() => splitCommandLine('node "unterminated')).toThrow(/unterminated quote/);
   });
 });
 
 describe('conversions through the client', () => {
   it('converts the tools of every server, and the AI SDK tools call back through the client', async () => {
-    await using client = new Client({ servers: [{ name: 'rev', transport: new StdioTransport({ command: process.execPath, args: [REVISION_SERVER, '2025-11-25'] }) }] });
+    await using client = new Client({
+      servers: [
+        {
+          name: 'rev',
+          transport: new StdioTransport({ command: process.execPath, args: [REVISION_SERVER, '2025-11-25'] }),
+        },
+      ],
+    });
     const tools = await client.listTools();
     const convertible: readonly ConvertibleTool[] = tools satisfies readonly Tool[];
     expect(convertible.length).toBeGreaterThan(0);

@@ -1,6 +1,15 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { CapabilityError, Client, DEPRECATIONS, deprecations, stdio, textOf, type Logger, type SamplingHandler } from '@mcpc/client';
+import {
+  CapabilityError,
+  Client,
+  DEPRECATIONS,
+  deprecations,
+  stdio,
+  textOf,
+  type Logger,
+  type SamplingHandler,
+} from '@mcpc/client';
 import { deprecationsNoted, setDeprecationNotices } from '@mcpc/jsonrpc';
 import { ask, everything, recordingLogger, scripted, sdkModern, tapped } from './helpers.js';
 
@@ -19,9 +28,21 @@ describe('deprecation notices', () => {
     deprecations.enabled = true;
   });
 
-  it('lists the registry with each feature\'s earliest removal and migration', () => {
-    expect(DEPRECATIONS.map((d) => d.feature)).toEqual(['roots', 'sampling', 'logging', 'sse-transport', 'sampling-include-context', 'dynamic-client-registration']);
-    for (const d of DEPRECATIONS) expect(d).toMatchObject({ earliestRemoval: expect.any(String), migration: expect.any(String), deprecatedSince: expect.any(String) });
+  it("lists the registry with each feature's earliest removal and migration", () => {
+    expect(DEPRECATIONS.map((d) => d.feature)).toEqual([
+      'roots',
+      'sampling',
+      'logging',
+      'sse-transport',
+      'sampling-include-context',
+      'dynamic-client-registration',
+    ]);
+    for (const d of DEPRECATIONS)
+      expect(d).toMatchObject({
+        earliestRemoval: expect.any(String),
+        migration: expect.any(String),
+        deprecatedSince: expect.any(String),
+      });
   });
 
   it('gives one notice per feature per process on a 2026-07-28 server, through the logger of the client that used it', async () => {
@@ -36,7 +57,9 @@ describe('deprecation notices', () => {
     expect(a.server('modern').protocolVersion).toBe('2026-07-28');
     expect(notices(first, 'sampling')).toHaveLength(1);
     expect(notices(first, 'logging')).toHaveLength(1);
-    expect(notices(first, 'logging')[0]?.message).toMatch(/earliest removal: the first MCP revision released on or after 2027-07-28\. Migration: log to stderr/);
+    expect(notices(first, 'logging')[0]?.message).toMatch(
+      /earliest removal: the first MCP revision released on or after 2027-07-28\. Migration: log to stderr/,
+    );
     expect(notices(second, 'sampling')).toHaveLength(0);
     expect(notices(second, 'logging')).toHaveLength(0);
     expect(deprecations.noticed('logging')).toBe(true);
@@ -49,7 +72,9 @@ describe('deprecation notices', () => {
     expect((await ask(client, 'roots/list')).result).toEqual({ roots: [{ uri: 'file:///srv' }] });
     client.roots = [{ uri: 'file:///srv2' }];
     const messages = [{ role: 'user', content: { type: 'text', text: 'hi' } }];
-    expect((await ask(client, 'sampling/createMessage', { messages, maxTokens: 5 })).result).toMatchObject({ model: 'm' });
+    expect((await ask(client, 'sampling/createMessage', { messages, maxTokens: 5 })).result).toMatchObject({
+      model: 'm',
+    });
     expect(client.server('scripted').protocolVersion).toBe('2025-11-25');
     expect(logger.text('warn')).not.toContain('deprecated');
     for (const feature of ['roots', 'sampling', 'logging'] as const) expect(deprecations.noticed(feature)).toBe(false);
@@ -57,7 +82,12 @@ describe('deprecation notices', () => {
 
   it('the README example (server-everything with onSampling and onElicitation) prints no deprecation notice', async () => {
     const logger = recordingLogger();
-    await using client = new Client({ servers: [everything()], logger, onSampling, onElicitation: () => ({ action: 'decline' }) });
+    await using client = new Client({
+      servers: [everything()],
+      logger,
+      onSampling,
+      onElicitation: () => ({ action: 'decline' }),
+    });
     await client.callTool('trigger-sampling-request', { prompt: 'Write a haiku about MCP', maxTokens: 50 });
     expect(logger.text('warn')).not.toContain('deprecated');
   });
@@ -83,14 +113,24 @@ describe('deprecation notices', () => {
 
   it('gives no logging notice for a setLogLevel refused by capability gating', async () => {
     const logger = recordingLogger();
-    await using client = new Client({ servers: [{ name: 'bare', transport: tapped('servers/unknown-version.mjs', ['--version', '2025-06-18']) }], logger });
+    await using client = new Client({
+      servers: [{ name: 'bare', transport: tapped('servers/unknown-version.mjs', ['--version', '2025-06-18']) }],
+      logger,
+    });
     await expect(client.server('bare').setLogLevel('info')).rejects.toBeInstanceOf(CapabilityError);
     expect(notices(logger, 'logging')).toHaveLength(0);
     expect(deprecations.noticed('logging')).toBe(false);
   });
 
   it('survives a logger that throws, and the notice stays owed to a later use', async () => {
-    const throwing: Logger = { debug() {}, info() {}, error() {}, warn() { throw new Error('logger down'); } };
+    const throwing: Logger = {
+      debug() {},
+      info() {},
+      error() {},
+      warn() {
+        throw new Error('logger down');
+      },
+    };
     await using broken = new Client({ servers: [sdkModern()], logger: throwing });
     await broken.setLogLevel('info');
     expect(deprecations.noticed('logging')).toBe(false);
@@ -102,7 +142,12 @@ describe('deprecation notices', () => {
 
   it('can be disabled per client or for the whole process', async () => {
     const logger = recordingLogger();
-    await using quiet = new Client({ servers: [sdkModern()], logger, deprecationNotices: false, roots: [{ uri: 'file:///x' }] });
+    await using quiet = new Client({
+      servers: [sdkModern()],
+      logger,
+      deprecationNotices: false,
+      roots: [{ uri: 'file:///x' }],
+    });
     await quiet.setLogLevel('info');
     expect(logger.text('warn')).toBe('');
     expect(deprecations.noticed('logging')).toBe(false);
@@ -130,15 +175,23 @@ describe('deprecation notices', () => {
   it('notes the includeContext values deprecated in 2025-11-25 on a 2025-11-25 session, not on an older one', async () => {
     const messages = [{ role: 'user', content: { type: 'text', text: 'hi' } }];
     const older = recordingLogger();
-    await using old = new Client({ servers: [stdio({ name: 'old', command: process.execPath, args: [SCRIPTED, '--only', '2025-06-18'] })], logger: older, onSampling });
-    expect((await ask(old, 'sampling/createMessage', { messages, maxTokens: 5, includeContext: 'thisServer' })).result).toMatchObject({ model: 'm' });
+    await using old = new Client({
+      servers: [stdio({ name: 'old', command: process.execPath, args: [SCRIPTED, '--only', '2025-06-18'] })],
+      logger: older,
+      onSampling,
+    });
+    expect(
+      (await ask(old, 'sampling/createMessage', { messages, maxTokens: 5, includeContext: 'thisServer' })).result,
+    ).toMatchObject({ model: 'm' });
     expect(notices(older, 'sampling-include-context')).toHaveLength(0);
 
     const logger = recordingLogger();
     await using client = new Client({ servers: [scripted()], logger, onSampling });
     await ask(client, 'sampling/createMessage', { messages, maxTokens: 5, includeContext: 'none' });
     expect(notices(logger, 'sampling-include-context')).toHaveLength(0);
-    expect((await ask(client, 'sampling/createMessage', { messages, maxTokens: 5, includeContext: 'thisServer' })).result).toMatchObject({ model: 'm' });
+    expect(
+      (await ask(client, 'sampling/createMessage', { messages, maxTokens: 5, includeContext: 'thisServer' })).result,
+    ).toMatchObject({ model: 'm' });
     expect(notices(logger, 'sampling-include-context')).toHaveLength(1);
   });
 });
@@ -148,7 +201,18 @@ describe('deprecated transports', () => {
     deprecations.reset();
     const logger = recordingLogger();
     const wire = tapped('servers/revision-server.mjs', ['2025-11-25']);
-    await using client = new Client({ servers: [{ name: 'old-sse', kind: 'sse', label: 'https://old.example/sse', deprecated: 'sse-transport', open: async () => wire }], logger });
+    await using client = new Client({
+      servers: [
+        {
+          name: 'old-sse',
+          kind: 'sse',
+          label: 'https://old.example/sse',
+          deprecated: 'sse-transport',
+          open: async () => wire,
+        },
+      ],
+      logger,
+    });
     expect(notices(logger, 'sse-transport')).toHaveLength(0);
     await client.connect();
     expect(notices(logger, 'sse-transport')).toHaveLength(1);

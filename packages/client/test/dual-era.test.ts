@@ -55,18 +55,23 @@ describe.each(CASES)('$era server over $transport', ({ transport, protocol, era 
     expect(names).toEqual(expect.arrayContaining(['add', 'confirm', 'progress']));
     expect(textOf(await client.callTool('add', { a: 20, b: 22 }))).toBe('42');
     const progress: number[] = [];
-    expect(textOf(await client.callTool('progress', { steps: 3 }, { onProgress: (p) => progress.push(p.progress) }))).toBe('did 3');
+    expect(
+      textOf(await client.callTool('progress', { steps: 3 }, { onProgress: (p) => progress.push(p.progress) })),
+    ).toBe('did 3');
     expect(progress).toEqual([1, 2, 3]);
   });
 
   // The SDK serves the classic era over HTTP statelessly (no session), so it cannot send the server-to-
   // client requests there; http.test.ts covers them against server-everything.
-  it.skipIf(era === 'legacy' && transport === 'streamable-http')("answers the server's elicitation, sampling and roots requests with the same handlers", async () => {
-    expect(textOf(await client.callTool('confirm'))).toMatch(/^hello Ada/);
-    expect(elicited.at(-1)).toBe('Who are you?');
-    expect(textOf(await client.callTool('sample'))).toBe('model said pong');
-    expect(JSON.parse(textOf(await client.callTool('roots')))).toEqual(['file:///work']);
-  });
+  it.skipIf(era === 'legacy' && transport === 'streamable-http')(
+    "answers the server's elicitation, sampling and roots requests with the same handlers",
+    async () => {
+      expect(textOf(await client.callTool('confirm'))).toMatch(/^hello Ada/);
+      expect(elicited.at(-1)).toBe('Who are you?');
+      expect(textOf(await client.callTool('sample'))).toBe('model said pong');
+      expect(JSON.parse(textOf(await client.callTool('roots')))).toEqual(['file:///work']);
+    },
+  );
 
   it('gets prompts and reads resources', async () => {
     const prompt = await client.getPrompt('greet', { name: 'Bo' });

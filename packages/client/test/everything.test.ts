@@ -57,16 +57,27 @@ describe('server-everything over stdio', () => {
   });
 
   it('declares exactly the capabilities the host registered', () => {
-    expect(client.server('everything').clientCapabilities).toEqual({ roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } });
+    expect(client.server('everything').clientCapabilities).toEqual({
+      roots: { listChanged: true },
+      sampling: {},
+      elicitation: { form: {} },
+    });
   });
 
   it('lists tools, each knowing its server, with annotations', async () => {
     const tools = await client.listTools();
     const echo = tools.find((t) => t.name === 'echo');
     expect(echo).toMatchObject({ server: 'everything', taskSupport: 'forbidden' });
-    expect(echo?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(echo?.annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     // Registered by the server only because the client declared sampling and elicitation.
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['trigger-sampling-request', 'trigger-elicitation-request', 'get-roots-list']));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['trigger-sampling-request', 'trigger-elicitation-request', 'get-roots-list']),
+    );
     expect(await client.findTool('get-sum')).toMatchObject({ name: 'get-sum', title: expect.any(String) });
     expect(await client.findTool('no-such-tool')).toBeUndefined();
   });
@@ -78,14 +89,20 @@ describe('server-everything over stdio', () => {
     const tool = await client.findTool('get-structured-content');
     expect(tool?.outputSchema).toMatchObject({ type: 'object', properties: { temperature: expect.any(Object) } });
     const weather = await client.callTool('get-structured-content', { location: 'Chicago' });
-    expect(weather.structuredContent).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
+    expect(weather.structuredContent).toMatchObject({
+      temperature: expect.any(Number),
+      conditions: expect.any(String),
+    });
   });
 
   it('returns resource_link content', async () => {
     const result = await client.callTool('get-resource-links', { count: 2 });
     const links = result.content.filter((b) => b.type === 'resource_link');
     expect(links).toHaveLength(2);
-    expect(links[0]).toMatchObject({ uri: expect.stringMatching(/^demo:\/\/resource\/dynamic\//), name: expect.any(String) });
+    expect(links[0]).toMatchObject({
+      uri: expect.stringMatching(/^demo:\/\/resource\/dynamic\//),
+      name: expect.any(String),
+    });
   });
 
   it('lists prompts and gets one with arguments', async () => {
@@ -117,7 +134,10 @@ describe('server-everything over stdio', () => {
       context: { arguments: { department: 'Engineering' } },
     });
     expect(names.values).toEqual(['Alice']);
-    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '5' } });
+    const ids = await client.complete({
+      ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' },
+      argument: { name: 'resourceId', value: '5' },
+    });
     expect(ids.values).toEqual(['5']);
   });
 
@@ -129,7 +149,11 @@ describe('server-everything over stdio', () => {
     notifications.length = 0;
     await client.callTool('toggle-subscriber-updates', {});
     try {
-      await until(() => notifications.some((n) => n.method === 'notifications/resources/updated' && (n.params as { uri?: string }).uri === uri));
+      await until(() =>
+        notifications.some(
+          (n) => n.method === 'notifications/resources/updated' && (n.params as { uri?: string }).uri === uri,
+        ),
+      );
     } finally {
       await client.callTool('toggle-subscriber-updates', {});
       await server.unsubscribeResource(uri);
@@ -162,7 +186,11 @@ describe('server-everything over stdio', () => {
     elicited.length = 0;
     answer = { name: 'Ada Lovelace', check: true, integer: 7 };
     const result = await client.callTool('trigger-elicitation-request', {});
-    expect(elicited[0]).toMatchObject({ mode: 'form', message: expect.any(String), requestedSchema: { type: 'object' } });
+    expect(elicited[0]).toMatchObject({
+      mode: 'form',
+      message: expect.any(String),
+      requestedSchema: { type: 'object' },
+    });
     expect(textOf(result)).toContain('User provided the requested information');
     expect(textOf(result)).toContain('Ada Lovelace');
   });
@@ -179,12 +207,17 @@ describe('server-everything over stdio', () => {
 
   it('reports progress to onProgress, and streams progress then the result', async () => {
     const progress: number[] = [];
-    const result = await client.callTool('trigger-long-running-operation', { duration: 0.3, steps: 3 }, { onProgress: (p) => progress.push(p.progress) });
+    const result = await client.callTool(
+      'trigger-long-running-operation',
+      { duration: 0.3, steps: 3 },
+      { onProgress: (p) => progress.push(p.progress) },
+    );
     expect(progress).toEqual([1, 2, 3]);
     expect(textOf(result)).toMatch(/completed/i);
 
     const events: ToolStreamEvent[] = [];
-    for await (const event of client.callToolStreaming('trigger-long-running-operation', { duration: 0.2, steps: 2 })) events.push(event);
+    for await (const event of client.callToolStreaming('trigger-long-running-operation', { duration: 0.2, steps: 2 }))
+      events.push(event);
     expect(events.map((e) => e.type)).toEqual(['progress', 'progress', 'result']);
     expect(events[1]).toMatchObject({ type: 'progress', progress: 2, total: 2 });
   });

@@ -3,10 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { Client, ConnectionError, stdio } from '@mcpc/client';
 import { recordingLogger } from './helpers.js';
 
-const stdioFixture = (file: string): string => fileURLToPath(new URL(`../../../tooling/fixtures/stdio/${file}`, import.meta.url));
+const stdioFixture = (file: string): string =>
+  fileURLToPath(new URL(`../../../tooling/fixtures/stdio/${file}`, import.meta.url));
 
-async function failure(args: readonly string[], options: { handshakeTimeout?: number } = {}): Promise<{ error: ConnectionError; ms: number }> {
-  const client = new Client({ servers: [stdio({ name: 'broken', command: process.execPath, args: [...args] })], logger: recordingLogger(), ...options });
+async function failure(
+  args: readonly string[],
+  options: { handshakeTimeout?: number } = {},
+): Promise<{ error: ConnectionError; ms: number }> {
+  const client = new Client({
+    servers: [stdio({ name: 'broken', command: process.execPath, args: [...args] })],
+    logger: recordingLogger(),
+    ...options,
+  });
   const started = performance.now();
   const error = await client.connect().catch((e: unknown) => e);
   const ms = performance.now() - started;
@@ -17,7 +25,10 @@ async function failure(args: readonly string[], options: { handshakeTimeout?: nu
 
 describe('a first handshake that fails says what happened and what to do', () => {
   it('a server that prints a banner on stdout: names the text, and says stdout is for JSON-RPC only', async () => {
-    const { error } = await failure([stdioFixture('banner.mjs'), 'Welcome to the weather server v1.2 \u001b[32mready\u001b[0m'], { handshakeTimeout: 1500 });
+    const { error } = await failure(
+      [stdioFixture('banner.mjs'), 'Welcome to the weather server v1.2 \u001b[32mready\u001b[0m'],
+      { handshakeTimeout: 1500 },
+    );
     expect(error.code).toBe('MCPC_HANDSHAKE_TIMEOUT');
     expect(error.message).toBe(
       'could not connect to server "broken": it did not complete the handshake within 1500 ms, and the server printed non-JSON on stdout: ' +
@@ -44,15 +55,24 @@ describe('a first handshake that fails says what happened and what to do', () =>
   }, 25_000);
 
   it('a server that exits during the handshake: its exit code and stderr, not the probe', async () => {
-    const { error } = await failure([stdioFixture('exit-at-once.mjs'), '2', 'Error: Cannot find module ./config.json\n    at start (server.js:1:1)']);
+    const { error } = await failure([
+      stdioFixture('exit-at-once.mjs'),
+      '2',
+      'Error: Cannot find module ./config.json\n    at start (server.js:1:1)',
+    ]);
     expect(error.code).toBe('MCPC_SERVER_EXITED');
-    expect(error.message).toMatch(/^could not connect to server "broken": the server process exited \(code 2\) during the handshake; its stderr ended with: 'Error: Cannot find module \.\/config\.json\\n {4}at start \(server\.js:1:1\)'/);
+    expect(error.message).toMatch(
+      /^could not connect to server "broken": the server process exited \(code 2\) during the handshake; its stderr ended with: 'Error: Cannot find module \.\/config\.json\\n {4}at start \(server\.js:1:1\)'/,
+    );
     expect(error.message).not.toContain('server/discover');
     expect(error.cause).toBeInstanceOf(Error);
   });
 
   it('a classic server that dies during initialize (after the probe) is reported the same way', async () => {
-    const { error } = await failure(['-e', "process.stdin.once('data', () => { process.stderr.write('panic: bad config\\n'); process.exit(4); })"]);
+    const { error } = await failure([
+      '-e',
+      "process.stdin.once('data', () => { process.stderr.write('panic: bad config\\n'); process.exit(4); })",
+    ]);
     expect(error.code).toBe('MCPC_SERVER_EXITED');
     expect(error.message).toContain("exited (code 4) during the handshake; its stderr ended with: 'panic: bad config'");
   });

@@ -9,20 +9,33 @@ export const EVERYTHING = fixtures('node_modules/@modelcontextprotocol/server-ev
 export const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
 export type Revision = (typeof REVISIONS)[number];
 
-export const everything = (name = 'everything'): ServerConfig => stdio({ name, command: process.execPath, args: [EVERYTHING, 'stdio'] });
+export const everything = (name = 'everything'): ServerConfig =>
+  stdio({ name, command: process.execPath, args: [EVERYTHING, 'stdio'] });
 
 export const fixture = (file: string, args: readonly string[] = [], name?: string): ServerConfig =>
-  stdio({ ...(name !== undefined && { name }), command: process.execPath, args: [fixtures(`servers/${file}`), ...args] });
+  stdio({
+    ...(name !== undefined && { name }),
+    command: process.execPath,
+    args: [fixtures(`servers/${file}`), ...args],
+  });
 
-export const revision = (version: Revision, name = `rev-${version}`): ServerConfig => fixture('revision-server.mjs', [version], name);
+export const revision = (version: Revision, name = `rev-${version}`): ServerConfig =>
+  fixture('revision-server.mjs', [version], name);
 
 /** A logger that records every line, for asserting what was (and was not) logged. */
-export function recordingLogger(): Logger & { lines: { level: string; message: string }[]; text(level?: string): string } {
+export function recordingLogger(): Logger & {
+  lines: { level: string; message: string }[];
+  text(level?: string): string;
+} {
   const lines: { level: string; message: string }[] = [];
   const at = (level: string) => (message: string) => void lines.push({ level, message });
   return {
     lines,
-    text: (level?: string) => lines.filter((l) => level === undefined || l.level === level).map((l) => l.message).join('\n'),
+    text: (level?: string) =>
+      lines
+        .filter((l) => level === undefined || l.level === level)
+        .map((l) => l.message)
+        .join('\n'),
     debug: at('debug'),
     info: at('info'),
     warn: at('warn'),
@@ -84,7 +97,10 @@ export class RecordingTransport implements Transport {
 }
 
 /** A stdio transport to a fixture server, tapped. */
-export function tapped(file: string, args: readonly string[] = []): RecordingTransport & { readonly stdio: StdioTransport } {
+export function tapped(
+  file: string,
+  args: readonly string[] = [],
+): RecordingTransport & { readonly stdio: StdioTransport } {
   const stdio = new StdioTransport({ command: process.execPath, args: [fixtures(file), ...args] });
   return Object.assign(new RecordingTransport(stdio), { stdio });
 }
@@ -92,14 +108,20 @@ export function tapped(file: string, args: readonly string[] = []): RecordingTra
 const SCRIPTED = fileURLToPath(new URL('./fixtures/scripted-server.mjs', import.meta.url));
 
 /** The scripted server (test/fixtures/scripted-server.mjs): it does what the test tells it to. */
-export const scripted = (name = 'scripted'): ServerConfig => stdio({ name, command: process.execPath, args: [SCRIPTED] });
+export const scripted = (name = 'scripted'): ServerConfig =>
+  stdio({ name, command: process.execPath, args: [SCRIPTED] });
 
 /** Has the scripted server send `method` to the client, and returns the client's JSON-RPC answer. */
-export async function ask(client: Client, method: string, params?: unknown): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+export async function ask(
+  client: Client,
+  method: string,
+  params?: unknown,
+): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
   return JSON.parse(textOf(await client.callTool('ask', { method, params })));
 }
 
-const modernFixtures = (path: string): string => fileURLToPath(new URL(`../../../tooling/fixtures/modern/${path}`, import.meta.url));
+const modernFixtures = (path: string): string =>
+  fileURLToPath(new URL(`../../../tooling/fixtures/modern/${path}`, import.meta.url));
 export const MODERN_SDK_SERVER = modernFixtures('sdk-server.mjs');
 
 /** The official SDK v2 server (dual-era) over stdio. */
@@ -107,7 +129,11 @@ export const sdkModern = (name = 'modern', extra: Partial<Parameters<typeof stdi
   stdio({ name, command: process.execPath, args: [MODERN_SDK_SERVER, 'stdio'], ...extra });
 
 /** A hand-written modern fixture (tooling/fixtures/modern/<file>) over stdio. */
-export const modernFixture = (file: string, args: readonly string[] = [], extra: Partial<Parameters<typeof stdio>[0]> = {}): ServerConfig =>
+export const modernFixture = (
+  file: string,
+  args: readonly string[] = [],
+  extra: Partial<Parameters<typeof stdio>[0]> = {},
+): ServerConfig =>
   stdio({ name: extra.name ?? 'modern', command: process.execPath, args: [modernFixtures(file), ...args], ...extra });
 
 /** The path of a modern fixture, for spawning it over HTTP with startFixture. */

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ErrorReply, type ElicitationAnswer, type SamplingRequest } from '@mcpc/client';
 import { ask, recordingLogger, scripted } from './helpers.js';
 
-
 const user = (content: unknown) => ({ role: 'user', content });
 const assistant = (content: unknown) => ({ role: 'assistant', content });
 const text = (t: string) => ({ type: 'text', text: t });
@@ -24,7 +23,13 @@ describe('sampling requests', () => {
       return { model: 'm', content: { type: 'text' as const, text: 'ok' } };
     };
     client = new Client({ servers: [scripted()], onSampling, logger, deprecationNotices: false });
-    tooled = new Client({ servers: [scripted()], onSampling, samplingSupportsTools: true, logger, deprecationNotices: false });
+    tooled = new Client({
+      servers: [scripted()],
+      onSampling,
+      samplingSupportsTools: true,
+      logger,
+      deprecationNotices: false,
+    });
     await Promise.all([client.connect(), tooled.connect()]);
   });
   afterAll(async () => {
@@ -36,8 +41,14 @@ describe('sampling requests', () => {
     ['no maxTokens', { messages: [user(text('hi'))] }],
     ['a role other than user or assistant', { messages: [{ role: 'system', content: text('hi') }], maxTokens: 10 }],
     ['a text block without text', { messages: [user({ type: 'text' })], maxTokens: 10 }],
-    ['tools without the opt-in', { messages: [user(text('hi'))], maxTokens: 10, tools: [{ name: 'lookup', inputSchema: { type: 'object' } }] }],
-    ['tool use without the opt-in', { messages: [user(text('hi')), assistant(toolUse('1')), user(toolResult('1'))], maxTokens: 10 }],
+    [
+      'tools without the opt-in',
+      { messages: [user(text('hi'))], maxTokens: 10, tools: [{ name: 'lookup', inputSchema: { type: 'object' } }] },
+    ],
+    [
+      'tool use without the opt-in',
+      { messages: [user(text('hi')), assistant(toolUse('1')), user(toolResult('1'))], maxTokens: 10 },
+    ],
   ])('answers -32602 before the handler runs: %s', async (_case, params) => {
     seen.length = 0;
     const reply = await ask(client, 'sampling/createMessage', params);
@@ -48,9 +59,15 @@ describe('sampling requests', () => {
   it.each([
     ['an unanswered tool use', [user(text('hi')), assistant(toolUse('1'))]],
     ['a tool use answered by the wrong id', [user(text('hi')), assistant(toolUse('1')), user(toolResult('2'))]],
-    ['tool results mixed with other content', [user(text('hi')), assistant(toolUse('1')), user([toolResult('1'), text('and more')])]],
+    [
+      'tool results mixed with other content',
+      [user(text('hi')), assistant(toolUse('1')), user([toolResult('1'), text('and more')])],
+    ],
     ['a tool result that answers no tool use', [user(toolResult('1'))]],
-    ['a tool use followed by another assistant message', [user(text('hi')), assistant(toolUse('1')), assistant(text('x'))]],
+    [
+      'a tool use followed by another assistant message',
+      [user(text('hi')), assistant(toolUse('1')), assistant(text('x'))],
+    ],
   ])('checks tool-use histories when tools are enabled: %s', async (_case, messages) => {
     seen.length = 0;
     const reply = await ask(tooled, 'sampling/createMessage', { messages, maxTokens: 10 });
@@ -61,7 +78,12 @@ describe('sampling requests', () => {
   it('passes a well-formed tool-use history and the tools to the handler when opted in', async () => {
     seen.length = 0;
     const messages = [user(text('hi')), assistant([text('let me look'), toolUse('1')]), user([toolResult('1')])];
-    const reply = await ask(tooled, 'sampling/createMessage', { messages, maxTokens: 10, tools: [{ name: 'lookup', inputSchema: { type: 'object' } }], toolChoice: { mode: 'auto' } });
+    const reply = await ask(tooled, 'sampling/createMessage', {
+      messages,
+      maxTokens: 10,
+      tools: [{ name: 'lookup', inputSchema: { type: 'object' } }],
+      toolChoice: { mode: 'auto' },
+    });
     expect(reply.result).toEqual({ model: 'm', role: 'assistant', content: { type: 'text', text: 'ok' } });
     expect(seen[0]?.tools?.[0]?.name).toBe('lookup');
     expect(tooled.server('scripted').clientCapabilities).toEqual({ sampling: { tools: {} } });
@@ -94,12 +116,21 @@ describe('elicitation requests', () => {
   let form: Client;
   let both: Client;
   let answer: ElicitationAnswer;
-  const formRequest = { mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } };
+  const formRequest = {
+    mode: 'form',
+    message: 'Name?',
+    requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+  };
   const urlRequest = { mode: 'url', message: 'Sign in', url: 'https://example.com/connect', elicitationId: 'e-1' };
 
   beforeAll(async () => {
     form = new Client({ servers: [scripted()], onElicitation: () => answer, logger: recordingLogger() });
-    both = new Client({ servers: [scripted()], onElicitation: () => answer, elicitationModes: ['form', 'url'], logger: recordingLogger() });
+    both = new Client({
+      servers: [scripted()],
+      onElicitation: () => answer,
+      elicitationModes: ['form', 'url'],
+      logger: recordingLogger(),
+    });
     await Promise.all([form.connect(), both.connect()]);
   });
   afterAll(async () => {
@@ -108,9 +139,15 @@ describe('elicitation requests', () => {
 
   it('normalizes form answers: content alone is accept, a bad action is cancel', async () => {
     answer = { name: 'Ada' };
-    expect((await ask(form, 'elicitation/create', formRequest)).result).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    expect((await ask(form, 'elicitation/create', formRequest)).result).toEqual({
+      action: 'accept',
+      content: { name: 'Ada' },
+    });
     answer = { action: 'decline' };
-    expect((await ask(form, 'elicitation/create', { message: 'Name?', requestedSchema: formRequest.requestedSchema })).result).toEqual({ action: 'decline' });
+    expect(
+      (await ask(form, 'elicitation/create', { message: 'Name?', requestedSchema: formRequest.requestedSchema }))
+        .result,
+    ).toEqual({ action: 'decline' });
     answer = { action: 'ok' } as never;
     expect((await ask(form, 'elicitation/create', formRequest)).result).toEqual({ action: 'cancel' });
     answer = undefined;
@@ -126,7 +163,10 @@ describe('elicitation requests', () => {
 
   it('answers URL mode with consent only: content is dropped, true is accept, content alone is cancel', async () => {
     answer = { action: 'accept', content: { token: 'leak' }, _meta: { 'example.com/k': 1 } };
-    expect((await ask(both, 'elicitation/create', urlRequest)).result).toEqual({ action: 'accept', _meta: { 'example.com/k': 1 } });
+    expect((await ask(both, 'elicitation/create', urlRequest)).result).toEqual({
+      action: 'accept',
+      _meta: { 'example.com/k': 1 },
+    });
     answer = true;
     expect((await ask(both, 'elicitation/create', urlRequest)).result).toEqual({ action: 'accept' });
     answer = { token: 'leak' };
@@ -135,7 +175,7 @@ describe('elicitation requests', () => {
 });
 
 describe('roots and ping from the server', () => {
-  it('answers roots/list only when roots were declared, and answers the server\'s ping', async () => {
+  it("answers roots/list only when roots were declared, and answers the server's ping", async () => {
     await using undeclared = new Client({ servers: [scripted()] });
     expect((await ask(undeclared, 'roots/list')).error?.code).toBe(-32601);
     expect((await ask(undeclared, 'ping')).result).toEqual({});

@@ -1,15 +1,30 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, ConnectionError, connect, sse, streamableHttp, textOf, type ElicitationHandler, type SamplingHandler } from '@mcpc/client';
+import {
+  Client,
+  ConnectionError,
+  connect,
+  sse,
+  streamableHttp,
+  textOf,
+  type ElicitationHandler,
+  type SamplingHandler,
+} from '@mcpc/client';
 import { getJson, startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { recordingLogger } from './helpers.js';
 
 const clientInfo = { name: 'mcpc-http-test', version: '0.0.0' };
-const onSampling: SamplingHandler = async () => ({ role: 'assistant', model: 'test-model', content: { type: 'text', text: 'sampled over http' } });
+const onSampling: SamplingHandler = async () => ({
+  role: 'assistant',
+  model: 'test-model',
+  content: { type: 'text', text: 'sampled over http' },
+});
 const onElicitation: ElicitationHandler = async () => ({ action: 'accept', content: { name: 'Ada' } });
 
-async function loopback(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; server: HttpServer; requests: string[] }> {
+async function loopback(
+  handler: Parameters<typeof createServer>[1],
+): Promise<{ url: string; server: HttpServer; requests: string[] }> {
   const requests: string[] = [];
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.headers.accept ?? ''}`);
@@ -24,7 +39,13 @@ describe('the client over Streamable HTTP (server-everything)', () => {
   let client: Client;
   beforeAll(async () => {
     everything = await startFixture('everything.mjs', ['streamableHttp']);
-    client = await connect(everything.url, { clientInfo, onSampling, onElicitation, roots: [{ uri: 'file:///tmp', name: 'tmp' }], logger: recordingLogger() });
+    client = await connect(everything.url, {
+      clientInfo,
+      onSampling,
+      onElicitation,
+      roots: [{ uri: 'file:///tmp', name: 'tmp' }],
+      logger: recordingLogger(),
+    });
   });
   afterAll(async () => {
     await client?.close();
@@ -42,7 +63,11 @@ describe('the client over Streamable HTTP (server-everything)', () => {
     expect(tools.map((t) => t.name)).toContain('echo');
     expect(textOf(await client.callTool('echo', { message: 'over http' }))).toContain('over http');
     const progress: number[] = [];
-    await client.callTool('trigger-long-running-operation', { duration: 0.2, steps: 2 }, { onProgress: (p) => progress.push(p.progress) });
+    await client.callTool(
+      'trigger-long-running-operation',
+      { duration: 0.2, steps: 2 },
+      { onProgress: (p) => progress.push(p.progress) },
+    );
     expect(progress.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -55,11 +80,13 @@ describe('the client over Streamable HTTP (server-everything)', () => {
     expect(contents.length).toBeGreaterThan(0);
   });
 
-  it('answers the server\'s sampling and elicitation requests', async () => {
+  it("answers the server's sampling and elicitation requests", async () => {
     const tools = (await client.listTools()).map((t) => t.name);
     const sampling = tools.find((n) => n.includes('sampling'))!;
     const elicitation = tools.find((n) => n.includes('elicitation'))!;
-    expect(JSON.stringify(await client.callTool(sampling, { prompt: 'hi', maxTokens: 10 }))).toContain('sampled over http');
+    expect(JSON.stringify(await client.callTool(sampling, { prompt: 'hi', maxTokens: 10 }))).toContain(
+      'sampled over http',
+    );
     expect(JSON.stringify(await client.callTool(elicitation, {}))).toContain('Ada');
   });
 });
@@ -82,7 +109,11 @@ describe('the client over the deprecated HTTP+SSE transport', () => {
   });
 
   it('an sse() config works the same', async () => {
-    await using client = new Client({ servers: [sse({ name: 'old', url: server.url })], clientInfo, logger: recordingLogger() });
+    await using client = new Client({
+      servers: [sse({ name: 'old', url: server.url })],
+      clientInfo,
+      logger: recordingLogger(),
+    });
     await client.connect();
     expect(textOf(await client.callTool('echo', { message: 'x' }))).toBe('Echo: x');
   });
@@ -129,7 +160,11 @@ describe('transport detection for other URLs', () => {
         }
         const result =
           m.method === 'initialize'
-            ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'plain', version: '1' } }
+            ? {
+                protocolVersion: '2025-06-18',
+                capabilities: { tools: {} },
+                serverInfo: { name: 'plain', version: '1' },
+              }
             : m.method === 'tools/list'
               ? { tools: [{ name: 'hello', inputSchema: { type: 'object' } }] }
               : { content: [{ type: 'text', text: 'hello back' }] };
@@ -155,7 +190,9 @@ describe('transport detection for other URLs', () => {
       res.end();
     });
     try {
-      const error = await connect(`${wall.url}/api`, { clientInfo, logger: recordingLogger() }).catch((e: unknown) => e);
+      const error = await connect(`${wall.url}/api`, { clientInfo, logger: recordingLogger() }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(ConnectionError);
       expect(JSON.stringify(causes(error))).toContain('MCPC_UNAUTHORIZED');
       expect(wall.requests.every((r) => r.startsWith('POST'))).toBe(true);
@@ -170,13 +207,19 @@ describe('transport detection for other URLs', () => {
       res.end();
     });
     try {
-      const error = await connect(`${down.url}/api`, { clientInfo, retries: 0, logger: recordingLogger() }).catch((e: unknown) => e);
+      const error = await connect(`${down.url}/api`, { clientInfo, retries: 0, logger: recordingLogger() }).catch(
+        (e: unknown) => e,
+      );
       expect(JSON.stringify(causes(error))).toContain('MCPC_TRANSIENT_SERVER_ERROR');
       expect(down.requests.every((r) => r.startsWith('POST'))).toBe(true);
     } finally {
       down.server.close();
     }
-    const refused = await connect('http://127.0.0.1:9/api', { clientInfo, retries: 0, logger: recordingLogger() }).catch((e: unknown) => e);
+    const refused = await connect('http://127.0.0.1:9/api', {
+      clientInfo,
+      retries: 0,
+      logger: recordingLogger(),
+    }).catch((e: unknown) => e);
     expect(JSON.stringify(causes(refused))).toContain('MCPC_NETWORK_ERROR');
   });
 
@@ -184,13 +227,20 @@ describe('transport detection for other URLs', () => {
     const server = await startFixture('sdk-server.mjs', ['--mode', 'session']);
     try {
       // Validation off: it would fetch tools/list before the first call, and this counts requests.
-      await using client = new Client({ servers: [streamableHttp({ name: 's', url: server.url, retries: 2 })], clientInfo, logger: recordingLogger(), validateStructuredContent: 'off' });
+      await using client = new Client({
+        servers: [streamableHttp({ name: 's', url: server.url, retries: 2 })],
+        clientInfo,
+        logger: recordingLogger(),
+        validateStructuredContent: 'off',
+      });
       await client.connect();
       await client.callTool('expire_session', {});
       // The expired session is renewed and the list re-sent; the call after it is not re-sent.
       expect((await client.listTools()).length).toBeGreaterThan(0);
       await client.callTool('expire_session', {});
-      await expect(client.callTool('echo', { message: 'once' })).rejects.toMatchObject({ code: 'MCPC_SESSION_EXPIRED' });
+      await expect(client.callTool('echo', { message: 'once' })).rejects.toMatchObject({
+        code: 'MCPC_SESSION_EXPIRED',
+      });
       const stats = await getJson<{ requests: Record<string, number> }>(new URL('/_stats', server.url));
       expect(stats.requests['initialize']).toBe(3);
     } finally {
@@ -201,6 +251,7 @@ describe('transport detection for other URLs', () => {
 
 function causes(error: unknown): { code?: unknown; message?: unknown }[] {
   const chain: { code?: unknown; message?: unknown }[] = [];
-  for (let e: unknown = error; e instanceof Error && chain.length < 8; e = e.cause) chain.push({ code: (e as { code?: unknown }).code, message: e.message });
+  for (let e: unknown = error; e instanceof Error && chain.length < 8; e = e.cause)
+    chain.push({ code: (e as { code?: unknown }).code, message: e.message });
   return chain;
 }

@@ -43,7 +43,12 @@ describe('version negotiation', () => {
   });
 
   it('accepts an older revision the server answers with (2025-03-26)', async () => {
-    await using client = await connect([process.execPath, fixturePath('unknown-version.mjs'), '--version', '2025-03-26']);
+    await using client = await connect([
+      process.execPath,
+      fixturePath('unknown-version.mjs'),
+      '--version',
+      '2025-03-26',
+    ]);
     expect(client.servers[0]!.protocolVersion).toBe('2025-03-26');
     expect(LEGACY_PROTOCOL_VERSIONS).toContain('2025-03-26');
   });
@@ -62,7 +67,12 @@ describe('version negotiation', () => {
     const error = await client.connect().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(error).toMatchObject({ code: 'MCPC_UNSUPPORTED_PROTOCOL_VERSION', received: '2099-01-01', requested: '2025-11-25', server: 'future' });
+    expect(error).toMatchObject({
+      code: 'MCPC_UNSUPPORTED_PROTOCOL_VERSION',
+      received: '2099-01-01',
+      requested: '2025-11-25',
+      server: 'future',
+    });
     expect((error as Error).message).toContain('2099-01-01');
     expect(wire.closed).toBe(true);
     expect(wire.methods()).not.toContain('notifications/initialized');
@@ -72,7 +82,10 @@ describe('version negotiation', () => {
   });
 
   it('connect() closes everything and rejects when a server cannot be connected', async () => {
-    const error = await connect([[process.execPath, fixturePath('unknown-version.mjs')], 'definitely-not-a-command-mcpc']).catch((e: unknown) => e);
+    const error = await connect([
+      [process.execPath, fixturePath('unknown-version.mjs')],
+      'definitely-not-a-command-mcpc',
+    ]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
   });
 
@@ -93,8 +106,13 @@ describe('capability gating', () => {
     const sentBefore = wire.sent.length;
     const server = client.server('bare');
     await expect(server.setLogLevel('debug')).rejects.toBeInstanceOf(CapabilityError);
-    await expect(server.subscribeResource('mem://x')).rejects.toMatchObject({ capability: 'resources.subscribe', code: 'MCPC_CAPABILITY_NOT_SUPPORTED' });
-    await expect(server.complete({ ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } })).rejects.toBeInstanceOf(CapabilityError);
+    await expect(server.subscribeResource('mem://x')).rejects.toMatchObject({
+      capability: 'resources.subscribe',
+      code: 'MCPC_CAPABILITY_NOT_SUPPORTED',
+    });
+    await expect(
+      server.complete({ ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } }),
+    ).rejects.toBeInstanceOf(CapabilityError);
     await expect(client.callTool('echo', {})).rejects.toMatchObject({ capability: 'tools', method: 'tools/call' });
     await expect(client.listTools({ server: 'bare' })).rejects.toBeInstanceOf(CapabilityError);
     expect(wire.sent.length).toBe(sentBefore);
@@ -102,7 +120,10 @@ describe('capability gating', () => {
 
   it('skips servers without logging on client.setLogLevel, and aggregates lists only from servers that offer them', async () => {
     const wire = tapped('servers/unknown-version.mjs', ['--version', '2025-06-18']);
-    await using client = new Client({ servers: [{ name: 'bare', transport: wire }, revision('2025-11-25', 'rev')], deprecationNotices: false });
+    await using client = new Client({
+      servers: [{ name: 'bare', transport: wire }, revision('2025-11-25', 'rev')],
+      deprecationNotices: false,
+    });
     await client.setLogLevel('warning');
     expect(wire.methods()).not.toContain('logging/setLevel');
     const tools = await client.listTools();
@@ -111,13 +132,21 @@ describe('capability gating', () => {
 
   it('sends notifications/roots/list_changed only to sessions that declared roots', async () => {
     const withRoots = tapped('servers/revision-server.mjs', ['2025-11-25']);
-    await using a = new Client({ servers: [{ name: 'a', transport: withRoots }], roots: [], deprecationNotices: false });
+    await using a = new Client({
+      servers: [{ name: 'a', transport: withRoots }],
+      roots: [],
+      deprecationNotices: false,
+    });
     await a.connect();
     a.roots = [{ uri: 'file:///tmp' }];
     await until(() => withRoots.methods().includes('notifications/roots/list_changed'));
 
     const without = tapped('servers/revision-server.mjs', ['2025-11-25']);
-    await using b = new Client({ servers: [{ name: 'b', transport: without }], deprecationNotices: false, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    await using b = new Client({
+      servers: [{ name: 'b', transport: without }],
+      deprecationNotices: false,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
     await b.connect();
     b.roots = [{ uri: 'file:///tmp' }];
     await b.ping();
@@ -129,7 +158,12 @@ describe('ping and close', () => {
   it('pings, then close() ends every server process and the client refuses new calls', async () => {
     const one = tapped('servers/revision-server.mjs', ['2025-11-25']);
     const two = tapped('servers/revision-server.mjs', ['2024-11-05']);
-    const client = new Client({ servers: [{ name: 'one', transport: one }, { name: 'two', transport: two }] });
+    const client = new Client({
+      servers: [
+        { name: 'one', transport: one },
+        { name: 'two', transport: two },
+      ],
+    });
     await client.ping();
     const pids = [one.stdio.pid!, two.stdio.pid!];
     await client.close();

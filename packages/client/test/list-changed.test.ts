@@ -17,7 +17,8 @@ describe('list_changed notifications', () => {
     expect(client.server('lc').cacheInfo('tools')).toMatchObject({ cached: true, count: before.length });
     const relisted: string[][] = [];
     const off = client.onNotification((_server, method) => {
-      if (method === 'notifications/tools/list_changed') void client.listTools().then((tools) => relisted.push(tools.map((t) => t.name)));
+      if (method === 'notifications/tools/list_changed')
+        void client.listTools().then((tools) => relisted.push(tools.map((t) => t.name)));
     });
     try {
       const added = textOf(await client.callTool('bump'));
@@ -34,8 +35,10 @@ describe('list_changed notifications', () => {
     await client.listResources();
     const seen: { method: string; names: string[] }[] = [];
     const off = client.onNotification((_server, method) => {
-      if (method === 'notifications/prompts/list_changed') void client.listPrompts().then((p) => seen.push({ method, names: p.map((x) => x.name) }));
-      if (method === 'notifications/resources/list_changed') void client.listResources().then((r) => seen.push({ method, names: r.map((x) => x.uri) }));
+      if (method === 'notifications/prompts/list_changed')
+        void client.listPrompts().then((p) => seen.push({ method, names: p.map((x) => x.name) }));
+      if (method === 'notifications/resources/list_changed')
+        void client.listResources().then((r) => seen.push({ method, names: r.map((x) => x.uri) }));
     });
     try {
       const prompt = textOf(await client.callTool('bump_prompts'));

@@ -4,7 +4,11 @@ import { META, hostMeta, protocolMeta, withMeta } from '../src/server/meta.js';
 describe('request _meta', () => {
   it("the host's requestMeta is copied when a request is built: editing it later changes nothing sent", () => {
     const option = { 'example.com/tags': ['a'], 'example.com/nested': { n: 1 } };
-    const built = withMeta({ name: 'x' }, hostMeta(option), protocolMeta('2026-07-28', { name: 'c', version: '1' }, {}, undefined));
+    const built = withMeta(
+      { name: 'x' },
+      hostMeta(option),
+      protocolMeta('2026-07-28', { name: 'c', version: '1' }, {}, undefined),
+    );
     option['example.com/tags'].push('b');
     option['example.com/nested'].n = 2;
     expect(built?._meta).toMatchObject({ 'example.com/tags': ['a'], 'example.com/nested': { n: 1 } });

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, textOf } from '@mcpc/client';
 import { scripted } from './helpers.js';
 
-
 describe('request _meta', () => {
   let client: Client;
   beforeAll(async () => {
@@ -10,11 +9,16 @@ describe('request _meta', () => {
     await client.connect();
   });
   afterAll(() => client.close());
-  const received = async (args: Record<string, unknown>, options = {}) => JSON.parse(textOf(await client.callTool('params', args, options)));
+  const received = async (args: Record<string, unknown>, options = {}) =>
+    JSON.parse(textOf(await client.callTool('params', args, options)));
 
   it('hoists a _meta key in the arguments to the params _meta, never sending it as an argument', async () => {
     const params = await received({ city: 'Oslo', _meta: { 'example.com/trace': 't-1', progressToken: 'mine' } });
-    expect(params).toEqual({ name: 'params', arguments: { city: 'Oslo' }, _meta: { 'example.com/trace': 't-1', progressToken: 'mine' } });
+    expect(params).toEqual({
+      name: 'params',
+      arguments: { city: 'Oslo' },
+      _meta: { 'example.com/trace': 't-1', progressToken: 'mine' },
+    });
   });
 
   it('merges the call meta option over the hoisted one, and keeps the arguments object the caller passed intact', async () => {

@@ -15,7 +15,11 @@ afterEach(async () => {
   for (const f of fixtures.splice(0)) await f.stop();
 });
 
-async function open(args: string[], options: Partial<ConstructorParameters<typeof Client>[0]> = {}, over: 'stdio' | 'http' = 'stdio') {
+async function open(
+  args: string[],
+  options: Partial<ConstructorParameters<typeof Client>[0]> = {},
+  over: 'stdio' | 'http' = 'stdio',
+) {
   let config: ServerConfig;
   if (over === 'stdio') config = modernFixture('scripted-server.mjs', ['stdio', ...args], { name: 's' });
   else {
@@ -51,7 +55,9 @@ describe('caching (ttlMs / cacheScope)', () => {
 
   it('private entries are bound to the effective _meta: a changed requestMeta fetches again', async () => {
     let tenant = 'a';
-    const { client, count } = await open(['--list-ttl', '60000', '--scope', 'private'], { requestMeta: () => ({ 'example.com/tenant': tenant }) });
+    const { client, count } = await open(['--list-ttl', '60000', '--scope', 'private'], {
+      requestMeta: () => ({ 'example.com/tenant': tenant }),
+    });
     await client.listTools();
     await client.listTools();
     tenant = 'b';
@@ -86,7 +92,8 @@ describe('caching (ttlMs / cacheScope)', () => {
 
   it('a stale discovery result is re-fetched before it refuses a call; a fresh one is not', async () => {
     const stale = await open(['--discover-ttl', '0']);
-    const complete = (c: Client) => c.complete({ ref: { type: 'ref/prompt', name: 'p1' }, argument: { name: 'a', value: '' } }, { server: 's' });
+    const complete = (c: Client) =>
+      c.complete({ ref: { type: 'ref/prompt', name: 'p1' }, argument: { name: 'a', value: '' } }, { server: 's' });
     await expect(complete(stale.client)).rejects.toBeInstanceOf(CapabilityError);
     expect(await stale.count('server/discover')).toBe(2);
     const fresh = await open(['--discover-ttl', '60000']);
@@ -101,8 +108,24 @@ describe('caching over HTTP', () => {
   let token = 'one';
   const logger = recordingLogger();
   beforeAll(async () => {
-    fixture = await startFixture(modernFixturePath('scripted-server.mjs'), ['http', '--list-ttl', '300', '--scope', 'private']);
-    client = new Client({ servers: [streamableHttp({ name: 's', url: fixture.url, retries: 0, headers: () => ({ authorization: `Bearer ${token}` }) })], logger });
+    fixture = await startFixture(modernFixturePath('scripted-server.mjs'), [
+      'http',
+      '--list-ttl',
+      '300',
+      '--scope',
+      'private',
+    ]);
+    client = new Client({
+      servers: [
+        streamableHttp({
+          name: 's',
+          url: fixture.url,
+          retries: 0,
+          headers: () => ({ authorization: `Bearer ${token}` }),
+        }),
+      ],
+      logger,
+    });
     await client.connect();
   });
   afterAll(async () => {

@@ -15,7 +15,10 @@ describe('a modern server over Streamable HTTP (SDK v2)', () => {
   let client: Client;
   beforeAll(async () => {
     server = await startFixture(MODERN_SDK_SERVER, ['http']);
-    client = new Client({ servers: [streamableHttp({ name: 'm', url: server.url, headers: { 'Mcp-Param-Region': 'forged' } })], logger: recordingLogger() });
+    client = new Client({
+      servers: [streamableHttp({ name: 'm', url: server.url, headers: { 'Mcp-Param-Region': 'forged' } })],
+      logger: recordingLogger(),
+    });
     await client.connect();
   });
   afterAll(async () => {
@@ -68,7 +71,13 @@ async function probeServer(discover: (req: IncomingMessage, res: ServerResponse,
       if (body?.method === 'server/discover') return discover(req, res, body.id);
       if (body?.method === 'initialize') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'classic', version: '1' } } }));
+        return res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: body.id,
+            result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'classic', version: '1' } },
+          }),
+        );
       }
       if (req.method === 'GET') {
         res.writeHead(405);
@@ -91,7 +100,10 @@ afterEach(async () => {
 async function attempt(discover: Parameters<typeof probeServer>[0]) {
   const peer = await probeServer(discover);
   closers.push(peer.close);
-  const client = new Client({ servers: [streamableHttp({ name: 'p', url: peer.url, retries: 0 })], logger: recordingLogger() });
+  const client = new Client({
+    servers: [streamableHttp({ name: 'p', url: peer.url, retries: 0 })],
+    logger: recordingLogger(),
+  });
   closers.unshift(() => client.close());
   const error = await client.connect().then(
     () => undefined,
@@ -114,8 +126,18 @@ describe('a minimal modern HTTP server', () => {
       req.on('end', () => {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         if (refuse) return reply(res, 401);
-        if (body.method === 'server/discover') return reply(res, 200, { jsonrpc: '2.0', id: body.id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
-        if (body.method === 'tools/list') return reply(res, 200, { jsonrpc: '2.0', id: body.id, result: { tools: [{ name: 't', inputSchema: { type: 'object' } }], ttlMs: 100, cacheScope: 'public' } });
+        if (body.method === 'server/discover')
+          return reply(res, 200, {
+            jsonrpc: '2.0',
+            id: body.id,
+            result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } },
+          });
+        if (body.method === 'tools/list')
+          return reply(res, 200, {
+            jsonrpc: '2.0',
+            id: body.id,
+            result: { tools: [{ name: 't', inputSchema: { type: 'object' } }], ttlMs: 100, cacheScope: 'public' },
+          });
         reply(res, 200, { jsonrpc: '2.0', id: body.id, result: { content: [{ type: 'text', text: 'ok' }] } });
       });
     });
@@ -141,9 +163,24 @@ describe('era detection over HTTP', () => {
     ['a 400 with no body', (res: ServerResponse) => reply(res, 400)],
     ['a 404 with no body', (res: ServerResponse) => reply(res, 404)],
     ['a 405', (res: ServerResponse) => reply(res, 405)],
-    ['a 400 whose body is a classic JSON-RPC error', (res: ServerResponse) => reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } })],
-    ['method not found', (res: ServerResponse, id: unknown) => reply(res, 200, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } })],
-    ['a result that is no discovery result', (res: ServerResponse, id: unknown) => reply(res, 200, { jsonrpc: '2.0', id, result: {} })],
+    [
+      'a 400 whose body is a classic JSON-RPC error',
+      (res: ServerResponse) =>
+        reply(res, 400, {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: 'Bad Request: Server not initialized' },
+        }),
+    ],
+    [
+      'method not found',
+      (res: ServerResponse, id: unknown) =>
+        reply(res, 200, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } }),
+    ],
+    [
+      'a result that is no discovery result',
+      (res: ServerResponse, id: unknown) => reply(res, 200, { jsonrpc: '2.0', id, result: {} }),
+    ],
   ])('falls back to initialize on %s', async (_what, answer) => {
     const { client, error, methods } = await attempt((_req, res, id) => answer(res, id));
     expect(error).toBeUndefined();
@@ -155,7 +192,11 @@ describe('era detection over HTTP', () => {
     ['an auth wall (401)', (res: ServerResponse) => reply(res, 401)],
     ['a 403', (res: ServerResponse) => reply(res, 403)],
     ['a 5xx', (res: ServerResponse) => reply(res, 503)],
-    ['a modern error (-32021) in a 400', (res: ServerResponse, id: unknown) => reply(res, 400, { jsonrpc: '2.0', id, error: { code: -32021, message: 'Missing capability' } })],
+    [
+      'a modern error (-32021) in a 400',
+      (res: ServerResponse, id: unknown) =>
+        reply(res, 400, { jsonrpc: '2.0', id, error: { code: -32021, message: 'Missing capability' } }),
+    ],
   ])('never falls back on %s', async (_what, answer) => {
     const { error, methods } = await attempt((_req, res, id) => answer(res, id));
     expect(error).toBeInstanceOf(ConnectionError);
@@ -165,7 +206,10 @@ describe('era detection over HTTP', () => {
   it('never falls back on a timeout over HTTP', async () => {
     const peer = await probeServer(() => {});
     closers.push(peer.close);
-    const client = new Client({ servers: [streamableHttp({ name: 'p', url: peer.url, retries: 0, discoverTimeout: 300 })], logger: recordingLogger() });
+    const client = new Client({
+      servers: [streamableHttp({ name: 'p', url: peer.url, retries: 0, discoverTimeout: 300 })],
+      logger: recordingLogger(),
+    });
     try {
       const error = await client.connect().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectionError);
@@ -176,7 +220,10 @@ describe('era detection over HTTP', () => {
   });
 
   it('never falls back on an outage', async () => {
-    const client = new Client({ servers: [streamableHttp({ name: 'down', url: 'http://127.0.0.1:9/mcp', retries: 0 })], logger: recordingLogger() });
+    const client = new Client({
+      servers: [streamableHttp({ name: 'down', url: 'http://127.0.0.1:9/mcp', retries: 0 })],
+      logger: recordingLogger(),
+    });
     try {
       const error = await client.connect().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectionError);
@@ -188,7 +235,15 @@ describe('era detection over HTTP', () => {
 
   it('-32022 naming only revisions this client does not speak disconnects with UnsupportedProtocolVersionError', async () => {
     const { error, methods } = await attempt((_req, res, id) =>
-      reply(res, 400, { jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2099-01-01'], requested: '2026-07-28' } } }),
+      reply(res, 400, {
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: -32022,
+          message: 'Unsupported protocol version',
+          data: { supported: ['2099-01-01'], requested: '2026-07-28' },
+        },
+      }),
     );
     expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
     expect((error as UnsupportedProtocolVersionError).serverSupported).toEqual(['2099-01-01']);
@@ -199,8 +254,26 @@ describe('era detection over HTTP', () => {
     let n = 0;
     const { client, error, methods } = await attempt((_req, res, id) =>
       n++ === 0
-        ? reply(res, 400, { jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } } })
-        : reply(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {}, ttlMs: 0, cacheScope: 'public' } }),
+        ? reply(res, 400, {
+            jsonrpc: '2.0',
+            id,
+            error: {
+              code: -32022,
+              message: 'Unsupported protocol version',
+              data: { supported: ['2026-07-28'], requested: '2026-07-28' },
+            },
+          })
+        : reply(res, 200, {
+            jsonrpc: '2.0',
+            id,
+            result: {
+              resultType: 'complete',
+              supportedVersions: ['2026-07-28'],
+              capabilities: {},
+              ttlMs: 0,
+              cacheScope: 'public',
+            },
+          }),
     );
     expect(error).toBeUndefined();
     expect(methods).toEqual(['server/discover', 'server/discover']);
@@ -208,7 +281,13 @@ describe('era detection over HTTP', () => {
   });
 
   it('a discovery result listing only revisions this client does not speak disconnects with UnsupportedProtocolVersionError', async () => {
-    const { error } = await attempt((_req, res, id) => reply(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: ['2099-01-01'], capabilities: {} } }));
+    const { error } = await attempt((_req, res, id) =>
+      reply(res, 200, {
+        jsonrpc: '2.0',
+        id,
+        result: { resultType: 'complete', supportedVersions: ['2099-01-01'], capabilities: {} },
+      }),
+    );
     expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
   });
 });

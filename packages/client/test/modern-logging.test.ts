@@ -7,11 +7,16 @@ import { modernFixture, recordingLogger, until } from './helpers.js';
 describe('setLogLevel on a 2026-07-28 server that does not declare logging', () => {
   let client: Client;
   beforeAll(async () => {
-    client = new Client({ servers: [modernFixture('scripted-server.mjs', ['stdio'], { name: 's' })], logger: recordingLogger(), deprecationNotices: false });
+    client = new Client({
+      servers: [modernFixture('scripted-server.mjs', ['stdio'], { name: 's' })],
+      logger: recordingLogger(),
+      deprecationNotices: false,
+    });
     await client.connect();
   });
   afterAll(() => client.close());
-  const levelSent = async (): Promise<unknown> => JSON.parse(textOf(await client.callTool('echo'))).params._meta['io.modelcontextprotocol/logLevel'];
+  const levelSent = async (): Promise<unknown> =>
+    JSON.parse(textOf(await client.callTool('echo'))).params._meta['io.modelcontextprotocol/logLevel'];
 
   it('is not skipped by the client-wide call: the level rides on later requests', async () => {
     expect(client.server('s').supports('logging')).toBe(false);
@@ -29,7 +34,11 @@ describe('logMessageLimit', () => {
   let client: Client;
   const seen: LogMessage[] = [];
   beforeAll(async () => {
-    client = new Client({ servers: [modernFixture('scripted-server.mjs', ['stdio'], { name: 's' })], logger: recordingLogger(), logMessageLimit: 2000 });
+    client = new Client({
+      servers: [modernFixture('scripted-server.mjs', ['stdio'], { name: 's' })],
+      logger: recordingLogger(),
+      logMessageLimit: 2000,
+    });
     client.onLog((_server, message) => void seen.push(message));
     await client.connect();
   });

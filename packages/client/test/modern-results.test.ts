@@ -50,7 +50,11 @@ describe('results and errors of a modern server', () => {
     const error = await client.callTool('needs-cap').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MissingRequiredClientCapabilityError);
     expect(error).toBeInstanceOf(ServerError);
-    expect(error).toMatchObject({ rpcCode: -32021, code: 'MCPC_MISSING_CLIENT_CAPABILITY', requiredCapabilities: { elicitation: {} } });
+    expect(error).toMatchObject({
+      rpcCode: -32021,
+      code: 'MCPC_MISSING_CLIENT_CAPABILITY',
+      requiredCapabilities: { elicitation: {} },
+    });
   });
 
   it('resource not found is accepted as -32602 naming the URI and as -32002', async () => {
@@ -78,14 +82,22 @@ describe('results and errors of a modern server', () => {
     decide = (w) => (w.round === 1 ? 'cancel' : 'retry');
     const error = (await client.callTool('pace', { n: 2 }).catch((e: unknown) => e)) as InputRequiredError;
     expect(error).toBeInstanceOf(InputRequiredError);
-    expect(error).toMatchObject({ reason: 'cancelled', resumable: true, requestState: '1', method: 'tools/call', server: 's' });
+    expect(error).toMatchObject({
+      reason: 'cancelled',
+      resumable: true,
+      requestState: '1',
+      method: 'tools/call',
+      server: 's',
+    });
     const resumed = await client.resumeInputRequired(error);
     expect(textOf(resumed as never)).toBe('paced 2');
     decide = () => undefined;
   });
 
   it('the wait never outlives the request timeout', async () => {
-    const error = (await client.callTool('pace', { n: 50 }, { timeout: 600 }).catch((e: unknown) => e)) as InputRequiredError;
+    const error = (await client
+      .callTool('pace', { n: 50 }, { timeout: 600 })
+      .catch((e: unknown) => e)) as InputRequiredError;
     expect(error).toBeInstanceOf(InputRequiredError);
     expect(error.reason).toBe('timeout');
     expect(error.resumable).toBe(true);
@@ -116,7 +128,10 @@ describe('results and errors of a modern server', () => {
     asked.length = 0;
     const resumed = await client.resumeInputRequired(error);
     expect(asked.map((a) => a.message)).toEqual(['Second?']);
-    expect(JSON.parse(textOf(resumed as never))).toEqual({ first: { action: 'accept', content: { name: 'First?' } }, second: { action: 'accept', content: { name: 'Second?' } } });
+    expect(JSON.parse(textOf(resumed as never))).toEqual({
+      first: { action: 'accept', content: { name: 'First?' } },
+      second: { action: 'accept', content: { name: 'Second?' } },
+    });
   });
 
   it('a URL-mode elicitation reaches the host as { mode, url } only: an elicitationId is dropped with a warning', async () => {
@@ -128,7 +143,10 @@ describe('results and errors of a modern server', () => {
 
   it('input_required results never go to requests other than the three that may return them', async () => {
     const stats = JSON.parse(textOf(await client.callTool('stats')));
-    const retried = stats.requests.filter((r: { params?: { inputResponses?: unknown; requestState?: unknown } }) => r.params?.inputResponses !== undefined || r.params?.requestState !== undefined);
+    const retried = stats.requests.filter(
+      (r: { params?: { inputResponses?: unknown; requestState?: unknown } }) =>
+        r.params?.inputResponses !== undefined || r.params?.requestState !== undefined,
+    );
     expect(retried.every((r: { method: string }) => r.method === 'tools/call')).toBe(true);
     const ids = stats.requests.map((r: { id: number }) => r.id);
     expect(new Set(ids).size).toBe(ids.length);

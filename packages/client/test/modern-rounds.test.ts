@@ -1,7 +1,15 @@
 // Multi round-trip requests (MCP 2026-07-28): bounds on what a round may ask, resumes that keep their
 // Mcp-Param-* headers and HeaderMismatch retry, and later-round failures that keep the resume state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, InputLimitError, InputRequiredError, ServerError, streamableHttp, textOf, type ServerConfig } from '@mcpc/client';
+import {
+  Client,
+  InputLimitError,
+  InputRequiredError,
+  ServerError,
+  streamableHttp,
+  textOf,
+  type ServerConfig,
+} from '@mcpc/client';
 import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { modernFixture, modernFixturePath, recordingLogger } from './helpers.js';
 
@@ -28,7 +36,14 @@ describe('bounds on an input_required round', () => {
     // Before the bound: 2,001 requests a round, answered each of the 10 rounds, then too-many-rounds.
     const error = await client.callTool('many', { n: 2001 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputLimitError);
-    expect(error).toMatchObject({ code: 'MCPC_TOO_MANY_INPUT_REQUESTS', limit: 'inputRequests', size: 2001, max: 64, server: 's', method: 'tools/call' });
+    expect(error).toMatchObject({
+      code: 'MCPC_TOO_MANY_INPUT_REQUESTS',
+      limit: 'inputRequests',
+      size: 2001,
+      max: 64,
+      server: 's',
+      method: 'tools/call',
+    });
     expect(handlerCalls).toBe(0);
   });
 
@@ -36,9 +51,16 @@ describe('bounds on an input_required round', () => {
     handlerCalls = 0;
     const error = await client.callTool('big-state', { bytes: 10 * 1024 * 1024 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputLimitError);
-    expect(error).toMatchObject({ code: 'MCPC_REQUEST_STATE_TOO_LARGE', limit: 'requestState', size: 10 * 1024 * 1024, max: 256 * 1024 });
+    expect(error).toMatchObject({
+      code: 'MCPC_REQUEST_STATE_TOO_LARGE',
+      limit: 'requestState',
+      size: 10 * 1024 * 1024,
+      max: 256 * 1024,
+    });
     expect(handlerCalls).toBe(0);
-    const stats = JSON.parse(textOf(await client.callTool('stats'))) as { requests: { method: string; params: { name?: string } }[] };
+    const stats = JSON.parse(textOf(await client.callTool('stats'))) as {
+      requests: { method: string; params: { name?: string } }[];
+    };
     expect(stats.requests.filter((r) => r.method === 'tools/call' && r.params.name === 'big-state')).toHaveLength(1);
   });
 
@@ -85,7 +107,10 @@ describe('a later round that fails keeps the resume state', () => {
     expect(ire.continuation.inputResponses).toEqual({ ok: { action: 'accept', content: { name: 'Ada' } } });
     expect(handlerCalls).toBe(1);
     const result = await client.resumeInputRequired(ire);
-    expect(JSON.parse(textOf(result as never))).toEqual({ ok: { action: 'accept', content: { name: 'Ada' } }, state: 'st' });
+    expect(JSON.parse(textOf(result as never))).toEqual({
+      ok: { action: 'accept', content: { name: 'Ada' } },
+      state: 'st',
+    });
     expect(handlerCalls).toBe(1);
   });
 });
@@ -111,7 +136,11 @@ describe('a resumed tools/call over HTTP', () => {
     await client?.close();
     await fixture?.stop();
   });
-  const stats = async () => JSON.parse(textOf(await client.callTool('stats'))) as { methods: Record<string, number>; requests: { method: string; params: { name?: string }; headers: Record<string, string> }[] };
+  const stats = async () =>
+    JSON.parse(textOf(await client.callTool('stats'))) as {
+      methods: Record<string, number>;
+      requests: { method: string; params: { name?: string }; headers: Record<string, string> }[];
+    };
 
   it('carries the Mcp-Param-* headers of the first attempt (a conforming server refuses it without them)', async () => {
     refuse = true;
@@ -126,7 +155,9 @@ describe('a resumed tools/call over HTTP', () => {
 
   it('a HeaderMismatch on a resumed round refreshes tools/list once and retries that round', async () => {
     refuse = true;
-    const error = await client.callTool('region-ask', { region: 'us-east', key: 'f', flip: true }).catch((e: unknown) => e);
+    const error = await client
+      .callTool('region-ask', { region: 'us-east', key: 'f', flip: true })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'handler-failed' });
     const before = (await stats()).methods['tools/list'] ?? 0;
     refuse = false;
@@ -142,7 +173,9 @@ describe('a resumed tools/call over HTTP', () => {
     expect(JSON.parse(textOf(result))).toMatchObject({ region: 'ap-south' });
     const after = await stats();
     expect(after.methods['tools/list']).toBe((before.methods['tools/list'] ?? 0) + 1);
-    const calls = after.requests.slice(before.requests.length).filter((r) => r.method === 'tools/call' && r.params.name === 'region-ask');
+    const calls = after.requests
+      .slice(before.requests.length)
+      .filter((r) => r.method === 'tools/call' && r.params.name === 'region-ask');
     // The first round, the refused resend, and the resend retried under the refreshed definition.
     expect(calls).toHaveLength(3);
   });

@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ConnectionError, textOf, type ElicitationRequest } from '@mcpc/client';
 import { StdioTransport } from '@mcpc/transport-stdio';
-import { MODERN_SDK_SERVER, RecordingTransport, modernFixture, recordingLogger, revision, scripted } from './helpers.js';
+import {
+  MODERN_SDK_SERVER,
+  RecordingTransport,
+  modernFixture,
+  recordingLogger,
+  revision,
+  scripted,
+} from './helpers.js';
 
-const tappedModern = (): RecordingTransport => new RecordingTransport(new StdioTransport({ command: process.execPath, args: [MODERN_SDK_SERVER, 'stdio'] }));
+const tappedModern = (): RecordingTransport =>
+  new RecordingTransport(new StdioTransport({ command: process.execPath, args: [MODERN_SDK_SERVER, 'stdio'] }));
 
 describe('era detection on stdio', () => {
   it('a 2026-07-28 server is found by server/discover: no initialize, the facts come from the discovery result', async () => {
@@ -38,7 +46,10 @@ describe('era detection on stdio', () => {
   });
 
   it('a classic server that stays silent to the probe gets the handshake once discoverTimeout passes', async () => {
-    const client = new Client({ servers: [modernFixture('silent-probe.mjs', [], { name: 'q', discoverTimeout: 300 })], logger: recordingLogger() });
+    const client = new Client({
+      servers: [modernFixture('silent-probe.mjs', [], { name: 'q', discoverTimeout: 300 })],
+      logger: recordingLogger(),
+    });
     try {
       const started = Date.now();
       await client.connect();
@@ -72,8 +83,11 @@ describe('era detection on stdio', () => {
 });
 
 describe('requestMeta on a classic server', () => {
-  it('is merged into every request after the handshake, under the caller\'s own _meta', async () => {
-    const client = new Client({ servers: [scripted('c')], requestMeta: { 'example.com/tenant': 't1', 'example.com/x': 'host' } });
+  it("is merged into every request after the handshake, under the caller's own _meta", async () => {
+    const client = new Client({
+      servers: [scripted('c')],
+      requestMeta: { 'example.com/tenant': 't1', 'example.com/x': 'host' },
+    });
     try {
       const seen = JSON.parse(textOf(await client.callTool('params', { _meta: { 'example.com/x': 'caller' } })));
       expect(client.server('c').protocolEra).toBe('legacy');
@@ -86,10 +100,15 @@ describe('requestMeta on a classic server', () => {
 
 describe('declared extensions', () => {
   it('ride in clientCapabilities.extensions of every modern request', async () => {
-    const client = new Client({ servers: [{ name: 'm', transport: tappedModern() }], extensions: { 'io.modelcontextprotocol/tasks': {} } });
+    const client = new Client({
+      servers: [{ name: 'm', transport: tappedModern() }],
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    });
     try {
       const seen = JSON.parse(textOf(await client.callTool('meta')));
-      expect(seen.envelope['io.modelcontextprotocol/clientCapabilities']).toEqual({ extensions: { 'io.modelcontextprotocol/tasks': {} } });
+      expect(seen.envelope['io.modelcontextprotocol/clientCapabilities']).toEqual({
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      });
     } finally {
       await client.close();
     }
@@ -126,7 +145,11 @@ describe('a modern server over stdio', () => {
     expect(seen.envelope).toMatchObject({
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientInfo': { name: 'tester', version: '9.9.9' },
-      'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } },
+      'io.modelcontextprotocol/clientCapabilities': {
+        elicitation: { form: {} },
+        sampling: {},
+        roots: { listChanged: true },
+      },
     });
     const first = seen._meta['example.com/request'];
     const again = JSON.parse(textOf(await client.callTool('meta')));
@@ -148,7 +171,11 @@ describe('a modern server over stdio', () => {
     expect(calls).toHaveLength(2);
     expect(calls[0]!.id).not.toBe(calls[1]!.id);
     expect(calls[0]!.params).not.toHaveProperty('inputResponses');
-    expect(calls[1]!.params).toMatchObject({ name: 'confirm', requestState: 'round-1', inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } } });
+    expect(calls[1]!.params).toMatchObject({
+      name: 'confirm',
+      requestState: 'round-1',
+      inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } },
+    });
     expect(asked.at(-1)).toMatchObject({ mode: 'form', message: 'Who are you?' });
   });
 

@@ -13,7 +13,12 @@ describe('an unknown tool', () => {
       // Before: sent, and server-everything answered an isError result ("Tool no_such_tool not found").
       const error = await client.callTool('no_such_tool').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ToolNotFoundError);
-      expect(error).toMatchObject({ code: 'MCPC_TOOL_NOT_FOUND', kind: 'tool', item: 'no_such_tool', servers: ['everything'] });
+      expect(error).toMatchObject({
+        code: 'MCPC_TOOL_NOT_FOUND',
+        kind: 'tool',
+        item: 'no_such_tool',
+        servers: ['everything'],
+      });
       const close = await client.callTool('ech', { message: 'x' }).catch((e: unknown) => e);
       expect(close).toMatchObject({ suggestions: expect.arrayContaining(['echo']) });
       expect((close as Error).message).toMatch(/did you mean "echo"/);
@@ -33,7 +38,11 @@ describe('an unknown tool', () => {
       const named = await client.callTool('no_such_tool', {}, { server: 'modern' }).catch((e: unknown) => e);
       expect(named).toBeInstanceOf(ToolNotFoundError);
       expect(named).toMatchObject({ servers: ['modern'] });
-      expect((await client.callTool('ad', { a: 1, b: 2 }, { server: 'modern' }).catch((e: unknown) => e)) as ToolNotFoundError).toMatchObject({ suggestions: ['add'] });
+      expect(
+        (await client
+          .callTool('ad', { a: 1, b: 2 }, { server: 'modern' })
+          .catch((e: unknown) => e)) as ToolNotFoundError,
+      ).toMatchObject({ suggestions: ['add'] });
     } finally {
       await client.close();
     }
@@ -41,13 +50,21 @@ describe('an unknown tool', () => {
 
   it('is re-listed once before it is refused: a tool added since the list was cached is found', async () => {
     const http = await startFixture(MODERN_SDK_SERVER, ['http']);
-    const client = new Client({ servers: [streamableHttp({ name: 'modern', url: http.url, retries: 0 })], logger: recordingLogger() });
+    const client = new Client({
+      servers: [streamableHttp({ name: 'modern', url: http.url, retries: 0 })],
+      logger: recordingLogger(),
+    });
     try {
       // tools/list is cached for 60 s, and a 2026-07-28 server without a listen stream tells no one of
       // the tool `mutate` adds: the cached list is stale when the call is made.
       expect((await client.listTools()).map((t) => t.name)).not.toContain('extra1');
       await client.callTool('mutate');
-      expect(client.server('modern').cached('tools')?.map((t) => t.name)).not.toContain('extra1');
+      expect(
+        client
+          .server('modern')
+          .cached('tools')
+          ?.map((t) => t.name),
+      ).not.toContain('extra1');
       expect(textOf(await client.callTool('extra1'))).toBe('extra1');
     } finally {
       await client.close();
@@ -83,7 +100,10 @@ describe('resource not found', () => {
   it('the official SDK v2 on 2026-07-28 (-32602 with data.uri) is one too', async () => {
     const client = new Client({ servers: [sdkModern('modern')], logger: recordingLogger() });
     try {
-      await expect(client.readResource('nope://missing')).rejects.toMatchObject({ code: 'MCPC_RESOURCE_NOT_FOUND', rpcCode: -32602 });
+      await expect(client.readResource('nope://missing')).rejects.toMatchObject({
+        code: 'MCPC_RESOURCE_NOT_FOUND',
+        rpcCode: -32602,
+      });
     } finally {
       await client.close();
     }
@@ -91,7 +111,8 @@ describe('resource not found', () => {
 
   it('maps -32602 (data.uri, or a "not found" message), -32002, and -32601 naming the URI (fastmcp); nothing else', () => {
     const uri = 'file:///x';
-    const error = (code: number, message: string, data?: unknown) => new ServerError(code, message, { data, method: 'resources/read' });
+    const error = (code: number, message: string, data?: unknown) =>
+      new ServerError(code, message, { data, method: 'resources/read' });
     expect(isResourceNotFound(error(-32602, 'Resource not found', { uri }), uri)).toBe(true);
     expect(isResourceNotFound(error(-32602, `Resource ${uri} not found`), uri)).toBe(true);
     expect(isResourceNotFound(error(-32002, 'Resource not found'), uri)).toBe(true);
@@ -108,6 +129,11 @@ describe('closeNames', () => {
     expect(closeNames('Echo', ['echo', 'add', 'echo_twice'])).toEqual(['echo', 'echo_twice']);
     expect(closeNames('get-sun', ['get-sum', 'get-env', 'zzz'])).toEqual(['get-sum']);
     expect(closeNames('x'.repeat(500), ['x'])).toEqual([]);
-    expect(closeNames('abc', Array.from({ length: 20 }, (_, i) => `abc${i}`))).toHaveLength(5);
+    expect(
+      closeNames(
+        'abc',
+        Array.from({ length: 20 }, (_, i) => `abc${i}`),
+      ),
+    ).toHaveLength(5);
   });
 });

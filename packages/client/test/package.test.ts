@@ -6,7 +6,9 @@ import * as api from '@mcpc/client';
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
 const files = (dir: string): string[] =>
-  readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : f.endsWith('.ts') ? [join(dir, f)] : []));
+  readdirSync(dir).flatMap((f) =>
+    statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : f.endsWith('.ts') ? [join(dir, f)] : [],
+  );
 
 describe('the package', () => {
   // That the root entry loads nothing Node-only (no node: import, no Buffer or process) is checked on
@@ -18,14 +20,41 @@ describe('the package', () => {
   });
 
   it('exports the client, the configs and the whole error taxonomy from its root', () => {
-    for (const name of ['Client', 'connect', 'stdio', 'Server', 'serversFromConfig', 'deprecations', 'DEPRECATIONS', 'textOf']) {
+    for (const name of [
+      'Client',
+      'connect',
+      'stdio',
+      'Server',
+      'serversFromConfig',
+      'deprecations',
+      'DEPRECATIONS',
+      'textOf',
+    ]) {
       expect(api).toHaveProperty(name);
     }
     const errors = [
-      'McpError', 'ServerError', 'ErrorReply', 'RequestTimeoutError', 'AbortError', 'TransportError', 'MessageTooLargeError',
-      'ConnectionClosedError', 'JsonRpcProtocolError', 'CapabilityError', 'ValidationError', 'ConnectionError',
-      'UnsupportedProtocolVersionError', 'AmbiguousNameError', 'NotFoundError', 'ToolNotFoundError', 'PromptNotFoundError',
-      'ResourceNotFoundError', 'UnknownServerError', 'PaginationError', 'ClientClosedError', 'TransportUnavailableError',
+      'McpError',
+      'ServerError',
+      'ErrorReply',
+      'RequestTimeoutError',
+      'AbortError',
+      'TransportError',
+      'MessageTooLargeError',
+      'ConnectionClosedError',
+      'JsonRpcProtocolError',
+      'CapabilityError',
+      'ValidationError',
+      'ConnectionError',
+      'UnsupportedProtocolVersionError',
+      'AmbiguousNameError',
+      'NotFoundError',
+      'ToolNotFoundError',
+      'PromptNotFoundError',
+      'ResourceNotFoundError',
+      'UnknownServerError',
+      'PaginationError',
+      'ClientClosedError',
+      'TransportUnavailableError',
     ] as const;
     for (const name of errors) {
       const cls = api[name] as unknown as { brand?: string; prototype: unknown };
@@ -39,7 +68,9 @@ describe('the package', () => {
     expect(error).toBeInstanceOf(api.McpError);
     expect(error.cause).toBeUndefined();
     // A look-alike from another copy: same brands, different prototype chain.
-    const foreign = Object.assign(Object.create(Error.prototype), { [Symbol.for('@mcpc/error.brands')]: ['CapabilityError', 'McpError'] });
+    const foreign = Object.assign(Object.create(Error.prototype), {
+      [Symbol.for('@mcpc/error.brands')]: ['CapabilityError', 'McpError'],
+    });
     expect(foreign).toBeInstanceOf(api.CapabilityError);
     expect(foreign).not.toBeInstanceOf(api.ValidationError);
   });

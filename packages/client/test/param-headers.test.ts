@@ -7,7 +7,13 @@ import { modernFixture, modernFixturePath, recordingLogger } from './helpers.js'
 
 describe('x-mcp-header annotations', () => {
   it('reads annotations statically reachable through properties, nested objects included', () => {
-    const schema = { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, where: { type: 'object', properties: { zone: { type: 'integer', 'x-mcp-header': 'Zone' } } } } };
+    const schema = {
+      type: 'object',
+      properties: {
+        region: { type: 'string', 'x-mcp-header': 'Region' },
+        where: { type: 'object', properties: { zone: { type: 'integer', 'x-mcp-header': 'Zone' } } },
+      },
+    };
     expect(readParamHeaders(schema)).toEqual([
       { header: 'mcp-param-region', path: ['region'] },
       { header: 'mcp-param-zone', path: ['where', 'zone'] },
@@ -20,7 +26,10 @@ describe('x-mcp-header annotations', () => {
     ['an empty name', { a: { type: 'string', 'x-mcp-header': '' } }],
     ['a name that is not a token', { a: { type: 'string', 'x-mcp-header': 'Bad Name' } }],
     ['a control character', { a: { type: 'string', 'x-mcp-header': 'A\r\nB' } }],
-    ['a case-insensitive duplicate', { a: { type: 'string', 'x-mcp-header': 'Dup' }, b: { type: 'string', 'x-mcp-header': 'dup' } }],
+    [
+      'a case-insensitive duplicate',
+      { a: { type: 'string', 'x-mcp-header': 'Dup' }, b: { type: 'string', 'x-mcp-header': 'dup' } },
+    ],
     ['a number parameter', { a: { type: 'number', 'x-mcp-header': 'N' } }],
     ['an object parameter', { a: { type: 'object', 'x-mcp-header': 'O' } }],
     ['an annotation under items', { a: { type: 'array', items: { type: 'string', 'x-mcp-header': 'I' } } }],
@@ -30,7 +39,13 @@ describe('x-mcp-header annotations', () => {
   });
 
   it('rejects an annotation under $defs', () => {
-    expect(typeof readParamHeaders({ type: 'object', properties: { a: { $ref: '#/$defs/x' } }, $defs: { x: { type: 'string', 'x-mcp-header': 'X' } } })).toBe('string');
+    expect(
+      typeof readParamHeaders({
+        type: 'object',
+        properties: { a: { $ref: '#/$defs/x' } },
+        $defs: { x: { type: 'string', 'x-mcp-header': 'X' } },
+      }),
+    ).toBe('string');
   });
 
   it('encodes values: integers in decimal, booleans lower-case, unsafe values and sentinel look-alikes as base64; null and absent omitted', () => {
@@ -41,7 +56,11 @@ describe('x-mcp-header annotations', () => {
       { header: 'mcp-param-n', path: ['n'] },
       { header: 'mcp-param-m', path: ['missing'] },
     ];
-    expect(paramHeaders(annotations, { s: 'us-west1', i: -7, b: false, n: null })).toEqual({ 'mcp-param-s': 'us-west1', 'mcp-param-i': '-7', 'mcp-param-b': 'false' });
+    expect(paramHeaders(annotations, { s: 'us-west1', i: -7, b: false, n: null })).toEqual({
+      'mcp-param-s': 'us-west1',
+      'mcp-param-i': '-7',
+      'mcp-param-b': 'false',
+    });
     expect(encodeHeaderValue('Hello, 世界')).toBe('=?base64?SGVsbG8sIOS4lueVjA==?=');
     expect(encodeHeaderValue(' padded ')).toBe('=?base64?IHBhZGRlZCA=?=');
     expect(encodeHeaderValue('line1\nline2')).toBe('=?base64?bGluZTEKbGluZTI=?=');
@@ -58,7 +77,11 @@ describe('Mcp-Param-* on a modern HTTP server', () => {
     await c.connect();
     return c;
   };
-  const stats = async (c: Client) => JSON.parse(textOf(await c.callTool('stats'))) as { methods: Record<string, number>; requests: { method: string; headers: Record<string, string> }[] };
+  const stats = async (c: Client) =>
+    JSON.parse(textOf(await c.callTool('stats'))) as {
+      methods: Record<string, number>;
+      requests: { method: string; headers: Record<string, string> }[];
+    };
   beforeAll(async () => {
     fixture = await startFixture(modernFixturePath('scripted-server.mjs'), ['http']);
     client = await open();
@@ -71,7 +94,9 @@ describe('Mcp-Param-* on a modern HTTP server', () => {
   it('a call made without a prior listTools fetches the definition first and mirrors the annotated arguments', async () => {
     const fresh = await open();
     try {
-      const seen = JSON.parse(textOf(await fresh.callTool('region', { region: 'Zürich', query: 'q', n: 42, flag: true })));
+      const seen = JSON.parse(
+        textOf(await fresh.callTool('region', { region: 'Zürich', query: 'q', n: 42, flag: true })),
+      );
       expect(seen).toEqual({ region: encodeHeaderValue('Zürich'), n: '42', flag: 'true' });
       const { requests } = await stats(fresh);
       const methods = requests.map((r) => r.method);
@@ -91,7 +116,11 @@ describe('Mcp-Param-* on a modern HTTP server', () => {
   });
 
   it('a null argument sends no header', async () => {
-    expect(JSON.parse(textOf(await client.callTool('region', { region: null, query: 'q' })))).toEqual({ region: null, n: null, flag: null });
+    expect(JSON.parse(textOf(await client.callTool('region', { region: null, query: 'q' })))).toEqual({
+      region: null,
+      n: null,
+      flag: null,
+    });
   });
 
   it('a HeaderMismatch (-32020) refreshes tools/list once and retries', async () => {
@@ -108,13 +137,19 @@ describe('Mcp-Param-* on a modern HTTP server', () => {
     expect(error).toMatchObject({ rpcCode: -32020, code: 'MCPC_HEADER_MISMATCH' });
     const after = await stats(client);
     expect(after.methods['always-mismatch'] ?? 0).toBe(0);
-    expect(after.requests.filter((r) => r.method === 'tools/call').length - before.requests.filter((r) => r.method === 'tools/call').length).toBe(3);
+    expect(
+      after.requests.filter((r) => r.method === 'tools/call').length -
+        before.requests.filter((r) => r.method === 'tools/call').length,
+    ).toBe(3);
   });
 });
 
 describe('x-mcp-header over stdio', () => {
   it('is ignored: nothing is screened out', async () => {
-    const client = new Client({ servers: [modernFixture('scripted-server.mjs', ['stdio'], { name: 's' })], logger: recordingLogger() });
+    const client = new Client({
+      servers: [modernFixture('scripted-server.mjs', ['stdio'], { name: 's' })],
+      logger: recordingLogger(),
+    });
     try {
       const names = (await client.listTools()).map((t) => t.name);
       expect(names).toContain('bad-number');

@@ -8,7 +8,10 @@ const JUNK_FLOOD = fileURLToPath(new URL('../../../tooling/fixtures/stdio/junk-f
 describe('a server that floods its client with junk', () => {
   it('10^5 junk frames and 10^5 unsolicited responses log a bounded number of lines, and the client keeps working', async () => {
     const logger = recordingLogger();
-    const client = new Client({ servers: [stdio({ name: 'junk', command: process.execPath, args: [JUNK_FLOOD, '100000'] })], logger });
+    const client = new Client({
+      servers: [stdio({ name: 'junk', command: process.execPath, args: [JUNK_FLOOD, '100000'] })],
+      logger,
+    });
     await client.ping();
     await client.ping();
     await client.close();

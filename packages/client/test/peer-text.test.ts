@@ -1,6 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Client, ConnectionError, ServerError, ToolSchemaError, UnsupportedProtocolVersionError, stdio } from '@mcpc/client';
+import {
+  Client,
+  ConnectionError,
+  ServerError,
+  ToolSchemaError,
+  UnsupportedProtocolVersionError,
+  stdio,
+} from '@mcpc/client';
 import { recordingLogger } from './helpers.js';
 
 const HOSTILE_ERRORS = fileURLToPath(new URL('../../../tooling/fixtures/stdio/hostile-errors.mjs', import.meta.url));
@@ -11,7 +18,11 @@ const HOSTILE_ESCAPED = '\\x1B[31mred\\x1B]0;title\\x07 ok\\r\\n[mcpc] server "x
 const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
 const hostile = (args: readonly string[] = [], options: { validateStructuredContent?: 'strict' } = {}) =>
-  new Client({ servers: [stdio({ name: 'hostile', command: process.execPath, args: [HOSTILE_ERRORS, ...args] })], logger: recordingLogger(), ...options });
+  new Client({
+    servers: [stdio({ name: 'hostile', command: process.execPath, args: [HOSTILE_ERRORS, ...args] })],
+    logger: recordingLogger(),
+    ...options,
+  });
 
 /** Every message along the cause chain: hosts print causes as readily as messages. */
 function messages(error: unknown): string[] {
@@ -53,7 +64,7 @@ describe('text from the server never reaches an error message raw', () => {
     expect((error as Error).message).toContain(HOSTILE_ESCAPED);
   });
 
-  it("an initialize refused with an error, and an initialize answered with a hostile protocolVersion", async () => {
+  it('an initialize refused with an error, and an initialize answered with a hostile protocolVersion', async () => {
     await using refused = hostile(['--refuse-init']);
     const error = await refused.connect().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
@@ -66,7 +77,12 @@ describe('text from the server never reaches an error message raw', () => {
 
   it("a server process's stderr, quoted when it exits during the handshake", async () => {
     const exitAtOnce = fileURLToPath(new URL('../../../tooling/fixtures/stdio/exit-at-once.mjs', import.meta.url));
-    await using client = new Client({ servers: [stdio({ name: 'dies', command: process.execPath, args: [exitAtOnce, '1', HOSTILE.replace('\u0000', '')] })], logger: recordingLogger() });
+    await using client = new Client({
+      servers: [
+        stdio({ name: 'dies', command: process.execPath, args: [exitAtOnce, '1', HOSTILE.replace('\u0000', '')] }),
+      ],
+      logger: recordingLogger(),
+    });
     const error = await client.connect().catch((e: unknown) => e);
     expect((error as ConnectionError).code).toBe('MCPC_SERVER_EXITED');
     expectSafe(error);

@@ -28,14 +28,20 @@ async function plainServer(): Promise<{ url: string; received: Received[]; close
       }
       const reply =
         m.method === 'initialize'
-          ? { result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'plain', version: '1' } } }
+          ? {
+              result: {
+                protocolVersion: '2025-06-18',
+                capabilities: { tools: {} },
+                serverInfo: { name: 'plain', version: '1' },
+              },
+            }
           : m.method === 'tools/list'
             ? { result: { tools: [{ name: 'hello', inputSchema: { type: 'object' } }] } }
             : m.method === 'ping'
               ? { result: {} }
               : m.method === 'tools/call'
-              ? { result: { content: [{ type: 'text', text: 'hello back' }] } }
-              : { error: { code: -32601, message: 'Method not found' } };
+                ? { result: { content: [{ type: 'text', text: 'hello back' }] } }
+                : { error: { code: -32601, message: 'Method not found' } };
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, ...reply }));
     });
@@ -79,7 +85,13 @@ describe('a classic session over plain JSON HTTP', () => {
     try {
       const config = http({ name: 'plain', url: plain.url });
       await using client = new Client({
-        servers: [{ ...config, kind: 'custom', open: async (context) => Object.assign(await config.open(context), { serverRequests: false }) }],
+        servers: [
+          {
+            ...config,
+            kind: 'custom',
+            open: async (context) => Object.assign(await config.open(context), { serverRequests: false }),
+          },
+        ],
         logger: recordingLogger(),
         onSampling: () => ({ model: 'm', content: { type: 'text', text: 'x' } }),
       });

@@ -8,7 +8,7 @@ describe('README', () => {
     const readme = read('../README.md');
     const block = /## Example[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
     const example = read('../examples/everything.mjs');
-    expect(block).toBe(example.slice(example.indexOf("import { Client")));
+    expect(block).toBe(example.slice(example.indexOf('import { Client')));
   });
 
   it('shows exactly the structured output example that examples/structured-output.mjs runs', () => {

@@ -3,20 +3,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Client, ClientClosedError, ConnectionClosedError, ConnectionError, CrashLoopError, stdio, textOf } from '@mcpc/client';
+import {
+  Client,
+  ClientClosedError,
+  ConnectionClosedError,
+  ConnectionError,
+  CrashLoopError,
+  stdio,
+  textOf,
+} from '@mcpc/client';
 import { alive, recordingLogger, until } from './helpers.js';
 
-const stdioFixture = (file: string): string => fileURLToPath(new URL(`../../../tooling/fixtures/stdio/${file}`, import.meta.url));
+const stdioFixture = (file: string): string =>
+  fileURLToPath(new URL(`../../../tooling/fixtures/stdio/${file}`, import.meta.url));
 const scratch = (): string => join(mkdtempSync(join(tmpdir(), 'mcpc-restart-')), 'log');
 const lines = (file: string): string[] => {
   try {
-    return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
   } catch {
     return [];
   }
 };
 
-const mortal = (log: string, args: readonly string[] = []) => stdio({ name: 'mortal', command: process.execPath, args: [stdioFixture('mortal.mjs'), log, ...args] });
+const mortal = (log: string, args: readonly string[] = []) =>
+  stdio({ name: 'mortal', command: process.execPath, args: [stdioFixture('mortal.mjs'), log, ...args] });
 
 describe('a stdio server whose process exits on its own', () => {
   it('is started afresh on the next request after it was killed', async () => {
@@ -28,7 +40,9 @@ describe('a stdio server whose process exits on its own', () => {
     const second = Number(textOf(await client.callTool('pid')));
     expect(second).not.toBe(first);
     expect(alive(second)).toBe(true);
-    expect(logger.text('warn')).toMatch(/server "mortal" disconnected: .*SIGKILL.*; it is started again on the next request/);
+    expect(logger.text('warn')).toMatch(
+      /server "mortal" disconnected: .*SIGKILL.*; it is started again on the next request/,
+    );
   });
 
   it('one that exits after answering (exit-after N) serves the next call from a fresh process', async () => {
@@ -64,7 +78,13 @@ describe('a stdio server whose process exits on its own', () => {
   it('one that dies at once every time ends in CrashLoopError after 5 attempts, and is not started again', async () => {
     const starts = scratch();
     await using client = new Client({
-      servers: [stdio({ name: 'doomed', command: process.execPath, args: [stdioFixture('exit-at-once.mjs'), '1', 'Error: boom', starts] })],
+      servers: [
+        stdio({
+          name: 'doomed',
+          command: process.execPath,
+          args: [stdioFixture('exit-at-once.mjs'), '1', 'Error: boom', starts],
+        }),
+      ],
       logger: recordingLogger(),
     });
     const errors: unknown[] = [];
@@ -73,7 +93,9 @@ describe('a stdio server whose process exits on its own', () => {
     const loop = errors[5] as CrashLoopError;
     expect(loop).toBeInstanceOf(CrashLoopError);
     expect(loop.code).toBe('MCPC_CRASH_LOOP');
-    expect(loop.message).toMatch(/its process failed 5 times within 60 s, so it is not being started again for now; the last time: .*exited \(code 1\)/);
+    expect(loop.message).toMatch(
+      /its process failed 5 times within 60 s, so it is not being started again for now; the last time: .*exited \(code 1\)/,
+    );
     expect(errors.slice(6).every((e) => e instanceof CrashLoopError)).toBe(true);
     expect(lines(starts)).toHaveLength(5);
   });

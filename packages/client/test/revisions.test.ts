@@ -40,7 +40,12 @@ describe.each(REVISIONS)('a %s server', (version) => {
 
   it('applies the MCP annotation defaults where a hint is absent', async () => {
     const tools = await client.listTools();
-    expect(tools.find((t) => t.name === 'echo')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+    expect(tools.find((t) => t.name === 'echo')?.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
     if (since(version, '2025-03-26')) {
       expect(tools.find((t) => t.name === 'annotated')?.annotations).toEqual({
         title: 'Annotated',
@@ -63,10 +68,18 @@ describe.each(REVISIONS)('a %s server', (version) => {
   });
 
   it('gets a prompt and completes its argument (2024-11-05: without a completions capability)', async () => {
-    expect(textOf({ content: (await client.getPrompt('greeting', { name: 'Ada' })).messages.map((m) => m.content) })).toBe('Hello, Ada!');
-    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'greeting' }, argument: { name: 'name', value: 'Al' } });
+    expect(
+      textOf({ content: (await client.getPrompt('greeting', { name: 'Ada' })).messages.map((m) => m.content) }),
+    ).toBe('Hello, Ada!');
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'greeting' },
+      argument: { name: 'name', value: 'Al' },
+    });
     expect(completion).toEqual({ values: ['Alice', 'Albert'], total: 2, hasMore: false });
-    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'mem://items/{id}' }, argument: { name: 'id', value: '1' } });
+    const ids = await client.complete({
+      ref: { type: 'ref/resource', uri: 'mem://items/{id}' },
+      argument: { name: 'id', value: '1' },
+    });
     expect(ids.values).toEqual(['1', '10']);
   });
 
@@ -78,7 +91,10 @@ describe.each(REVISIONS)('a %s server', (version) => {
     expect([...blob!.bytes()]).toEqual(Array.from({ length: 16 }, (_, i) => i));
     const [item] = await client.readResource('mem://items/42');
     expect(item?.isText() && item.text).toBe('item 42');
-    await expect(client.readResource('mem://nope')).rejects.toMatchObject({ rpcCode: -32002, code: 'MCPC_RESOURCE_NOT_FOUND' });
+    await expect(client.readResource('mem://nope')).rejects.toMatchObject({
+      rpcCode: -32002,
+      code: 'MCPC_RESOURCE_NOT_FOUND',
+    });
   });
 
   it('subscribes to a resource and receives its updates', async () => {
@@ -104,10 +120,16 @@ describe.each(REVISIONS)('a %s server', (version) => {
 
   it.runIf(since(version, '2025-06-18'))('answers elicitation, structured output and resource links', async () => {
     answer = { name: 'Grace' };
-    expect(JSON.parse(textOf(await client.callTool('ask_elicitation')))).toEqual({ action: 'accept', content: { name: 'Grace' } });
+    expect(JSON.parse(textOf(await client.callTool('ask_elicitation')))).toEqual({
+      action: 'accept',
+      content: { name: 'Grace' },
+    });
     const weather = await client.callTool('get_weather', { city: 'Oslo' });
     expect(weather.structuredContent).toEqual({ temperature: 22.5, conditions: 'sunny' });
-    expect((await client.callTool('resource_link')).content[0]).toMatchObject({ type: 'resource_link', uri: 'mem://hello' });
+    expect((await client.callTool('resource_link')).content[0]).toMatchObject({
+      type: 'resource_link',
+      uri: 'mem://hello',
+    });
   });
 
   it.runIf(since(version, '2025-03-26'))('returns audio content', async () => {

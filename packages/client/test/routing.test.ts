@@ -1,11 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AmbiguousNameError, Client, ServerError, ToolNotFoundError, UnknownServerError, stdio, textOf } from '@mcpc/client';
+import {
+  AmbiguousNameError,
+  Client,
+  ServerError,
+  ToolNotFoundError,
+  UnknownServerError,
+  stdio,
+  textOf,
+} from '@mcpc/client';
 import { fixture, revision } from './helpers.js';
 
 describe('several servers', () => {
   let client: Client;
   beforeAll(async () => {
-    client = new Client({ servers: [revision('2025-11-25', 'new'), revision('2024-11-05', 'old'), fixture('list-changed.mjs', [], 'lc')] });
+    client = new Client({
+      servers: [revision('2025-11-25', 'new'), revision('2024-11-05', 'old'), fixture('list-changed.mjs', [], 'lc')],
+    });
     await client.connect();
   });
   afterAll(() => client.close());
@@ -14,17 +24,30 @@ describe('several servers', () => {
     const tools = await client.listTools();
     expect([...new Set(tools.map((t) => t.server))]).toEqual(['new', 'old', 'lc']);
     expect(tools.filter((t) => t.name === 'echo').map((t) => t.server)).toEqual(['new', 'old']);
-    expect((await client.listResources()).map((r) => `${r.server}:${r.uri}`)).toEqual(expect.arrayContaining(['new:mem://hello', 'old:mem://hello', 'lc:mem://res/0']));
+    expect((await client.listResources()).map((r) => `${r.server}:${r.uri}`)).toEqual(
+      expect.arrayContaining(['new:mem://hello', 'old:mem://hello', 'lc:mem://res/0']),
+    );
   });
 
   it('refuses a name several servers offer, listing the candidates', async () => {
     const error = await client.callTool('echo', { message: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AmbiguousNameError);
-    expect(error).toMatchObject({ code: 'MCPC_AMBIGUOUS_NAME', kind: 'tool', item: 'echo', candidates: ['new', 'old'] });
+    expect(error).toMatchObject({
+      code: 'MCPC_AMBIGUOUS_NAME',
+      kind: 'tool',
+      item: 'echo',
+      candidates: ['new', 'old'],
+    });
     expect((error as Error).message).toMatch(/"new", "old".*pass \{ server \}/);
     await expect(client.findTool('echo')).rejects.toBeInstanceOf(AmbiguousNameError);
-    await expect(client.getPrompt('greeting', { name: 'x' })).rejects.toMatchObject({ kind: 'prompt', candidates: ['new', 'old'] });
-    await expect(client.readResource('mem://hello')).rejects.toMatchObject({ kind: 'resource', candidates: ['new', 'old'] });
+    await expect(client.getPrompt('greeting', { name: 'x' })).rejects.toMatchObject({
+      kind: 'prompt',
+      candidates: ['new', 'old'],
+    });
+    await expect(client.readResource('mem://hello')).rejects.toMatchObject({
+      kind: 'resource',
+      candidates: ['new', 'old'],
+    });
   });
 
   it('routes by { server }, by a Tool object, and by a name only one server offers', async () => {
@@ -33,7 +56,9 @@ describe('several servers', () => {
     expect(textOf(await client.callTool(tool, { message: 'b' }))).toBe('Echo: b');
     expect(textOf(await client.callTool('bump'))).toMatch(/^tool_\d+$/);
     expect((await client.readResource('mem://res/0'))[0]?.isText()).toBe(true);
-    expect(await client.getPrompt('greeting', { name: 'Z' }, { server: 'new' })).toMatchObject({ messages: [{ role: 'user' }] });
+    expect(await client.getPrompt('greeting', { name: 'Z' }, { server: 'new' })).toMatchObject({
+      messages: [{ role: 'user' }],
+    });
   });
 
   it('fails clearly for an unknown tool or server', async () => {
@@ -81,10 +106,18 @@ describe('server names', () => {
         stdio({ name: 'mine', command: 'node', args: ['x.js'] }),
       ],
     });
-    expect(client.servers.map((s) => s.name)).toEqual(['server-everything', 'server-everything-2', 'weather', 'server', 'mine']);
+    expect(client.servers.map((s) => s.name)).toEqual([
+      'server-everything',
+      'server-everything-2',
+      'weather',
+      'server',
+      'mine',
+    ]);
   });
 
   it('refuses two servers with the same explicit name', () => {
-    expect(() => new Client({ servers: [stdio({ name: 'a', command: 'x' }), stdio({ name: 'a', command: 'y' })] })).toThrow(/two servers are named "a"/);
+    expect(
+      () => new Client({ servers: [stdio({ name: 'a', command: 'x' }), stdio({ name: 'a', command: 'y' })] }),
+    ).toThrow(/two servers are named "a"/);
   });
 });

@@ -33,7 +33,11 @@ describe('callToolStreaming under a progress flood', () => {
   it(`retains a bounded number of pending events while the consumer does not read (${FLOOD.toLocaleString('en')} progress notifications)`, async () => {
     let received = 0;
     let settled = false;
-    const stream = client.callToolStreaming('flood', { n: FLOOD }, { onProgress: () => void received++, timeout: 120_000 });
+    const stream = client.callToolStreaming(
+      'flood',
+      { n: FLOOD },
+      { onProgress: () => void received++, timeout: 120_000 },
+    );
     const baseline = heap();
     // Start the call (the first event), then stall: read nothing more until the server is done.
     const first = stream.next();

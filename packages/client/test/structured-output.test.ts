@@ -16,7 +16,16 @@ import {
 import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { ToolSchemas } from '../src/features/structured-output.js';
 import type { Tool } from '../src/types/entities.js';
-import { RecordingTransport, fixture, modernFixture, modernFixturePath, recordingLogger, revision, tapped, until } from './helpers.js';
+import {
+  RecordingTransport,
+  fixture,
+  modernFixture,
+  modernFixturePath,
+  recordingLogger,
+  revision,
+  tapped,
+  until,
+} from './helpers.js';
 
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -25,13 +34,25 @@ async function asked(client: Client, server: string): Promise<{ calls: Record<st
   return JSON.parse(textOf(await client.callTool('calls', {}, { server, validateStructuredContent: 'off' })));
 }
 
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (e: unknown) => e);
+const rejection = async (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 // The same tools on both eras (tooling/fixtures/servers/_structured-tools.mjs): on 2025-11-25 through
 // the official SDK's server, on 2026-07-28 through a hand-written one.
 describe.each([
-  { era: '2025-11-25 (official SDK server)', config: (name: string) => fixture('structured-output.mjs', [], name), modern: false },
-  { era: '2026-07-28', config: (name: string) => modernFixture('structured-output.mjs', ['stdio'], { name }), modern: true },
+  {
+    era: '2025-11-25 (official SDK server)',
+    config: (name: string) => fixture('structured-output.mjs', [], name),
+    modern: false,
+  },
+  {
+    era: '2026-07-28',
+    config: (name: string) => modernFixture('structured-output.mjs', ['stdio'], { name }),
+    modern: true,
+  },
 ])('structured output on $era', ({ config, modern }) => {
   let warn: Client;
   let strict: Client;
@@ -59,7 +80,9 @@ describe.each([
     const result = await warn.callTool('weather_wrong');
     expect(result.structuredContent).toEqual({ temperature: 'hot', conditions: 'sunny' });
     const line = warnLog.lines.findLast((l) => l.level === 'warn')?.message ?? '';
-    expect(line).toContain('tool "weather_wrong" on server "w" returned structuredContent that does not match its outputSchema: /temperature must be number');
+    expect(line).toContain(
+      'tool "weather_wrong" on server "w" returned structuredContent that does not match its outputSchema: /temperature must be number',
+    );
   });
 
   it("throws a StructuredContentError in 'strict' mode: a ValidationError carrying where, which keyword, and the result", async () => {
@@ -72,14 +95,27 @@ describe.each([
     expect(e.reason).toBe('mismatch');
     expect(e.tool).toBe('weather_wrong');
     expect(e.server).toBe('s');
-    expect(e.errors).toEqual([{ instancePath: '/temperature', keyword: 'type', schemaPath: '#/properties/temperature/type', message: 'must be number' }]);
+    expect(e.errors).toEqual([
+      {
+        instancePath: '/temperature',
+        keyword: 'type',
+        schemaPath: '#/properties/temperature/type',
+        message: 'must be number',
+      },
+    ]);
     expect(e.result.structuredContent).toEqual({ temperature: 'hot', conditions: 'sunny' });
   });
 
   it('lets a call choose its own mode over the client option', async () => {
-    await expect(warn.callTool('weather_wrong', {}, { validateStructuredContent: 'strict' })).rejects.toBeInstanceOf(StructuredContentError);
-    expect((await strict.callTool('weather_wrong', {}, { validateStructuredContent: 'warn' })).structuredContent).toMatchObject({ temperature: 'hot' });
-    expect((await strict.callTool('weather_wrong', {}, { validateStructuredContent: 'off' })).structuredContent).toMatchObject({ temperature: 'hot' });
+    await expect(warn.callTool('weather_wrong', {}, { validateStructuredContent: 'strict' })).rejects.toBeInstanceOf(
+      StructuredContentError,
+    );
+    expect(
+      (await strict.callTool('weather_wrong', {}, { validateStructuredContent: 'warn' })).structuredContent,
+    ).toMatchObject({ temperature: 'hot' });
+    expect(
+      (await strict.callTool('weather_wrong', {}, { validateStructuredContent: 'off' })).structuredContent,
+    ).toMatchObject({ temperature: 'hot' });
   });
 
   it('treats a successful result without structuredContent, from a tool that declares an outputSchema, as a violation', async () => {
@@ -88,7 +124,9 @@ describe.each([
     expect(error.reason).toBe('missing');
     expect(error.message).toContain('declares an outputSchema, but its result carries no structuredContent');
     expect(textOf(await warn.callTool('weather_missing'))).toBe('22.5 and sunny');
-    expect(warnLog.text('warn')).toContain('tool "weather_missing" on server "w" declares an outputSchema, but its result carries no structuredContent');
+    expect(warnLog.text('warn')).toContain(
+      'tool "weather_missing" on server "w" declares an outputSchema, but its result carries no structuredContent',
+    );
   });
 
   it('does not validate an isError result', async () => {
@@ -111,7 +149,9 @@ describe.each([
         const error = (await rejection(strict.callTool(tool))) as StructuredContentError;
         expect(error).toBeInstanceOf(StructuredContentError);
         expect(error.reason).toBe('missing');
-        expect(error.message).toMatch(/it sent (an array|null), and before MCP 2026-07-28 structuredContent is an object/);
+        expect(error.message).toMatch(
+          /it sent (an array|null), and before MCP 2026-07-28 structuredContent is an object/,
+        );
         expect(error.result.structuredContent).toBeUndefined();
       }
     });
@@ -127,7 +167,9 @@ describe.each([
       expect(error.schema).toBe('inputSchema');
       expect(error.dialect).toBe('urn:unknown-dialect');
       expect(error.supported).toContain(DRAFT_2020_12);
-      expect(error.message).toContain('its input schema declares the JSON Schema dialect "urn:unknown-dialect", which this client does not support (supported: ');
+      expect(error.message).toContain(
+        'its input schema declares the JSON Schema dialect "urn:unknown-dialect", which this client does not support (supported: ',
+      );
       expect(error.message).toContain(DRAFT_2020_12);
     }
     const after = await asked(strict, 's');
@@ -171,13 +213,19 @@ describe.each([
   it('notes once per definition, at debug level, that format is an annotation and was not checked', async () => {
     expect((await strict.callTool('dated')).structuredContent).toEqual({ when: 'not a date' });
     await strict.callTool('dated');
-    const notes = strictLog.lines.filter((l) => l.message.includes('validation is partial') && l.message.includes('"dated"'));
+    const notes = strictLog.lines.filter(
+      (l) => l.message.includes('validation is partial') && l.message.includes('"dated"'),
+    );
     expect(notes).toEqual([expect.objectContaining({ level: 'debug' })]);
     expect(notes[0]!.message).toContain('format');
   });
 
   it('checks callTools and callToolStreaming results the same way', async () => {
-    const outcomes = await strict.callTools([{ name: 'weather' }, { name: 'weather_wrong' }, { name: 'weather_wrong', validateStructuredContent: 'warn' }]);
+    const outcomes = await strict.callTools([
+      { name: 'weather' },
+      { name: 'weather_wrong' },
+      { name: 'weather_wrong', validateStructuredContent: 'warn' },
+    ]);
     expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
     expect(outcomes[1]!.ok === false && outcomes[1]!.error).toBeInstanceOf(StructuredContentError);
     const relaxed = await strict.callTools([{ name: 'weather_wrong' }], { validateStructuredContent: 'warn' });
@@ -194,13 +242,19 @@ describe.each([
 
   it('rejects a mode that is not one of the three', async () => {
     expect(() => new Client({ validateStructuredContent: 'loud' as StructuredContentValidation })).toThrow(TypeError);
-    await expect(strict.callTool('weather', {}, { validateStructuredContent: 'loud' as StructuredContentValidation })).rejects.toBeInstanceOf(TypeError);
+    await expect(
+      strict.callTool('weather', {}, { validateStructuredContent: 'loud' as StructuredContentValidation }),
+    ).rejects.toBeInstanceOf(TypeError);
   });
 });
 
 describe('the definition a result is checked against', () => {
   it('is the refreshed one after tools/list_changed (2025-11-25): validators of the old list are not reused', async () => {
-    await using client = new Client({ servers: [fixture('structured-output.mjs', [], 'lc')], logger: recordingLogger(), validateStructuredContent: 'strict' });
+    await using client = new Client({
+      servers: [fixture('structured-output.mjs', [], 'lc')],
+      logger: recordingLogger(),
+      validateStructuredContent: 'strict',
+    });
     await client.listTools();
     await expect(client.callTool('versioned')).rejects.toBeInstanceOf(StructuredContentError);
     await client.callTool('change_schema');
@@ -212,7 +266,11 @@ describe('the definition a result is checked against', () => {
   });
 
   it('is the one the call went out under, whatever list_changed arrives while it is in flight', async () => {
-    await using client = new Client({ servers: [fixture('structured-output.mjs', [], 'lc')], logger: recordingLogger(), validateStructuredContent: 'strict' });
+    await using client = new Client({
+      servers: [fixture('structured-output.mjs', [], 'lc')],
+      logger: recordingLogger(),
+      validateStructuredContent: 'strict',
+    });
     // Made under version 1 ({value: integer}); version 2 ({value: string}) is announced before the answer.
     expect((await client.callTool('versioned_change')).structuredContent).toEqual({ value: 1 });
     expect(client.server('lc').cacheInfo('tools').cached).toBe(false);
@@ -221,7 +279,11 @@ describe('the definition a result is checked against', () => {
   });
 
   it('is the refreshed one after a list_changed on a subscription, and after clearCache (2026-07-28)', async () => {
-    await using client = new Client({ servers: [modernFixture('structured-output.mjs', ['stdio'], { name: 'm' })], logger: recordingLogger(), validateStructuredContent: 'strict' });
+    await using client = new Client({
+      servers: [modernFixture('structured-output.mjs', ['stdio'], { name: 'm' })],
+      logger: recordingLogger(),
+      validateStructuredContent: 'strict',
+    });
     await expect(client.callTool('versioned')).rejects.toBeInstanceOf(StructuredContentError);
     const sub = client.listen({ toolsListChanged: true }, () => {});
     await sub.ready;
@@ -252,7 +314,9 @@ describe('the definition a result is checked against', () => {
     expect(stopped).toBeInstanceOf(InputRequiredError);
     expect((stopped as InputRequiredError).resumable).toBe(true);
     refuse = false;
-    const error = (await rejection(client.resumeInputRequired(stopped as InputRequiredError))) as StructuredContentError;
+    const error = (await rejection(
+      client.resumeInputRequired(stopped as InputRequiredError),
+    )) as StructuredContentError;
     expect(error).toBeInstanceOf(StructuredContentError);
     expect(error.errors[0]).toMatchObject({ instancePath: '/temperature', keyword: 'type' });
   });
@@ -271,7 +335,10 @@ describe('the definition a result is checked against', () => {
 
   it('does not ask again on every call for a tools/list that failed, only once the tools cache was dropped', async () => {
     const logger = recordingLogger();
-    await using client = new Client({ servers: [fixture('paginating.mjs', ['--loop', '--kind', 'tools'], 'loop')], logger });
+    await using client = new Client({
+      servers: [fixture('paginating.mjs', ['--loop', '--kind', 'tools'], 'loop')],
+      logger,
+    });
     const lists = async (): Promise<string> => textOf(await client.callTool('count', { method: 'tools/list' }));
     expect(await lists()).toBe('2'); // one listing: two pages, then the looping cursor
     expect(logger.text('warn')).toContain('tools/list failed');
@@ -281,21 +348,42 @@ describe('the definition a result is checked against', () => {
   });
 
   it("with 'off', reads no schema at all: an unsupported dialect is sent to the server", async () => {
-    await using client = new Client({ servers: [fixture('structured-output.mjs', [], 'off')], logger: recordingLogger(), validateStructuredContent: 'off' });
+    await using client = new Client({
+      servers: [fixture('structured-output.mjs', [], 'off')],
+      logger: recordingLogger(),
+      validateStructuredContent: 'off',
+    });
     expect(textOf(await client.callTool('bad_dialect'))).toBe('called');
     expect((await client.callTool('weather_wrong')).structuredContent).toMatchObject({ temperature: 'hot' });
   });
 
   it('refuses a tool the server does not list before sending it (ToolNotFoundError)', async () => {
     const logger = recordingLogger();
-    await using client = new Client({ servers: [revision('2025-11-25', 'rev')], logger, validateStructuredContent: 'strict' });
-    await expect(client.callTool('no_such_tool')).rejects.toMatchObject({ code: 'MCPC_TOOL_NOT_FOUND', servers: ['rev'] });
+    await using client = new Client({
+      servers: [revision('2025-11-25', 'rev')],
+      logger,
+      validateStructuredContent: 'strict',
+    });
+    await expect(client.callTool('no_such_tool')).rejects.toMatchObject({
+      code: 'MCPC_TOOL_NOT_FOUND',
+      servers: ['rev'],
+    });
   });
 
-  it.each(['2025-06-18', '2025-11-25'] as const)('passes the official SDK server’s get_weather on %s in strict mode', async (version) => {
-    await using client = new Client({ servers: [revision(version, 'rev')], logger: recordingLogger(), validateStructuredContent: 'strict' });
-    expect((await client.callTool('get_weather', { city: 'Oslo' })).structuredContent).toEqual({ temperature: 22.5, conditions: 'sunny' });
-  });
+  it.each(['2025-06-18', '2025-11-25'] as const)(
+    'passes the official SDK server’s get_weather on %s in strict mode',
+    async (version) => {
+      await using client = new Client({
+        servers: [revision(version, 'rev')],
+        logger: recordingLogger(),
+        validateStructuredContent: 'strict',
+      });
+      expect((await client.callTool('get_weather', { city: 'Oslo' })).structuredContent).toEqual({
+        temperature: 22.5,
+        conditions: 'sunny',
+      });
+    },
+  );
 });
 
 describe('a HeaderMismatch retry (2026-07-28 over HTTP)', () => {
@@ -306,7 +394,11 @@ describe('a HeaderMismatch retry (2026-07-28 over HTTP)', () => {
   afterAll(() => server?.stop());
 
   it('validates the result against the refreshed definition the retry went out under', async () => {
-    await using client = new Client({ servers: [streamableHttp({ name: 'h', url: server.url, retries: 0 })], logger: recordingLogger(), validateStructuredContent: 'strict' });
+    await using client = new Client({
+      servers: [streamableHttp({ name: 'h', url: server.url, retries: 0 })],
+      logger: recordingLogger(),
+      validateStructuredContent: 'strict',
+    });
     // The first definition wants {n: integer}; the refreshed one {n: string}, which the answer matches.
     const first = (await client.listTools()).find((t) => t.name === 'mismatch_schema');
     expect(first?.outputSchema?.properties).toEqual({ n: { type: 'integer' } });
@@ -315,7 +407,10 @@ describe('a HeaderMismatch retry (2026-07-28 over HTTP)', () => {
   });
 
   it('does not send the retry when the refreshed inputSchema declares an unsupported dialect', async () => {
-    await using client = new Client({ servers: [streamableHttp({ name: 'h', url: server.url, retries: 0 })], logger: recordingLogger() });
+    await using client = new Client({
+      servers: [streamableHttp({ name: 'h', url: server.url, retries: 0 })],
+      logger: recordingLogger(),
+    });
     const error = (await rejection(client.callTool('mismatch_dialect', { region: 'eu' }))) as ToolSchemaError;
     expect(error).toBeInstanceOf(ToolSchemaError);
     expect(error.dialect).toBe('urn:unknown-dialect');
@@ -326,14 +421,20 @@ describe('a HeaderMismatch retry (2026-07-28 over HTTP)', () => {
 describe('the schema validator’s pattern worker', () => {
   it('does not keep a process alive: a script that used the client exits by itself after close()', async () => {
     const cwd = fileURLToPath(new URL('..', import.meta.url));
-    const child = spawn(process.execPath, ['--import', './test/fixtures/register-ts.mjs', './test/fixtures/exit-after-close.mjs'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', './test/fixtures/register-ts.mjs', './test/fixtures/exit-after-close.mjs'],
+      { cwd, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     // A bound, not a timing: a process still running after it is a process that would never end.
     const bound = setTimeout(() => child.kill('SIGKILL'), 25_000);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once('exit', (c, s) => resolve([c, s])),
+    );
     clearTimeout(bound);
     expect({ code, signal, err: err.slice(-2000) }).toEqual({ code: 0, signal: null, err: '' });
     // The check ran on the worker (one job), and its answer was the right one.
@@ -355,7 +456,9 @@ describe('checking a result against its outputSchema', () => {
     };
     const tool = { name: 'lower', inputSchema: { type: 'object' }, outputSchema } as unknown as Tool;
     const schemas = new ToolSchemas('srv', recordingLogger());
-    expect(() => schemas.check({ tool, validator, mode: 'strict' }, { content: [], structuredContent: { s: 'ABC' } }, undefined)).toThrow(StructuredContentError);
+    expect(() =>
+      schemas.check({ tool, validator, mode: 'strict' }, { content: [], structuredContent: { s: 'ABC' } }, undefined),
+    ).toThrow(StructuredContentError);
     expect(calls).toEqual(['validate']);
     calls.length = 0;
     schemas.check({ tool, validator, mode: 'strict' }, { content: [], structuredContent: { s: 'abc' } }, undefined);

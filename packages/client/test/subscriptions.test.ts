@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, RequestTimeoutError, SubscriptionError, streamableHttp, textOf, type ServerConfig } from '@mcpc/client';
+import {
+  Client,
+  RequestTimeoutError,
+  SubscriptionError,
+  streamableHttp,
+  textOf,
+  type ServerConfig,
+} from '@mcpc/client';
 import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { NotificationQueue } from '../src/subscriptions/queue.js';
 import { modernFixture, modernFixturePath, recordingLogger, revision, until } from './helpers.js';
@@ -10,7 +17,8 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
   const hostSaw: { method: string; params: unknown }[] = [];
   beforeAll(async () => {
     let config: ServerConfig;
-    if (over === 'stdio') config = modernFixture('scripted-server.mjs', ['stdio', '--list-ttl', '60000'], { name: 's' });
+    if (over === 'stdio')
+      config = modernFixture('scripted-server.mjs', ['stdio', '--list-ttl', '60000'], { name: 's' });
     else {
       fixture = await startFixture(modernFixturePath('scripted-server.mjs'), ['http', '--list-ttl', '60000']);
       config = streamableHttp({ name: 's', url: fixture.url, retries: 0 });
@@ -23,10 +31,18 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
     await client?.close();
     await fixture?.stop();
   });
-  const stats = async () => JSON.parse(textOf(await client.callTool('stats'))) as { methods: Record<string, number>; requests: { method: string; id: unknown }[] };
+  const stats = async () =>
+    JSON.parse(textOf(await client.callTool('stats'))) as {
+      methods: Record<string, number>;
+      requests: { method: string; id: unknown }[];
+    };
 
   it('is acknowledged: acknowledged is a frozen copy of what was granted, unsupported names what was not', async () => {
-    const asked = { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['file:///a', 'denied://x'] };
+    const asked = {
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourceSubscriptions: ['file:///a', 'denied://x'],
+    };
     const sub = client.listen(asked, () => {});
     asked.resourceSubscriptions.push('file:///late');
     await sub.ready;
@@ -92,7 +108,12 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
     await server.subscribeResource('file:///watched');
     expect(server.subscriptions.has('file:///watched')).toBe(true);
     await client.callTool('fire', { method: 'notifications/resources/updated', params: { uri: 'file:///watched' } });
-    await until(() => hostSaw.some((n) => n.method === 'notifications/resources/updated' && (n.params as { uri?: string }).uri === 'file:///watched'));
+    await until(() =>
+      hostSaw.some(
+        (n) =>
+          n.method === 'notifications/resources/updated' && (n.params as { uri?: string }).uri === 'file:///watched',
+      ),
+    );
     const refused = await server.subscribeResource('denied://nope').catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(SubscriptionError);
     expect((refused as SubscriptionError).reason).toBe('refused');
@@ -133,7 +154,8 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
     });
 
     const listensNaming = async (uri: string): Promise<number> =>
-      (await stats()).requests.filter((r) => r.method === 'subscriptions/listen' && JSON.stringify(r).includes(uri)).length;
+      (await stats()).requests.filter((r) => r.method === 'subscriptions/listen' && JSON.stringify(r).includes(uri))
+        .length;
 
     it('ackTimeout bounds the listen re-sent right after a broken stream, too', async () => {
       // once://… is acknowledged on the first listen only: the re-sent one is never acknowledged.
@@ -152,7 +174,8 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
       expect(server.subscriptions.has('once://rewatch')).toBe(true);
       await client.callTool('drop-listen');
       // The replacement listen has gone out (and the server will never acknowledge it).
-      for (let i = 0; i < 100 && (await listensNaming('once://rewatch')) < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && (await listensNaming('once://rewatch')) < 2; i++)
+        await new Promise((r) => setTimeout(r, 20));
       const started = Date.now();
       // Before: resolved at once, on the strength of what the stream that is gone had been granted.
       const again = await server.subscribeResource('once://rewatch', { timeout: 300 }).then(
@@ -177,7 +200,10 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
 
 describe('subscriptions on stdio across a server restart', () => {
   it('a server process that exits with subscriptions open is restarted, and the subscription re-sent to it', async () => {
-    const client = new Client({ servers: [modernFixture('scripted-server.mjs', ['stdio'], { name: 's' })], logger: recordingLogger() });
+    const client = new Client({
+      servers: [modernFixture('scripted-server.mjs', ['stdio'], { name: 's' })],
+      logger: recordingLogger(),
+    });
     try {
       const seen: string[] = [];
       const sub = client.listen({ toolsListChanged: true }, (method) => void seen.push(method));
@@ -194,7 +220,10 @@ describe('subscriptions on stdio across a server restart', () => {
   });
 
   it('a crash loop ends the subscriptions with an error instead of restarting for ever', async () => {
-    const client = new Client({ servers: [modernFixture('scripted-server.mjs', ['stdio', '--exit-after-ack', '100'], { name: 's' })], logger: recordingLogger() });
+    const client = new Client({
+      servers: [modernFixture('scripted-server.mjs', ['stdio', '--exit-after-ack', '100'], { name: 's' })],
+      logger: recordingLogger(),
+    });
     try {
       const sub = client.listen({ toolsListChanged: true }, () => {});
       await sub.ready;
@@ -244,13 +273,22 @@ describe('the notification queue', () => {
     expect(queue.dropped).toBe(1);
     release();
     await until(() => queue.pending === 0 && delivered.length === 4);
-    expect(delivered).toEqual(['notifications/resources/updated busy', 'notifications/resources/updated quiet', 'notifications/resources/updated busy', 'notifications/resources/updated busy']);
+    expect(delivered).toEqual([
+      'notifications/resources/updated busy',
+      'notifications/resources/updated quiet',
+      'notifications/resources/updated busy',
+      'notifications/resources/updated busy',
+    ]);
   });
 
   it('is bounded in bytes (method included); a notice larger than the budget is held in a slot of its own', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const queue = new NotificationQueue(() => gate, () => {}, { maxBytes: 100 });
+    const queue = new NotificationQueue(
+      () => gate,
+      () => {},
+      { maxBytes: 100 },
+    );
     queue.push('x', { uri: 'first' });
     await Promise.resolve();
     await Promise.resolve();

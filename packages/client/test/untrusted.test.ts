@@ -2,7 +2,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, ValidationError, textOf, type LogMessage } from '@mcpc/client';
 import { recordingLogger, scripted, until } from './helpers.js';
 
-
 // Each test scripts the server's answers with the `set` tool; the scripted server answers tools/call
 // whatever its tools/list claims, and with one server and validation off the client does not look the
 // tool up (so the lists scripted here meet only the calls that ask for them).
@@ -16,7 +15,12 @@ describe('a hostile server', () => {
   };
 
   beforeAll(async () => {
-    client = new Client({ servers: [scripted('evil')], logger, logMessageLimit: 100, validateStructuredContent: 'off' });
+    client = new Client({
+      servers: [scripted('evil')],
+      logger,
+      logMessageLimit: 100,
+      validateStructuredContent: 'off',
+    });
     client.onLog((_server, message) => void logs.push(message));
     await client.connect();
   });
@@ -51,22 +55,36 @@ describe('a hostile server', () => {
     expect(tools[1]?.inputSchema).toEqual({ type: 'object' });
     const warnings = logger.lines.filter((l) => l.level === 'warn');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]?.message).toMatch(/dropped from tools\/list: tool #1: no string "name"; tool #2: not an object; tool #3: "bad\\u001b\[2Jschema": inputSchema/);
+    expect(warnings[0]?.message).toMatch(
+      /dropped from tools\/list: tool #1: no string "name"; tool #2: not an object; tool #3: "bad\\u001b\[2Jschema": inputSchema/,
+    );
   });
 
   it('keeps a server-sent field from overriding what the client sets on a tool', async () => {
-    await set('tools/list', { tools: [{ name: 't', inputSchema: { type: 'object' }, server: 'someone-else', taskSupport: 'required' }] });
+    await set('tools/list', {
+      tools: [{ name: 't', inputSchema: { type: 'object' }, server: 'someone-else', taskSupport: 'required' }],
+    });
     expect((await client.listTools())[0]).toMatchObject({ server: 'evil', taskSupport: 'forbidden' });
   });
 
   it('escapes and caps log messages before delivering them', async () => {
     logs.length = 0;
     const data = 'line one\n[mcpc] forged line\u202e' + 'A'.repeat(500);
-    await client.callTool('notify', { method: 'notifications/message', params: { level: 'error', logger: 'x\u001b[31m', data } });
-    await client.callTool('notify', { method: 'notifications/message', params: { level: 'bogus', data: { nested: ['ok\u0007'], __proto__: { polluted: true } } } });
+    await client.callTool('notify', {
+      method: 'notifications/message',
+      params: { level: 'error', logger: 'x\u001b[31m', data },
+    });
+    await client.callTool('notify', {
+      method: 'notifications/message',
+      params: { level: 'bogus', data: { nested: ['ok\u0007'], __proto__: { polluted: true } } },
+    });
     await until(() => logs.length === 2);
     // Escaped with escapePeerText, then capped at logMessageLimit (100) characters, marker included.
-    expect(logs[0]).toEqual({ level: 'error', logger: 'x\\x1B[31m', data: expect.stringMatching(/^line one\\n\[mcpc\] forged line\\u202EA+…\(528 chars\)$/) });
+    expect(logs[0]).toEqual({
+      level: 'error',
+      logger: 'x\\x1B[31m',
+      data: expect.stringMatching(/^line one\\n\[mcpc\] forged line\\u202EA+…\(528 chars\)$/),
+    });
     expect((logs[0]?.data as string).length).toBeLessThanOrEqual(100);
     expect(logs[1]?.level).toBe('info');
     expect(logs[1]?.data).toEqual({ nested: ['ok\\x07'] });
@@ -83,14 +101,23 @@ describe('a hostile server', () => {
   });
 
   it('caps a completion at 100 values and drops values that are not strings', async () => {
-    await set('completion/complete', { completion: { values: [...Array.from({ length: 500 }, (_, i) => `v${i}`), 7] } });
-    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } });
+    await set('completion/complete', {
+      completion: { values: [...Array.from({ length: 500 }, (_, i) => `v${i}`), 7] },
+    });
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'p' },
+      argument: { name: 'a', value: '' },
+    });
     expect(completion.values).toHaveLength(100);
     expect(completion.values[99]).toBe('v99');
   });
 
   it('answers a server request without any host detail when a handler-less method is asked', async () => {
-    const reply = JSON.parse(textOf(await client.callTool('ask', { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } })));
+    const reply = JSON.parse(
+      textOf(
+        await client.callTool('ask', { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }),
+      ),
+    );
     expect(reply.error).toEqual({ code: -32601, message: 'Method not found' });
   });
 });

@@ -1,6 +1,14 @@
 // Response bodies: incremental decompression within a cap, plain reads, quiet discards.
 import type { Readable } from 'node:stream';
-import { constants, createBrotliDecompress, createGunzip, createInflate, type Gunzip, type BrotliDecompress, type Inflate } from 'node:zlib';
+import {
+  constants,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  type Gunzip,
+  type BrotliDecompress,
+  type Inflate,
+} from 'node:zlib';
 import { ResponseTooLargeError } from './errors.js';
 
 /** What we accept; the server may compress with any of them. */
@@ -14,7 +22,10 @@ function decompressorFor(encoding: string): Gunzip | Inflate | BrotliDecompress 
     case 'deflate':
       return createInflate({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH });
     case 'br':
-      return createBrotliDecompress({ flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH });
+      return createBrotliDecompress({
+        flush: constants.BROTLI_OPERATION_FLUSH,
+        finishFlush: constants.BROTLI_OPERATION_FLUSH,
+      });
     default:
       return undefined;
   }
@@ -26,7 +37,11 @@ function decompressorFor(encoding: string): Gunzip | Inflate | BrotliDecompress 
  * expand into gigabytes in memory. Without it (long-lived SSE streams, bounded per event instead),
  * chunks are still decompressed one at a time and never accumulated here.
  */
-export async function* bodyChunks(body: Readable, contentEncoding: string | undefined, limit: number | undefined): AsyncGenerator<Buffer> {
+export async function* bodyChunks(
+  body: Readable,
+  contentEncoding: string | undefined,
+  limit: number | undefined,
+): AsyncGenerator<Buffer> {
   const encodings = codings(contentEncoding);
   let source: AsyncIterable<Buffer> = body;
   const stages: (Gunzip | Inflate | BrotliDecompress)[] = [];
@@ -79,7 +94,11 @@ export function isIdentityEncoding(contentEncoding: string | undefined): boolean
  * size as they arrive, so a large body is never held twice (the chunks and their concatenation). Stops
  * reading as soon as the limit is passed (ResponseTooLargeError), and destroys the body then.
  */
-export function readPlainText(body: Readable, limit: number, declaredBytes?: number): Promise<{ text: string; bytes: number }> {
+export function readPlainText(
+  body: Readable,
+  limit: number,
+  declaredBytes?: number,
+): Promise<{ text: string; bytes: number }> {
   return new Promise((resolve, reject) => {
     const collected = new Collected(declaredBytes);
     const stop = followBody(
@@ -98,7 +117,11 @@ export function readPlainText(body: Readable, limit: number, declaredBytes?: num
           resolve({ text: collected.take().toString('utf8'), bytes });
         } else if (end === 'close') {
           // Destroyed without an error (aborted): the body did not end.
-          reject(Object.assign(new Error('the response body closed before it ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+          reject(
+            Object.assign(new Error('the response body closed before it ended'), {
+              code: 'ERR_STREAM_PREMATURE_CLOSE',
+            }),
+          );
         } else reject(end);
       },
     );
@@ -109,7 +132,11 @@ export function readPlainText(body: Readable, limit: number, declaredBytes?: num
  * Hands a body's chunks to `onData` until it ends, fails or closes, whichever comes first, then calls
  * `onEnd` once with which. Returns a function that stops following it early (no `onEnd` then).
  */
-export function followBody(body: Readable, onData: (chunk: Buffer) => void, onEnd: (end: 'end' | 'close' | Error) => void): () => void {
+export function followBody(
+  body: Readable,
+  onData: (chunk: Buffer) => void,
+  onEnd: (end: 'end' | 'close' | Error) => void,
+): () => void {
   const stop = (): void => {
     body.off('data', onData);
     body.off('end', onFinished);
@@ -138,7 +165,8 @@ class Collected {
 
   constructor(declaredBytes: number | undefined) {
     // Only for bodies large enough for the copy to pay; allocUnsafe leaves untouched pages unmapped.
-    if (declaredBytes !== undefined && declaredBytes >= PREALLOCATE_FROM) this.#buffer = Buffer.allocUnsafe(declaredBytes);
+    if (declaredBytes !== undefined && declaredBytes >= PREALLOCATE_FROM)
+      this.#buffer = Buffer.allocUnsafe(declaredBytes);
   }
 
   add(chunk: Buffer): void {

@@ -51,7 +51,13 @@ export function contentTypeLabel(mediaType: string): string {
 }
 
 /** A 2xx whose body is neither JSON nor SSE: a web page, a file, another API. */
-export function notAnEndpoint(url: URL, status: number, mediaType: string, expected: string, what = 'an MCP endpoint'): string {
+export function notAnEndpoint(
+  url: URL,
+  status: number,
+  mediaType: string,
+  expected: string,
+  what = 'an MCP endpoint',
+): string {
   return `${endpointLabel(url)} answered ${status} ${contentTypeLabel(mediaType)}, not ${what} (expected ${expected}) — check the URL`;
 }
 

@@ -25,8 +25,14 @@ export class UnauthorizedError extends HttpError {
   static override readonly brand: string = 'UnauthorizedError';
   readonly wwwAuthenticate: string | undefined;
 
-  constructor(status: number, wwwAuthenticate: string | undefined, context?: { readonly url?: URL; readonly authConfigured?: boolean }) {
-    super(status, unauthorized(context?.url, status, context?.authConfigured === true), { code: TransportErrorCode.Unauthorized });
+  constructor(
+    status: number,
+    wwwAuthenticate: string | undefined,
+    context?: { readonly url?: URL; readonly authConfigured?: boolean },
+  ) {
+    super(status, unauthorized(context?.url, status, context?.authConfigured === true), {
+      code: TransportErrorCode.Unauthorized,
+    });
     this.wwwAuthenticate = wwwAuthenticate;
   }
 }
@@ -64,9 +70,12 @@ export class ResponseTooLargeError extends TransportError {
   readonly limitBytes: number;
 
   constructor(limitBytes: number, what = 'the response body') {
-    super(`${what} exceeded the ${limitBytes}-byte limit (raise maxDecompressedBodyBytes if such payloads are expected)`, {
-      code: 'MCPC_RESPONSE_TOO_LARGE',
-    });
+    super(
+      `${what} exceeded the ${limitBytes}-byte limit (raise maxDecompressedBodyBytes if such payloads are expected)`,
+      {
+        code: 'MCPC_RESPONSE_TOO_LARGE',
+      },
+    );
     this.limitBytes = limitBytes;
   }
 }
@@ -84,9 +93,13 @@ export class ResponseStreamClosedError extends TransportError {
 
   /** `options.message` replaces the whole message (a response that was not a stream at all says so). */
   constructor(method: string | undefined, detail: string, options?: { resumable?: boolean; message?: string }) {
-    super(options?.message ?? `the response stream${method === undefined ? '' : ` of ${method}`} closed before the result arrived: ${detail}`, {
-      code: TransportErrorCode.ResponseStreamClosed,
-    });
+    super(
+      options?.message ??
+        `the response stream${method === undefined ? '' : ` of ${method}`} closed before the result arrived: ${detail}`,
+      {
+        code: TransportErrorCode.ResponseStreamClosed,
+      },
+    );
     this.method = method;
     this.resumable = options?.resumable ?? true;
   }
@@ -100,7 +113,9 @@ export class HttpClientUnavailableError extends TransportError {
   static override readonly brand: string = 'HttpClientUnavailableError';
 
   constructor(why: string) {
-    super(`${why}, but undici is not installed: install it next to this package (npm install undici)`, { code: 'MCPC_HTTP_CLIENT_UNAVAILABLE' });
+    super(`${why}, but undici is not installed: install it next to this package (npm install undici)`, {
+      code: 'MCPC_HTTP_CLIENT_UNAVAILABLE',
+    });
   }
 }
 
@@ -125,9 +140,12 @@ export class ProxyConnectError extends TransportError {
   readonly status: number;
 
   constructor(status: number, target: string) {
-    super(`the proxy answered HTTP ${status} to CONNECT ${target}${status === 407 ? ' (it wants credentials: put them in the proxy URL, http://user:password@host:port)' : ''}`, {
-      code: 'MCPC_PROXY_CONNECT_FAILED',
-    });
+    super(
+      `the proxy answered HTTP ${status} to CONNECT ${target}${status === 407 ? ' (it wants credentials: put them in the proxy URL, http://user:password@host:port)' : ''}`,
+      {
+        code: 'MCPC_PROXY_CONNECT_FAILED',
+      },
+    );
     this.status = status;
   }
 }

@@ -2,7 +2,13 @@
 import type { Readable } from 'node:stream';
 import { destroyQuietly, followBody } from './body.js';
 import { backoffDelay, sleep } from './backoff.js';
-import { HttpClientUnavailableError, NetworkError, ProxyConfigError, TransientServerError, UnauthorizedError } from './errors.js';
+import {
+  HttpClientUnavailableError,
+  NetworkError,
+  ProxyConfigError,
+  TransientServerError,
+  UnauthorizedError,
+} from './errors.js';
 import type { BackoffOptions } from './backoff.js';
 import type { HttpClient, HttpMethod, HttpResponse } from './types.js';
 
@@ -44,7 +50,11 @@ export interface HttpAuth {
    */
   challenge(challenge: AuthChallenge): 'retry' | 'fail' | Promise<'retry' | 'fail'>;
   /** Every response, for what it may carry for the provider (a `DPoP-Nonce`). */
-  responded?(response: { readonly url: URL; readonly status: number; readonly headers: Readonly<Record<string, string | string[] | undefined>> }): void;
+  responded?(response: {
+    readonly url: URL;
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  }): void;
 }
 
 export interface Exchange {
@@ -101,7 +111,8 @@ export async function exchange(client: HttpClient, options: ExchangeSettings, x:
     let headers = x.headers;
     if (x.auth !== undefined) {
       headers = { ...x.headers };
-      for (const [name, value] of Object.entries(await x.auth.headers({ method: x.method, url }))) headers[name.toLowerCase()] = value;
+      for (const [name, value] of Object.entries(await x.auth.headers({ method: x.method, url })))
+        headers[name.toLowerCase()] = value;
     }
     let response: HttpResponse;
     try {
@@ -133,7 +144,11 @@ export async function exchange(client: HttpClient, options: ExchangeSettings, x:
       const status = response.statusCode;
       const wwwAuthenticate = header(response, 'www-authenticate');
       await discard(response);
-      if (challenges < MAX_CHALLENGES && (await x.auth.challenge({ method: x.method, url, status, wwwAuthenticate, headers: response.headers })) === 'retry') {
+      if (
+        challenges < MAX_CHALLENGES &&
+        (await x.auth.challenge({ method: x.method, url, status, wwwAuthenticate, headers: response.headers })) ===
+          'retry'
+      ) {
         // Bounded: a provider that keeps asking for a retry must not loop. A refused request did not run.
         challenges++;
         attempt--;

@@ -11,7 +11,8 @@ import type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from '.
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const choice = options.choice ?? 'auto';
   const dispatcher = options.dispatcher;
-  if (dispatcher !== undefined && choice === 'node') throw new TypeError("a dispatcher is undici's: it cannot be used with httpClient: 'node'");
+  if (dispatcher !== undefined && choice === 'node')
+    throw new TypeError("a dispatcher is undici's: it cannot be used with httpClient: 'node'");
   const connectTimeout = options.connectTimeout ?? 10_000;
   const maxConnections = options.maxConnections ?? 64;
   // Proxy variables are read once, as the transport is made, like undici's EnvHttpProxyAgent does.
@@ -21,11 +22,16 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     if (dispatcher !== undefined) return (await import('./undici-client.js')).fromDispatcher(dispatcher);
     if (choice !== 'node') {
       const undici = await importUndici();
-      if (undici !== undefined) return (await import('./undici-client.js')).ownAgent(undici, { connectTimeout, proxy, maxConnections });
+      if (undici !== undefined)
+        return (await import('./undici-client.js')).ownAgent(undici, { connectTimeout, proxy, maxConnections });
       if (choice === 'undici') throw new HttpClientUnavailableError("httpClient: 'undici' was asked for");
     }
     // Node's client goes through the proxy the environment names (see proxy.ts), never around it.
-    return (await import('./node-client.js')).nodeClient({ connectTimeout, maxConnections, proxies: proxy ? proxiesFrom(env) : undefined });
+    return (await import('./node-client.js')).nodeClient({
+      connectTimeout,
+      maxConnections,
+      proxies: proxy ? proxiesFrom(env) : undefined,
+    });
   });
 }
 

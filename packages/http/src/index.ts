@@ -1,13 +1,37 @@
 // @mcpc/http: the HTTP plumbing of mcpc's HTTP transports, for any transport built on HTTP.
 export { createHttpClient } from './http-client.js';
-export type { HeadersOption, HttpClient, HttpClientChoice, HttpClientOptions, HttpHeaders, HttpMethod, HttpRequest, HttpResponse, UndiciDispatcher } from './types.js';
+export type {
+  HeadersOption,
+  HttpClient,
+  HttpClientChoice,
+  HttpClientOptions,
+  HttpHeaders,
+  HttpMethod,
+  HttpRequest,
+  HttpResponse,
+  UndiciDispatcher,
+} from './types.js';
 export { proxyConfigured } from './proxy.js';
-export { exchange, discard, header, type Exchange, type ExchangeSettings, type HttpAuth, type AuthContext, type AuthChallenge } from './exchange.js';
+export {
+  exchange,
+  discard,
+  header,
+  type Exchange,
+  type ExchangeSettings,
+  type HttpAuth,
+  type AuthContext,
+  type AuthChallenge,
+} from './exchange.js';
 export { bodyChunks, readText, readPlainText, isIdentityEncoding, destroyQuietly, ACCEPT_ENCODING } from './body.js';
 export { readSse, isAcceptableEventId, type SseEvent, type SseHandlers } from './sse.js';
 export { Sends, type Send } from './sends.js';
 export { backoffDelay, sleep, untilAborted, type BackoffOptions } from './backoff.js';
-export { ReplyQueue, ReplyQueueFullError, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES } from './replies.js';
+export {
+  ReplyQueue,
+  ReplyQueueFullError,
+  DEFAULT_MAX_CONCURRENT_REPLIES,
+  DEFAULT_MAX_QUEUED_REPLIES,
+} from './replies.js';
 export { atLeastOne } from './limits.js';
 export { endpointLabel, statusLine, contentTypeLabel, notAnEndpoint, refused, unauthorized } from './diagnostics.js';
 export {

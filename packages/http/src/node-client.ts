@@ -39,7 +39,13 @@ class NodeHttpClient implements HttpClient {
   // Requests go to one or two URLs over and over: each is turned into request options once.
   readonly #targets = new WeakMap<URL, Target>();
 
-  constructor(http: typeof NodeHttp, https: typeof NodeHttps, connectTimeout: number, maxConnections: number, proxies: Proxies | undefined) {
+  constructor(
+    http: typeof NodeHttp,
+    https: typeof NodeHttps,
+    connectTimeout: number,
+    maxConnections: number,
+    proxies: Proxies | undefined,
+  ) {
     this.#http = http;
     this.#https = https;
     this.#proxies = proxies;
@@ -71,7 +77,14 @@ class NodeHttpClient implements HttpClient {
         // Plain HTTP through a proxy: the request goes to the proxy, naming the whole target URL.
         const headers: Record<string, string> = { ...r.headers, host: r.url.host };
         if (proxy.authorization !== undefined) headers['proxy-authorization'] = proxy.authorization;
-        options = { ...options, protocol: 'http:', hostname: proxy.hostname, port: proxy.port, path: r.url.href, headers };
+        options = {
+          ...options,
+          protocol: 'http:',
+          hostname: proxy.hostname,
+          port: proxy.port,
+          path: r.url.href,
+          headers,
+        };
       }
       const req: ClientRequest = (secure ? this.#https : this.#http).request(options);
       let settled = false;
@@ -87,7 +100,10 @@ class NodeHttpClient implements HttpClient {
         fail(error);
         req.destroy();
       };
-      const headersTimer = setTimeout(() => end(new NodeHttpTimeoutError('MCPC_HEADERS_TIMEOUT', r.headersTimeout)), r.headersTimeout);
+      const headersTimer = setTimeout(
+        () => end(new NodeHttpTimeoutError('MCPC_HEADERS_TIMEOUT', r.headersTimeout)),
+        r.headersTimeout,
+      );
       abortOnSignal(req, r.signal, end);
       req.once('socket', (socket: Socket) => this.#watchConnect(socket, secure, end));
       // Not once: a request can report more than one error, and an unheard one would crash the host.
@@ -115,7 +131,10 @@ class NodeHttpClient implements HttpClient {
 
   #makeAgents(maxSockets: number): Agents {
     const options = { keepAlive: true, timeout: KEEP_ALIVE_MS, maxSockets };
-    const tunnel = this.#proxies === undefined ? undefined : tunnellingAgent(this.#http, this.#https, this.#proxies, options, this.#connectTimeout);
+    const tunnel =
+      this.#proxies === undefined
+        ? undefined
+        : tunnellingAgent(this.#http, this.#https, this.#proxies, options, this.#connectTimeout);
     return { http: new this.#http.Agent(options), https: new this.#https.Agent(options), tunnel };
   }
 
@@ -123,7 +142,10 @@ class NodeHttpClient implements HttpClient {
   #watchConnect(socket: Socket, secure: boolean, end: (error: Error) => void): void {
     if (!socket.connecting) return; // A kept-alive socket, already connected.
     const ready = secure ? 'secureConnect' : 'connect';
-    const timer = setTimeout(() => end(new NodeHttpTimeoutError('MCPC_CONNECT_TIMEOUT', this.#connectTimeout)), this.#connectTimeout);
+    const timer = setTimeout(
+      () => end(new NodeHttpTimeoutError('MCPC_CONNECT_TIMEOUT', this.#connectTimeout)),
+      this.#connectTimeout,
+    );
     const done = (): void => {
       clearTimeout(timer);
       socket.off(ready, done);
@@ -136,7 +158,12 @@ class NodeHttpClient implements HttpClient {
   #target(url: URL): Target {
     let target = this.#targets.get(url);
     if (target === undefined) {
-      target = { protocol: url.protocol, hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port === '' ? undefined : Number(url.port), path: url.pathname + url.search };
+      target = {
+        protocol: url.protocol,
+        hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: url.port === '' ? undefined : Number(url.port),
+        path: url.pathname + url.search,
+      };
       this.#targets.set(url, target);
     }
     return target;
@@ -163,7 +190,13 @@ const ignore = (): void => {};
 
 /** Ends the request (and its response, if it has one) when `signal` fires, until the request closes. */
 function abortOnSignal(req: ClientRequest, signal: AbortSignal, end: (error: Error) => void): void {
-  const onAbort = (): void => end(Object.assign(new Error('the request was aborted', { cause: signal.reason }), { name: 'AbortError', code: 'ABORT_ERR' }));
+  const onAbort = (): void =>
+    end(
+      Object.assign(new Error('the request was aborted', { cause: signal.reason }), {
+        name: 'AbortError',
+        code: 'ABORT_ERR',
+      }),
+    );
   if (signal.aborted) return onAbort();
   signal.addEventListener('abort', onAbort, { once: true });
   req.once('close', () => signal.removeEventListener('abort', onAbort));
@@ -173,7 +206,11 @@ function abortOnSignal(req: ClientRequest, signal: AbortSignal, end: (error: Err
 // close it under a request (undici's default is the same); a server's shorter Keep-Alive hint wins.
 const KEEP_ALIVE_MS = 4_000;
 
-export async function nodeClient(options: { readonly connectTimeout: number; readonly maxConnections: number; readonly proxies?: Proxies | undefined }): Promise<HttpClient> {
+export async function nodeClient(options: {
+  readonly connectTimeout: number;
+  readonly maxConnections: number;
+  readonly proxies?: Proxies | undefined;
+}): Promise<HttpClient> {
   const [http, https] = await Promise.all([import('node:http'), import('node:https')]);
   return new NodeHttpClient(http, https, options.connectTimeout, options.maxConnections, options.proxies);
 }

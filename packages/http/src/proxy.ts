@@ -62,9 +62,15 @@ function parseProxy(value: string | undefined, variable: string): Proxy | undefi
   }
   // An https: proxy (TLS to the proxy itself) is undici's; Node's client here speaks plain HTTP to it.
   if (url.protocol === 'https:') throw new HttpClientUnavailableError(`${variable} names an https: proxy`);
-  if (url.protocol !== 'http:') throw new ProxyConfigError(variable, `its scheme is ${url.protocol.slice(0, 20)} (only http: and, with undici, https:)`);
+  if (url.protocol !== 'http:')
+    throw new ProxyConfigError(
+      variable,
+      `its scheme is ${url.protocol.slice(0, 20)} (only http: and, with undici, https:)`,
+    );
   const authorization =
-    url.username === '' && url.password === '' ? undefined : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    url.username === '' && url.password === ''
+      ? undefined
+      : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
   return { hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port) || 80, authorization };
 }
 
@@ -82,8 +88,13 @@ function parseNoProxy(value: string): (hostname: string, port: number) => boolea
     if (entry === '') continue;
     const parsed = /^(.+):(\d+)$/.exec(entry);
     // A leading `.` or `*.` only says "and subdomains", which every entry means anyway.
-    entries.push({ hostname: (parsed?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase(), port: parsed === null ? 0 : Number.parseInt(parsed[2]!, 10) });
+    entries.push({
+      hostname: (parsed?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase(),
+      port: parsed === null ? 0 : Number.parseInt(parsed[2]!, 10),
+    });
   }
   return (hostname, port) =>
-    entries.some((e) => (e.port === 0 || e.port === port) && (hostname === e.hostname || hostname.endsWith(`.${e.hostname}`)));
+    entries.some(
+      (e) => (e.port === 0 || e.port === port) && (hostname === e.hostname || hostname.endsWith(`.${e.hostname}`)),
+    );
 }

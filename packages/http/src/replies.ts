@@ -14,9 +14,12 @@ export class ReplyQueueFullError extends TransportError {
   readonly limit: number;
 
   constructor(limit: number) {
-    super(`dropped the reply: ${limit} replies to the server's requests were already waiting to be sent (the server sends requests faster than it accepts answers)`, {
-      code: 'MCPC_REPLY_QUEUE_FULL',
-    });
+    super(
+      `dropped the reply: ${limit} replies to the server's requests were already waiting to be sent (the server sends requests faster than it accepts answers)`,
+      {
+        code: 'MCPC_REPLY_QUEUE_FULL',
+      },
+    );
     this.limit = limit;
   }
 }
@@ -48,7 +51,11 @@ export class ReplyQueue {
   #reportTimer: NodeJS.Timeout | undefined;
   #closed: Error | undefined;
 
-  constructor(options: { readonly maxInFlight: number; readonly maxQueued: number; readonly warn: (message: string) => void }) {
+  constructor(options: {
+    readonly maxInFlight: number;
+    readonly maxQueued: number;
+    readonly warn: (message: string) => void;
+  }) {
     this.#maxInFlight = Math.max(1, Math.floor(options.maxInFlight));
     this.#maxQueued = Math.max(0, Math.floor(options.maxQueued));
     this.#warn = options.warn;

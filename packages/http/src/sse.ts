@@ -34,20 +34,28 @@ export function isAcceptableEventId(id: string): boolean {
  * unfinished line or event: an event that never ends costs bounded memory, and ends the stream with
  * ResponseTooLargeError.
  */
-export async function readSse(chunks: AsyncIterable<Buffer>, maxBufferChars: number, handlers: SseHandlers): Promise<void> {
+export async function readSse(
+  chunks: AsyncIterable<Buffer>,
+  maxBufferChars: number,
+  handlers: SseHandlers,
+): Promise<void> {
   let overflow: ResponseTooLargeError | undefined;
   const parser = createParser({
     maxBufferSize: maxBufferChars,
     onEvent(message: EventSourceMessage) {
       if (message.id !== undefined) {
         if (isAcceptableEventId(message.id)) handlers.onId(message.id);
-        else handlers.onWarning(`ignored an SSE event id that is too long or not printable ASCII (${message.id.length} chars)`);
+        else
+          handlers.onWarning(
+            `ignored an SSE event id that is too long or not printable ASCII (${message.id.length} chars)`,
+          );
       }
       handlers.onEvent({ event: message.event, data: message.data });
     },
     onRetry: (ms: number) => handlers.onRetry(ms),
     onError(error) {
-      if (error.type === 'max-buffer-size-exceeded') overflow = new ResponseTooLargeError(maxBufferChars, 'an SSE event');
+      if (error.type === 'max-buffer-size-exceeded')
+        overflow = new ResponseTooLargeError(maxBufferChars, 'an SSE event');
       else handlers.onWarning(`malformed SSE field (${error.type})`);
     },
   });

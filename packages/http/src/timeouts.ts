@@ -5,7 +5,12 @@ export class NodeHttpTimeoutError extends Error {
   readonly code: 'MCPC_CONNECT_TIMEOUT' | 'MCPC_HEADERS_TIMEOUT' | 'MCPC_BODY_TIMEOUT';
 
   constructor(code: NodeHttpTimeoutError['code'], ms: number) {
-    const what = code === 'MCPC_CONNECT_TIMEOUT' ? 'connecting' : code === 'MCPC_HEADERS_TIMEOUT' ? 'waiting for the response headers' : 'waiting for the next body chunk';
+    const what =
+      code === 'MCPC_CONNECT_TIMEOUT'
+        ? 'connecting'
+        : code === 'MCPC_HEADERS_TIMEOUT'
+          ? 'waiting for the response headers'
+          : 'waiting for the next body chunk';
     super(`timed out after ${ms} ms ${what}`);
     this.name = 'NodeHttpTimeoutError';
     this.code = code;

@@ -20,10 +20,19 @@ type TunnelOptions = ConnectionOptions & { readonly host?: string; readonly port
  * only the host and port, never the request. The tunnel and the handshake together must finish within
  * `connectTimeout` (the request's own connect watch cannot see them: the socket it gets is already up).
  */
-export function tunnellingAgent(http: typeof NodeHttp, https: typeof NodeHttps, proxies: Proxies, options: AgentOptions, connectTimeout: number): HttpAgent {
+export function tunnellingAgent(
+  http: typeof NodeHttp,
+  https: typeof NodeHttps,
+  proxies: Proxies,
+  options: AgentOptions,
+  connectTimeout: number,
+): HttpAgent {
   class TunnellingAgent extends https.Agent {
     // Node's Agent takes the socket from the callback when this returns nothing.
-    override createConnection(connectOptions: RequestOptions, created?: (error: Error | null, socket: Duplex) => void): undefined {
+    override createConnection(
+      connectOptions: RequestOptions,
+      created?: (error: Error | null, socket: Duplex) => void,
+    ): undefined {
       tunnel(http, proxies, connectOptions as TunnelOptions, connectTimeout, once(created));
       return undefined;
     }
@@ -31,7 +40,13 @@ export function tunnellingAgent(http: typeof NodeHttp, https: typeof NodeHttps, 
   return new TunnellingAgent(options);
 }
 
-function tunnel(http: typeof NodeHttp, proxies: Proxies, options: TunnelOptions, timeoutMs: number, created: Created): void {
+function tunnel(
+  http: typeof NodeHttp,
+  proxies: Proxies,
+  options: TunnelOptions,
+  timeoutMs: number,
+  created: Created,
+): void {
   const host = options.host ?? 'localhost';
   const port = options.port ?? 443;
   // The authority of CONNECT: an IPv6 address in brackets.
@@ -40,7 +55,14 @@ function tunnel(http: typeof NodeHttp, proxies: Proxies, options: TunnelOptions,
   if (proxy === undefined) return created(new Error(`no proxy for ${authority}`)); // The client asked for a tunnel only with one.
   const headers: Record<string, string> = { host: authority };
   if (proxy.authorization !== undefined) headers['proxy-authorization'] = proxy.authorization;
-  const connect = http.request({ hostname: proxy.hostname, port: proxy.port, method: 'CONNECT', path: authority, headers, agent: false });
+  const connect = http.request({
+    hostname: proxy.hostname,
+    port: proxy.port,
+    method: 'CONNECT',
+    path: authority,
+    headers,
+    agent: false,
+  });
   let socket: Socket | undefined;
   let done = false;
   const fail = (error: Error): void => {
@@ -64,7 +86,13 @@ function tunnel(http: typeof NodeHttp, proxies: Proxies, options: TunnelOptions,
     // Bytes the proxy sent past its answer belong to the TLS stream.
     if (head.length > 0) raw.unshift(head);
     const servername = options.servername ?? (/^[\d.]+$|:/.test(host) ? undefined : host);
-    const tls: TLSSocket = tlsConnect({ ...options, host, port, socket: raw, ...(servername !== undefined && { servername }) });
+    const tls: TLSSocket = tlsConnect({
+      ...options,
+      host,
+      port,
+      socket: raw,
+      ...(servername !== undefined && { servername }),
+    });
     socket = tls;
     tls.once('error', fail);
     tls.once('secureConnect', () => {

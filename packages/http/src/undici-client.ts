@@ -46,7 +46,12 @@ class DispatcherClient implements HttpClient {
   }
 
   async close(): Promise<void> {
-    if (this.#owned) await Promise.all([this.#dispatcher.close().catch(() => {}), this.#streams?.close().catch(() => {}), this.#control?.close().catch(() => {})]);
+    if (this.#owned)
+      await Promise.all([
+        this.#dispatcher.close().catch(() => {}),
+        this.#streams?.close().catch(() => {}),
+        this.#control?.close().catch(() => {}),
+      ]);
   }
 }
 
@@ -60,9 +65,13 @@ export function fromDispatcher(dispatcher: UndiciDispatcher): HttpClient {
  * `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`), else a plain `Agent` — the proxy agent reads
  * `process.env` on every request, which costs a plain connection for nothing.
  */
-export function ownAgent(undici: typeof Undici, options: { readonly connectTimeout: number; readonly proxy: boolean; readonly maxConnections: number }): HttpClient {
+export function ownAgent(
+  undici: typeof Undici,
+  options: { readonly connectTimeout: number; readonly proxy: boolean; readonly maxConnections: number },
+): HttpClient {
   const connect = { timeout: options.connectTimeout };
-  const make = (connections: number | null): Dispatcher => (options.proxy ? new undici.EnvHttpProxyAgent({ connect, connections }) : new undici.Agent({ connect, connections }));
+  const make = (connections: number | null): Dispatcher =>
+    options.proxy ? new undici.EnvHttpProxyAgent({ connect, connections }) : new undici.Agent({ connect, connections });
   // Bounded: a burst of requests queues for a connection instead of opening one each (descriptors).
   // Long-lived streams get an agent of their own, unbounded, so that they cannot starve the rest;
   // notifications and replies one of their own, small, so that waiting calls cannot starve them.

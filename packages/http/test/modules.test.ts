@@ -9,7 +9,9 @@ const files = readdirSync(src).filter((f) => f.endsWith('.ts'));
 const text = (file: string): string => readFileSync(new URL(file, src), 'utf8');
 
 /** Each module's relative imports (static, type-only and dynamic alike). */
-const imports = new Map(files.map((f) => [f, [...text(f).matchAll(/(?:from|import\()\s*'\.\/([\w-]+)\.js'/g)].map((m) => `${m[1]}.ts`)]));
+const imports = new Map(
+  files.map((f) => [f, [...text(f).matchAll(/(?:from|import\()\s*'\.\/([\w-]+)\.js'/g)].map((m) => `${m[1]}.ts`)]),
+);
 
 function cycles(): string[] {
   const found: string[] = [];

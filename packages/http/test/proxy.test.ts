@@ -3,7 +3,14 @@ import { createServer, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpClient, ProxyConfigError, ProxyConnectError, readText, type HttpClient, type HttpResponse } from '@mcpc/http';
+import {
+  createHttpClient,
+  ProxyConfigError,
+  ProxyConnectError,
+  readText,
+  type HttpClient,
+  type HttpResponse,
+} from '@mcpc/http';
 import { getJson, startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { proxiesFrom } from '../src/proxy.js';
 
@@ -27,10 +34,18 @@ const seen: { url: string; host: string | undefined; proxyAuthorization: string 
 const clients: HttpClient[] = [];
 
 beforeAll(async () => {
-  [proxy, authProxy, tlsServer] = await Promise.all([startFixture('proxy.mjs'), startFixture('proxy.mjs', ['--auth', 'alice:s3cr:t']), startFixture('tls-server.mjs')]);
+  [proxy, authProxy, tlsServer] = await Promise.all([
+    startFixture('proxy.mjs'),
+    startFixture('proxy.mjs', ['--auth', 'alice:s3cr:t']),
+    startFixture('tls-server.mjs'),
+  ]);
   // The target: records what reached it, and how it was addressed.
   target = createServer((req, res) => {
-    seen.push({ url: req.url ?? '', host: req.headers.host, proxyAuthorization: req.headers['proxy-authorization'] as string | undefined });
+    seen.push({
+      url: req.url ?? '',
+      host: req.headers.host,
+      proxyAuthorization: req.headers['proxy-authorization'] as string | undefined,
+    });
     res.writeHead(200, { 'content-type': 'text/plain' }).end(`target: ${req.method} ${req.url}`);
   });
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
@@ -51,7 +66,15 @@ const nodeClient = (env: Record<string, string>): HttpClient => {
 };
 
 const get = (client: HttpClient, url: URL): Promise<HttpResponse> =>
-  client.request({ url, method: 'GET', headers: {}, body: undefined, signal: AbortSignal.timeout(10_000), headersTimeout: 10_000, bodyTimeout: 10_000 });
+  client.request({
+    url,
+    method: 'GET',
+    headers: {},
+    body: undefined,
+    signal: AbortSignal.timeout(10_000),
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  });
 
 const stats = (fixture: Fixture): Promise<ProxyStats> => getJson<ProxyStats>(new URL('/_proxy_stats', fixture.url));
 
@@ -112,7 +135,9 @@ describe("proxies on Node's client, without undici", () => {
     const port = new URL(tlsServer.url).port;
     const before = await stats(proxy);
     // `localhost`, so that the ClientHello names it (SNI is never sent for an IP address).
-    const failed = await get(nodeClient({ HTTPS_PROXY: proxy.url }), new URL(`https://localhost:${port}/mcp`)).catch((e: unknown) => e);
+    const failed = await get(nodeClient({ HTTPS_PROXY: proxy.url }), new URL(`https://localhost:${port}/mcp`)).catch(
+      (e: unknown) => e,
+    );
     // The test certificate is self-signed, and Node's client trusts only the usual CAs: the handshake
     // reached the server and was refused by the client, which is all a tunnel has to prove.
     expect((failed as { code?: string }).code).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY/);
@@ -129,13 +154,18 @@ describe("proxies on Node's client, without undici", () => {
     const before = await stats(proxy);
     await get(nodeClient({ HTTP_PROXY: proxy.url }), new URL(`https://localhost:${port}/`)).catch(() => undefined);
     expect((await stats(proxy)).connects).toBe(before.connects + 1);
-    await get(nodeClient({ HTTP_PROXY: proxy.url, NO_PROXY: 'localhost' }), new URL(`https://localhost:${port}/`)).catch(() => undefined);
+    await get(
+      nodeClient({ HTTP_PROXY: proxy.url, NO_PROXY: 'localhost' }),
+      new URL(`https://localhost:${port}/`),
+    ).catch(() => undefined);
     expect((await stats(proxy)).connects).toBe(before.connects + 1);
   });
 
   it('a refused CONNECT is a ProxyConnectError with the status (an exchange wraps it in NetworkError)', async () => {
     const port = new URL(tlsServer.url).port;
-    const failed = await get(nodeClient({ HTTPS_PROXY: authProxy.url }), new URL(`https://localhost:${port}/`)).catch((e: unknown) => e);
+    const failed = await get(nodeClient({ HTTPS_PROXY: authProxy.url }), new URL(`https://localhost:${port}/`)).catch(
+      (e: unknown) => e,
+    );
     expect(failed).toBeInstanceOf(ProxyConnectError);
     expect((failed as ProxyConnectError).code).toBe('MCPC_PROXY_CONNECT_FAILED');
     expect((failed as ProxyConnectError).status).toBe(407);
@@ -155,7 +185,12 @@ describe("proxies on Node's client, without undici", () => {
 
 describe('NO_PROXY, as undici reads it', () => {
   const proxied = (noProxy: string, url: string, env: Record<string, string> = {}): boolean =>
-    proxiesFrom({ HTTP_PROXY: 'http://127.0.0.1:3128', HTTPS_PROXY: 'http://127.0.0.1:3129', NO_PROXY: noProxy, ...env }).forUrl(new URL(url)) !== undefined;
+    proxiesFrom({
+      HTTP_PROXY: 'http://127.0.0.1:3128',
+      HTTPS_PROXY: 'http://127.0.0.1:3129',
+      NO_PROXY: noProxy,
+      ...env,
+    }).forUrl(new URL(url)) !== undefined;
 
   it('matches hosts and their subdomains, with or without a leading dot or *.', () => {
     for (const entry of ['example.com', '.example.com', '*.example.com']) {
@@ -183,7 +218,11 @@ describe('NO_PROXY, as undici reads it', () => {
     const proxies = proxiesFrom({ http_proxy: 'http://127.0.0.1:1', HTTP_PROXY: 'http://127.0.0.1:2' });
     expect(proxies.forUrl(new URL('http://x.test/'))?.port).toBe(1);
     expect(proxies.forUrl(new URL('https://x.test/'))?.port).toBe(1);
-    expect(proxiesFrom({ no_proxy: 'x.test', NO_PROXY: '', HTTP_PROXY: 'http://127.0.0.1:2' }).forUrl(new URL('http://x.test/'))).toBeUndefined();
+    expect(
+      proxiesFrom({ no_proxy: 'x.test', NO_PROXY: '', HTTP_PROXY: 'http://127.0.0.1:2' }).forUrl(
+        new URL('http://x.test/'),
+      ),
+    ).toBeUndefined();
     expect(proxiesFrom({ HTTPS_PROXY: 'http://127.0.0.1:3' }).forUrl(new URL('http://x.test/'))).toBeUndefined();
   });
 });
@@ -193,12 +232,15 @@ function tlsStats(): Promise<{ hellos: number; servernames: string[] }> {
   const ca = readFileSync(new URL('../../../tooling/fixtures/http/tls/cert.pem', import.meta.url));
   return new Promise((resolve, reject) => {
     const { port } = new URL(tlsServer.url);
-    const req = httpsRequest({ hostname: '127.0.0.1', port, path: '/_tls_stats', servername: 'localhost', ca, agent: false, timeout: 5_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve(JSON.parse(body) as { hellos: number; servernames: string[] }));
-    });
+    const req = httpsRequest(
+      { hostname: '127.0.0.1', port, path: '/_tls_stats', servername: 'localhost', ca, agent: false, timeout: 5_000 },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve(JSON.parse(body) as { hellos: number; servernames: string[] }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });

@@ -22,7 +22,12 @@ describe('ReplyQueue', () => {
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
     const dropped = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(dropped).toHaveLength(3);
-    expect(dropped.every((o) => o.reason instanceof ReplyQueueFullError && (o.reason as ReplyQueueFullError).code === 'MCPC_REPLY_QUEUE_FULL')).toBe(true);
+    expect(
+      dropped.every(
+        (o) =>
+          o.reason instanceof ReplyQueueFullError && (o.reason as ReplyQueueFullError).code === 'MCPC_REPLY_QUEUE_FULL',
+      ),
+    ).toBe(true);
     expect(order).toEqual([0, 1, 2, 3, 4]);
     expect(queue.dropped).toBe(3);
     // The first drop is reported at once; the others in the next report (here: on close).

@@ -44,7 +44,9 @@ class PipeTransport {
           if (decoded.ok) sink.message(decoded.message, { byteLength: Buffer.byteLength(line) });
           else sink.error(decoded.error);
         });
-        child.once('exit', (code) => this.#finish(code === 0 ? undefined : new TransportError(`exited with code ${code}`)));
+        child.once('exit', (code) =>
+          this.#finish(code === 0 ? undefined : new TransportError(`exited with code ${code}`)),
+        );
         resolve();
       });
     });
@@ -61,7 +63,9 @@ class PipeTransport {
     const child = this.#child;
     if (this.#closed || child === undefined) return;
     child.stdin.end();
-    await /** @type {Promise<void>} */ (new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve()))));
+    await /** @type {Promise<void>} */ (
+      new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())))
+    );
     this.#finish(undefined);
   }
 
@@ -73,7 +77,8 @@ class PipeTransport {
   }
 }
 
-const [command = 'npx', ...args] = process.argv.length > 2 ? process.argv.slice(2) : ['npx', '-y', '@modelcontextprotocol/server-everything'];
+const [command = 'npx', ...args] =
+  process.argv.length > 2 ? process.argv.slice(2) : ['npx', '-y', '@modelcontextprotocol/server-everything'];
 const engine = new JsonRpcEngine(new PipeTransport(command, args), { requestTimeout: 30_000 });
 await engine.start();
 /** @type {{ serverInfo: { name: string, version: string }, protocolVersion: string }} */

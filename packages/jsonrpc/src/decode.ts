@@ -34,7 +34,13 @@ export function decodeMessage(input: string | Uint8Array): DecodeResult {
     // The text is the peer's (often a banner or a log line printed on the protocol stream): shown, so
     // the user can tell what printed it, but escaped and capped.
     const excerpt = escapePeerText(text.trim(), EXCERPT_LIMIT);
-    return fail('parse-error', `the message is not JSON (${text.length} characters): '${excerpt}'`, undefined, cause, excerpt);
+    return fail(
+      'parse-error',
+      `the message is not JSON (${text.length} characters): '${excerpt}'`,
+      undefined,
+      cause,
+      excerpt,
+    );
   }
   return validateMessage(value);
 }
@@ -42,7 +48,8 @@ export function decodeMessage(input: string | Uint8Array): DecodeResult {
 /** Validate a value that is already parsed (a JSON body decoded by an HTTP layer, say). Never throws. */
 export function validateMessage(value: unknown): DecodeResult {
   if (Array.isArray(value)) return fail('batch-unsupported', 'JSON-RPC batches are not supported');
-  if (typeof value !== 'object' || value === null) return fail('not-an-object', `a message must be a JSON object, not ${describe(value)}`);
+  if (typeof value !== 'object' || value === null)
+    return fail('not-an-object', `a message must be a JSON object, not ${describe(value)}`);
   const m = value as Record<string, unknown>;
 
   if (m.jsonrpc !== '2.0') return fail('invalid-version', `"jsonrpc" must be "2.0", not ${describe(m.jsonrpc)}`);
@@ -56,7 +63,8 @@ export function validateMessage(value: unknown): DecodeResult {
     if (typeof m.method !== 'string' || m.method.length === 0) {
       return fail('invalid-method', `"method" must be a non-empty string, not ${describe(m.method)}`, readableId);
     }
-    if (hasId && !idValid) return fail('invalid-id', `a request "id" must be a string or a number, not ${describe(id)}`);
+    if (hasId && !idValid)
+      return fail('invalid-id', `a request "id" must be a string or a number, not ${describe(id)}`);
     if (Object.hasOwn(m, 'result') || Object.hasOwn(m, 'error')) {
       return fail('unknown-shape', 'a message with "method" must not carry "result" or "error"', readableId);
     }
@@ -70,16 +78,25 @@ export function validateMessage(value: unknown): DecodeResult {
     }
     const method = m.method;
     if (hasId) {
-      return ok(params === undefined ? { jsonrpc: '2.0', id: readableId!, method } : { jsonrpc: '2.0', id: readableId!, method, params });
+      return ok(
+        params === undefined
+          ? { jsonrpc: '2.0', id: readableId!, method }
+          : { jsonrpc: '2.0', id: readableId!, method, params },
+      );
     }
     return ok(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
   }
 
   const hasResult = Object.hasOwn(m, 'result');
   const hasError = Object.hasOwn(m, 'error');
-  if (hasResult && hasError) return fail('result-and-error', 'a response must carry "result" or "error", not both', readableId);
+  if (hasResult && hasError)
+    return fail('result-and-error', 'a response must carry "result" or "error", not both', readableId);
   if (!hasResult && !hasError) {
-    return fail(hasId ? 'no-result-or-error' : 'unknown-shape', hasId ? 'a response must carry "result" or "error"' : 'the message has neither "method" nor "id"', readableId);
+    return fail(
+      hasId ? 'no-result-or-error' : 'unknown-shape',
+      hasId ? 'a response must carry "result" or "error"' : 'the message has neither "method" nor "id"',
+      readableId,
+    );
   }
 
   if (hasResult) {
@@ -88,10 +105,15 @@ export function validateMessage(value: unknown): DecodeResult {
   }
 
   // An error reply may carry a null id: the peer could not read the id of what it rejects.
-  if (!(idValid || id === null)) return fail('invalid-id', `an error "id" must be a string, a number or null, not ${describe(id)}`);
+  if (!(idValid || id === null))
+    return fail('invalid-id', `an error "id" must be a string, a number or null, not ${describe(id)}`);
   const error = readErrorObject(m.error);
   if (error === undefined) {
-    return fail('invalid-error-object', '"error" must be an object with an integer "code" and a string "message"', readableId);
+    return fail(
+      'invalid-error-object',
+      '"error" must be an object with an integer "code" and a string "message"',
+      readableId,
+    );
   }
   return ok({ jsonrpc: '2.0', id: idValid ? readableId! : null, error });
 }
@@ -105,7 +127,13 @@ function readErrorObject(e: unknown): JsonRpcErrorObject | undefined {
 
 const ok = (message: JsonRpcMessage): DecodeResult => ({ ok: true, message });
 
-function fail(reason: ProtocolErrorReason, message: string, id?: JsonRpcId, cause?: unknown, excerpt?: string): DecodeResult {
+function fail(
+  reason: ProtocolErrorReason,
+  message: string,
+  id?: JsonRpcId,
+  cause?: unknown,
+  excerpt?: string,
+): DecodeResult {
   const options: { id?: JsonRpcId; cause?: unknown; excerpt?: string } = {};
   if (id !== undefined) options.id = id;
   if (cause !== undefined) options.cause = cause;

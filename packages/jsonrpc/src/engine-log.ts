@@ -31,6 +31,7 @@ export class EngineLog {
 }
 
 /** ` (N bytes)` when the transport reported the frame's size. */
-export const bytes = (info: MessageInfo | undefined): string => (info?.byteLength === undefined ? '' : ` (${info.byteLength} bytes)`);
+export const bytes = (info: MessageInfo | undefined): string =>
+  info?.byteLength === undefined ? '' : ` (${info.byteLength} bytes)`;
 
 export const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));

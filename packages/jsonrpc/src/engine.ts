@@ -10,7 +10,14 @@ import { NotificationDispatch } from './notifications.js';
 import { OutgoingRequests, type OutgoingHost } from './outgoing.js';
 import type { MessageInfo, Transport, TransportSendOptions } from './transport.js';
 
-export type { EngineOptions, NotificationListener, Progress, RequestContext, RequestHandler, RequestOptions } from './engine-types.js';
+export type {
+  EngineOptions,
+  NotificationListener,
+  Progress,
+  RequestContext,
+  RequestHandler,
+  RequestOptions,
+} from './engine-types.js';
 
 /**
  * The JSON-RPC request/response engine over one {@link Transport}: id allocation, the pending map,
@@ -104,7 +111,8 @@ export class JsonRpcEngine {
   /** Sends a notification. Rejects when the transport cannot send it. */
   async notify(method: string, params?: JsonRpcParams, options?: TransportSendOptions): Promise<void> {
     if (this.#state === 'closed') throw new ConnectionClosedError(method, this.#closeCause);
-    const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     this.#log.trace(() => `→ notification ${method}`);
     await this.#transport.send(message, options);
   }

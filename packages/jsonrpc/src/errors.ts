@@ -47,7 +47,8 @@ export class McpError extends Error {
     const brands: string[] = [];
     for (let proto = Object.getPrototypeOf(this); proto !== null; proto = Object.getPrototypeOf(proto)) {
       const ctor: unknown = proto.constructor;
-      if (typeof ctor === 'function' && Object.hasOwn(ctor, 'brand')) brands.push((ctor as unknown as { brand: string }).brand);
+      if (typeof ctor === 'function' && Object.hasOwn(ctor, 'brand'))
+        brands.push((ctor as unknown as { brand: string }).brand);
     }
     return brands;
   }
@@ -84,7 +85,11 @@ export class JsonRpcProtocolError extends McpError {
    */
   readonly excerpt: string | undefined;
 
-  constructor(reason: ProtocolErrorReason, message: string, options?: { id?: JsonRpcId; cause?: unknown; excerpt?: string }) {
+  constructor(
+    reason: ProtocolErrorReason,
+    message: string,
+    options?: { id?: JsonRpcId; cause?: unknown; excerpt?: string },
+  ) {
     super(message, { code: JsonRpcErrorCode.ProtocolError, cause: options?.cause });
     this.reason = reason;
     this.rpcCode = reason === 'parse-error' ? -32700 : -32600;
@@ -112,8 +117,15 @@ export class ServerError extends McpError {
   /** The error's `message` exactly as the peer sent it (untrusted, uncapped). */
   readonly serverMessage: string;
 
-  constructor(rpcCode: number, message: string, options?: { data?: unknown; method?: string; code?: string; cause?: unknown }) {
-    super(escapePeerText(message, SERVER_MESSAGE_LIMIT), { code: options?.code ?? JsonRpcErrorCode.ServerError, cause: options?.cause });
+  constructor(
+    rpcCode: number,
+    message: string,
+    options?: { data?: unknown; method?: string; code?: string; cause?: unknown },
+  ) {
+    super(escapePeerText(message, SERVER_MESSAGE_LIMIT), {
+      code: options?.code ?? JsonRpcErrorCode.ServerError,
+      cause: options?.cause,
+    });
     this.rpcCode = rpcCode;
     this.data = options?.data;
     this.method = options?.method;
@@ -160,7 +172,10 @@ export class AbortError extends McpError {
   readonly method: string | undefined;
 
   constructor(method: string | undefined, reason: unknown) {
-    super(method === undefined ? 'The operation was aborted' : `${method} was aborted`, { code: JsonRpcErrorCode.Aborted, cause: reason });
+    super(method === undefined ? 'The operation was aborted' : `${method} was aborted`, {
+      code: JsonRpcErrorCode.Aborted,
+      cause: reason,
+    });
     this.method = method;
   }
 }
@@ -181,7 +196,9 @@ export class MessageTooLargeError extends TransportError {
   readonly limitBytes: number;
 
   constructor(limitBytes: number) {
-    super(`a message from the server exceeded the ${limitBytes}-byte limit`, { code: JsonRpcErrorCode.MessageTooLarge });
+    super(`a message from the server exceeded the ${limitBytes}-byte limit`, {
+      code: JsonRpcErrorCode.MessageTooLarge,
+    });
     this.limitBytes = limitBytes;
   }
 }
@@ -217,7 +234,9 @@ export class CancelledByPeerError extends McpError {
   readonly reason: string | undefined;
 
   constructor(method: string, reason: string | undefined) {
-    super(`the server cancelled ${method}${reason === undefined ? '' : `: "${escapePeerText(reason, 200)}"`}`, { code: JsonRpcErrorCode.CancelledByPeer });
+    super(`the server cancelled ${method}${reason === undefined ? '' : `: "${escapePeerText(reason, 200)}"`}`, {
+      code: JsonRpcErrorCode.CancelledByPeer,
+    });
     this.method = method;
     this.reason = reason;
   }

@@ -91,7 +91,9 @@ export class InMemoryTransport implements Transport {
     // Nothing is delivered after close: what was still waiting here is dropped.
     this.#inbox.length = 0;
     // The other end hears it after the messages already on their way, as a socket's end follows its data.
-    this.#other!.#enqueue({ closedBy: new TransportError('the other end of the in-memory transport closed', { cause }) });
+    this.#other!.#enqueue({
+      closedBy: new TransportError('the other end of the in-memory transport closed', { cause }),
+    });
     sink?.close(cause);
   }
 
@@ -135,7 +137,9 @@ export class InMemoryTransport implements Transport {
  * asynchronously and in order; `send` after close rejects with `ConnectionClosedError`; closing one end
  * closes the other, whose `sink.close` gets a `TransportError` cause; an optional size bound.
  */
-export function createInMemoryTransportPair(options?: InMemoryTransportOptions): [InMemoryTransport, InMemoryTransport] {
+export function createInMemoryTransportPair(
+  options?: InMemoryTransportOptions,
+): [InMemoryTransport, InMemoryTransport] {
   return InMemoryTransport.createLinkedPair(options);
 }
 

@@ -49,11 +49,17 @@ export class IncomingRequests {
       return this.#reply(id, { code: ErrorCode.MethodNotFound, message: 'Method not found' });
     }
     if (this.#inFlight.has(id)) {
-      log.peerWarnings.warn('duplicate-request-id', () => `the server reused the id of a request still being handled: id=${describeForLog(id)}`);
+      log.peerWarnings.warn(
+        'duplicate-request-id',
+        () => `the server reused the id of a request still being handled: id=${describeForLog(id)}`,
+      );
       return this.#reply(id, { code: ErrorCode.InvalidRequest, message: 'Duplicate request id' });
     }
     if (this.#inFlight.size >= this.#maxHandlers) {
-      log.peerWarnings.warn('too-many-requests', () => `refused ${escapeForLog(method, 100)}: ${this.#maxHandlers} server requests already in progress`);
+      log.peerWarnings.warn(
+        'too-many-requests',
+        () => `refused ${escapeForLog(method, 100)}: ${this.#maxHandlers} server requests already in progress`,
+      );
       return this.#reply(id, { code: ErrorCode.InternalError, message: 'Too many concurrent requests' });
     }
     const controller = new AbortController();
@@ -73,7 +79,10 @@ export class IncomingRequests {
             if (error.data !== undefined) e.data = error.data;
             return this.#reply(id, e);
           }
-          log.log('error', `the handler for ${escapeForLog(method, 100)} failed: ${escapeForLog(asError(error).message)}`);
+          log.log(
+            'error',
+            `the handler for ${escapeForLog(method, 100)} failed: ${escapeForLog(asError(error).message)}`,
+          );
           this.#reply(id, { code: ErrorCode.InternalError, message: 'Internal error' });
         },
       )
@@ -97,9 +106,13 @@ export class IncomingRequests {
   #reply(id: JsonRpcId, error: ErrorObject | undefined, result?: unknown): void {
     const host = this.#host;
     if (host.closed) return;
-    const message: JsonRpcResponse = error === undefined ? { jsonrpc: '2.0', id, result } : { jsonrpc: '2.0', id, error };
+    const message: JsonRpcResponse =
+      error === undefined ? { jsonrpc: '2.0', id, result } : { jsonrpc: '2.0', id, error };
     host.transport.send(message, { relatedRequestId: id }).catch((e: unknown) => {
-      host.log.peerWarnings.warn('reply-failed', () => `could not answer server request id=${describeForLog(id)}: ${escapeForLog(asError(e).message)}`);
+      host.log.peerWarnings.warn(
+        'reply-failed',
+        () => `could not answer server request id=${describeForLog(id)}: ${escapeForLog(asError(e).message)}`,
+      );
     });
   }
 }

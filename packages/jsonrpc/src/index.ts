@@ -46,5 +46,11 @@ export {
   DEFAULT_LOG_STRING_LIMIT,
 } from './logger.js';
 export { escapePeerText, DEFAULT_PEER_TEXT_LIMIT } from './peer-text.js';
-export { noteDeprecation, setDeprecationNotices, deprecationNoticesEnabled, deprecationsNoted, forgetDeprecations } from './deprecations.js';
+export {
+  noteDeprecation,
+  setDeprecationNotices,
+  deprecationNoticesEnabled,
+  deprecationsNoted,
+  forgetDeprecations,
+} from './deprecations.js';
 export { JsonRpcErrorCode, TransportErrorCode } from './codes.js';

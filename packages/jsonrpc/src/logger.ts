@@ -17,7 +17,13 @@ export interface Logger {
 const noop = (): void => {};
 
 /** Discards everything. */
-export const silentLogger: Logger = Object.freeze({ debug: noop, info: noop, warn: noop, error: noop, isLevelEnabled: () => false });
+export const silentLogger: Logger = Object.freeze({
+  debug: noop,
+  info: noop,
+  warn: noop,
+  error: noop,
+  isLevelEnabled: () => false,
+});
 
 /** The default: warnings and errors to `console`, nothing below. A dropped message is never silent. */
 export const warningsToConsole: Logger = Object.freeze({

@@ -48,7 +48,10 @@ export class NotificationDispatch {
       try {
         listener(method, params);
       } catch (error) {
-        this.#log.log('error', `a notification listener threw on ${escapeForLog(method, 100)}: ${escapeForLog(asError(error).message)}`);
+        this.#log.log(
+          'error',
+          `a notification listener threw on ${escapeForLog(method, 100)}: ${escapeForLog(asError(error).message)}`,
+        );
       }
     }
   }

@@ -39,7 +39,10 @@ export class OutgoingRequests {
   readonly #abandoned = new Set<JsonRpcId>();
   readonly #deadlines = new Deadlines<Pending>((pending) => this.#expire(pending));
 
-  constructor(host: OutgoingHost, options: { readonly requestTimeout: number; readonly uncancellableMethods: readonly string[] }) {
+  constructor(
+    host: OutgoingHost,
+    options: { readonly requestTimeout: number; readonly uncancellableMethods: readonly string[] },
+  ) {
     this.#host = host;
     this.#abandons = typeof host.transport.abandon === 'function';
     this.#requestTimeout = options.requestTimeout;
@@ -61,7 +64,8 @@ export class OutgoingRequests {
     const id = this.#nextId++;
     if (onProgress !== undefined) params = withProgressToken(params, id);
     options.onId?.(id);
-    const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+    const message: JsonRpcRequest =
+      params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 
     // Settled through its Pending; the executor captures nothing else (this runs on every call).
     let resolve!: (result: T) => void;
@@ -73,8 +77,19 @@ export class OutgoingRequests {
     const timeoutMs = options.timeout ?? this.#requestTimeout;
     const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
     const resetOnProgress =
-      timeoutMs > 0 && options.resetTimeoutOnProgress === true ? { startedAt: performance.now(), capMs: options.maxTotalTimeout ?? Number.POSITIVE_INFINITY } : undefined;
-    const pending = new Pending(id, method, resolve as (r: unknown) => void, reject, onProgress, options.cancelNotification !== false, timeoutMs, resetOnProgress);
+      timeoutMs > 0 && options.resetTimeoutOnProgress === true
+        ? { startedAt: performance.now(), capMs: options.maxTotalTimeout ?? Number.POSITIVE_INFINITY }
+        : undefined;
+    const pending = new Pending(
+      id,
+      method,
+      resolve as (r: unknown) => void,
+      reject,
+      onProgress,
+      options.cancelNotification !== false,
+      timeoutMs,
+      resetOnProgress,
+    );
     this.#pending.set(id, pending);
     if (timed) this.#deadlines.schedule(pending, timeoutMs);
     if (signal !== undefined) {
@@ -86,7 +101,9 @@ export class OutgoingRequests {
 
     // A transport with `abandon` hears there when the request is given up on, and gets no signal; any
     // other gets one (made only if it reads it) that fires when the request is abandoned for any reason.
-    const sendOptions = this.#abandons ? options.send : (new RequestSendOptions(options.send, pending) as TransportSendOptions);
+    const sendOptions = this.#abandons
+      ? options.send
+      : (new RequestSendOptions(options.send, pending) as TransportSendOptions);
     let sent: Promise<void>;
     try {
       sent = host.transport.send(message, sendOptions);
@@ -100,7 +117,9 @@ export class OutgoingRequests {
 
   #sendFailed(pending: Pending, error: unknown): void {
     const host = this.#host;
-    this.#settle(pending.id)?.reject(host.closed ? new ConnectionClosedError(pending.method, host.closeCause ?? error) : asError(error));
+    this.#settle(pending.id)?.reject(
+      host.closed ? new ConnectionClosedError(pending.method, host.closeCause ?? error) : asError(error),
+    );
   }
 
   /** The peer's answer to one of our requests. */
@@ -109,13 +128,22 @@ export class OutgoingRequests {
     const { id } = message;
     if (id === null) {
       const { error } = message as JsonRpcFailure;
-      log.peerWarnings.warn('null-id-error', () => `the server reported an error with no request id: code=${error.code} message=${describeForLog(error.message)}`);
+      log.peerWarnings.warn(
+        'null-id-error',
+        () =>
+          `the server reported an error with no request id: code=${error.code} message=${describeForLog(error.message)}`,
+      );
       return;
     }
     const pending = this.#settle(id);
     if (pending === undefined) {
-      if (this.#abandoned.has(id)) log.trace(() => `discarded a late response to abandoned request id=${describeForLog(id)}`);
-      else log.peerWarnings.warn('unsolicited-response', () => `discarded an unsolicited or duplicate response id=${describeForLog(id)}${bytes(info)}`);
+      if (this.#abandoned.has(id))
+        log.trace(() => `discarded a late response to abandoned request id=${describeForLog(id)}`);
+      else
+        log.peerWarnings.warn(
+          'unsolicited-response',
+          () => `discarded an unsolicited or duplicate response id=${describeForLog(id)}${bytes(info)}`,
+        );
       return;
     }
     if (log.tracing) log.trace(() => `← response ${pending.method} id=${id}${bytes(info)}`);

@@ -82,7 +82,6 @@ const signalProperty: PropertyDescriptor = {
   },
 };
 
-
 /** The request's params with `_meta.progressToken` set, keeping any `_meta` the caller gave. */
 export function withProgressToken(params: JsonRpcParams | undefined, token: JsonRpcId): JsonRpcParams {
   const meta = params?._meta;

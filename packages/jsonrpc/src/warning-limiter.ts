@@ -50,7 +50,9 @@ export class WarningLimiter {
       const line = build();
       if (window.logged === this.#perInterval) {
         window.sample = line;
-        this.#emit(`${line} (further warnings like this are counted, and summarized every ${Math.round(this.#intervalMs / 1000)} s)`);
+        this.#emit(
+          `${line} (further warnings like this are counted, and summarized every ${Math.round(this.#intervalMs / 1000)} s)`,
+        );
       } else {
         this.#emit(line);
       }
@@ -71,7 +73,9 @@ export class WarningLimiter {
   #summarize(kind: string, window: Window): void {
     this.#windows.delete(kind);
     if (window.suppressed === 0) return;
-    this.#emit(`suppressed ${window.suppressed} more warning${window.suppressed === 1 ? '' : 's'} like: ${window.sample}`);
+    this.#emit(
+      `suppressed ${window.suppressed} more warning${window.suppressed === 1 ? '' : 's'} like: ${window.sample}`,
+    );
   }
 
   #arm(): void {

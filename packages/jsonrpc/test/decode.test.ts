@@ -10,13 +10,21 @@ const reasonOf = (input: string): ProtocolErrorReason | 'ok' => {
 describe('decodeMessage: valid messages', () => {
   it('decodes requests, notifications, results and errors into fresh objects with only JSON-RPC members', () => {
     const req = decodeMessage('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"a"},"extra":true}');
-    expect(req).toEqual({ ok: true, message: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 'a' } } });
+    expect(req).toEqual({
+      ok: true,
+      message: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 'a' } },
+    });
     expect(decodeMessage('{"jsonrpc":"2.0","method":"notifications/initialized"}')).toEqual({
       ok: true,
       message: { jsonrpc: '2.0', method: 'notifications/initialized' },
     });
-    expect(decodeMessage('{"jsonrpc":"2.0","id":"x","result":{"a":1}}')).toEqual({ ok: true, message: { jsonrpc: '2.0', id: 'x', result: { a: 1 } } });
-    expect(decodeMessage('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":{"x":1}}}')).toEqual({
+    expect(decodeMessage('{"jsonrpc":"2.0","id":"x","result":{"a":1}}')).toEqual({
+      ok: true,
+      message: { jsonrpc: '2.0', id: 'x', result: { a: 1 } },
+    });
+    expect(
+      decodeMessage('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":{"x":1}}}'),
+    ).toEqual({
       ok: true,
       message: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error', data: { x: 1 } } },
     });
@@ -93,7 +101,9 @@ describe('decodeMessage: every malformed input is a typed JsonRpcProtocolError n
 
   it('quotes text that is not JSON (a banner on the protocol stream) escaped and capped, so the user can tell what printed it', () => {
     const banner = decodeMessage('Welcome to the weather server v1.2\n');
-    expect(!banner.ok && banner.error.message).toBe("the message is not JSON (35 characters): 'Welcome to the weather server v1.2'");
+    expect(!banner.ok && banner.error.message).toBe(
+      "the message is not JSON (35 characters): 'Welcome to the weather server v1.2'",
+    );
     expect(!banner.ok && banner.error.excerpt).toBe('Welcome to the weather server v1.2');
     const hostile = decodeMessage(`\u001b[31mred\r\n[ERROR] forged ${'x'.repeat(500)}`);
     const message = !hostile.ok ? hostile.error.message : '';
@@ -107,13 +117,22 @@ describe('decodeMessage: every malformed input is a typed JsonRpcProtocolError n
 const idArb = fc.oneof(fc.string(), fc.integer());
 const paramsArb = fc.dictionary(fc.string(), fc.jsonValue());
 const validArb = fc.oneof(
-  fc.record({ jsonrpc: fc.constant('2.0'), id: idArb, method: fc.string({ minLength: 1 }), params: paramsArb }, { requiredKeys: ['jsonrpc', 'id', 'method'] }),
-  fc.record({ jsonrpc: fc.constant('2.0'), method: fc.string({ minLength: 1 }), params: paramsArb }, { requiredKeys: ['jsonrpc', 'method'] }),
+  fc.record(
+    { jsonrpc: fc.constant('2.0'), id: idArb, method: fc.string({ minLength: 1 }), params: paramsArb },
+    { requiredKeys: ['jsonrpc', 'id', 'method'] },
+  ),
+  fc.record(
+    { jsonrpc: fc.constant('2.0'), method: fc.string({ minLength: 1 }), params: paramsArb },
+    { requiredKeys: ['jsonrpc', 'method'] },
+  ),
   fc.record({ jsonrpc: fc.constant('2.0'), id: idArb, result: fc.jsonValue() }),
   fc.record({
     jsonrpc: fc.constant('2.0'),
     id: fc.oneof(idArb, fc.constant(null)),
-    error: fc.record({ code: fc.integer(), message: fc.string(), data: fc.jsonValue() }, { requiredKeys: ['code', 'message'] }),
+    error: fc.record(
+      { code: fc.integer(), message: fc.string(), data: fc.jsonValue() },
+      { requiredKeys: ['code', 'message'] },
+    ),
   }),
 );
 
@@ -140,11 +159,18 @@ describe('decoder properties', () => {
   });
 
   it('never throws on random JSON values: each ends as a message or a typed error', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => expectWellFormedOutcome(JSON.stringify(v) ?? 'null')), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => expectWellFormedOutcome(JSON.stringify(v) ?? 'null')),
+      { numRuns: 1000 },
+    );
   });
 
   it('never throws on valid frames with a member replaced, dropped or added', () => {
-    const mutation = fc.tuple(validArb, fc.constantFrom('jsonrpc', 'id', 'method', 'params', 'result', 'error'), fc.option(fc.jsonValue()));
+    const mutation = fc.tuple(
+      validArb,
+      fc.constantFrom('jsonrpc', 'id', 'method', 'params', 'result', 'error'),
+      fc.option(fc.jsonValue()),
+    );
     fc.assert(
       fc.property(mutation, ([msg, key, value]) => {
         const copy: Record<string, unknown> = { ...msg };
@@ -172,6 +198,9 @@ describe('decoder properties', () => {
   });
 
   it('never throws on arbitrary strings', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => expectWellFormedOutcome(s)), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => expectWellFormedOutcome(s)),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -1,6 +1,13 @@
 // The kernel's deprecation registry: once per feature per process, a host switch, and logger failures contained.
 import { afterEach, describe, expect, it } from 'vitest';
-import { deprecationNoticesEnabled, deprecationsNoted, forgetDeprecations, noteDeprecation, setDeprecationNotices, type Logger } from '@mcpc/jsonrpc';
+import {
+  deprecationNoticesEnabled,
+  deprecationsNoted,
+  forgetDeprecations,
+  noteDeprecation,
+  setDeprecationNotices,
+  type Logger,
+} from '@mcpc/jsonrpc';
 
 function recording(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
@@ -41,9 +48,20 @@ describe('the deprecation registry', () => {
   });
 
   it('survives a logger or a message that throws, and a logger with warnings off: the notice stays owed', () => {
-    const throwing: Logger = { debug() {}, info() {}, error() {}, warn() { throw new Error('logger down'); } };
+    const throwing: Logger = {
+      debug() {},
+      info() {},
+      error() {},
+      warn() {
+        throw new Error('logger down');
+      },
+    };
     expect(noteDeprecation('test-feature', throwing, () => 'x')).toBe(false);
-    expect(noteDeprecation('test-feature', recording(), () => { throw new Error('no message'); })).toBe(false);
+    expect(
+      noteDeprecation('test-feature', recording(), () => {
+        throw new Error('no message');
+      }),
+    ).toBe(false);
     const off = { ...recording(), isLevelEnabled: () => false };
     expect(noteDeprecation('test-feature', off, () => 'x')).toBe(false);
     expect(off.warnings).toEqual([]);

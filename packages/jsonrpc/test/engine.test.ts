@@ -92,7 +92,11 @@ describe('timeouts and cancellation', () => {
     await peer.next();
     await expect(p).rejects.toBeInstanceOf(RequestTimeoutError);
     const cancel = await peer.next();
-    expect(cancel).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'timeout' } });
+    expect(cancel).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1, reason: 'timeout' },
+    });
     expect(engine.pendingCount).toBe(0);
   });
 
@@ -143,10 +147,18 @@ describe('timeouts and cancellation', () => {
     const { peer, engine } = await open();
     const p = engine.request('subscriptions/listen', { notifications: {} }, { timeout: 0 });
     await peer.next();
-    peer.serverSends({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'shutting down' } });
+    peer.serverSends({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1, reason: 'shutting down' },
+    });
     const e = await p.catch((x: unknown) => x);
     expect(e).toBeInstanceOf(CancelledByPeerError);
-    expect(e).toMatchObject({ code: 'MCPC_CANCELLED_BY_PEER', method: 'subscriptions/listen', reason: 'shutting down' });
+    expect(e).toMatchObject({
+      code: 'MCPC_CANCELLED_BY_PEER',
+      method: 'subscriptions/listen',
+      reason: 'shutting down',
+    });
     expect(engine.pendingCount).toBe(0);
   });
 
@@ -190,7 +202,9 @@ describe('timeouts and cancellation', () => {
         order.push(`${name}:${(e as RequestTimeoutError).timeoutMs}`);
       });
     // Scheduled out of deadline order, and more distinct durations than share the timer.
-    const all = [80, 20, 60, 40, ...Array.from({ length: 20 }, (_, i) => 100 + i * 5)].map((ms) => track(String(ms), engine.request('x', {}, { timeout: ms })));
+    const all = [80, 20, 60, 40, ...Array.from({ length: 20 }, (_, i) => 100 + i * 5)].map((ms) =>
+      track(String(ms), engine.request('x', {}, { timeout: ms })),
+    );
     const answered = engine.request('never-times-out');
     await Promise.all(all);
     expect(order.slice(0, 4)).toEqual(['20:20', '40:40', '60:60', '80:80']);
@@ -202,7 +216,7 @@ describe('timeouts and cancellation', () => {
 });
 
 describe('progress', () => {
-  it('gives each call with onProgress a unique token, keeps the caller\'s _meta, and routes progress to it', async () => {
+  it("gives each call with onProgress a unique token, keeps the caller's _meta, and routes progress to it", async () => {
     const { peer, engine } = await open();
     const seenA: Progress[] = [];
     const seenB: Progress[] = [];
@@ -214,7 +228,11 @@ describe('progress', () => {
     const tb = (rb.params?._meta as { progressToken: unknown }).progressToken;
     expect(ta).not.toEqual(tb);
     expect(ra.params?._meta).toMatchObject({ trace: 't' });
-    peer.serverSends({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: tb, progress: 1, total: 2, message: 'half' } });
+    peer.serverSends({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: tb, progress: 1, total: 2, message: 'half' },
+    });
     peer.serverSends({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: ta, progress: 5 } });
     expect(seenA).toEqual([{ progress: 5 }]);
     expect(seenB).toEqual([{ progress: 1, total: 2, message: 'half' }]);
@@ -234,10 +252,22 @@ describe('progress', () => {
 
   it('resetTimeoutOnProgress keeps a request alive while progress arrives, bounded by maxTotalTimeout', async () => {
     const { peer, engine } = await open();
-    const p = engine.request('x', {}, { timeout: 40, resetTimeoutOnProgress: true, maxTotalTimeout: 150, onProgress: () => {} });
+    const p = engine.request(
+      'x',
+      {},
+      { timeout: 40, resetTimeoutOnProgress: true, maxTotalTimeout: 150, onProgress: () => {} },
+    );
     const token = (((await peer.next()) as JsonRpcRequest).params?._meta as { progressToken: number }).progressToken;
     const started = Date.now();
-    const pump = setInterval(() => peer.serverSends({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1 } }), 15);
+    const pump = setInterval(
+      () =>
+        peer.serverSends({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: 1 },
+        }),
+      15,
+    );
     const e = await p.catch((x: unknown) => x);
     clearInterval(pump);
     expect(e).toBeInstanceOf(RequestTimeoutError);
@@ -246,9 +276,21 @@ describe('progress', () => {
 
   it('an onProgress callback that throws is logged and does not fail the request', async () => {
     const { peer, engine, logger } = await open();
-    const p = engine.request('x', {}, { onProgress: () => { throw new Error('host bug'); } });
+    const p = engine.request(
+      'x',
+      {},
+      {
+        onProgress: () => {
+          throw new Error('host bug');
+        },
+      },
+    );
     const token = (((await peer.next()) as JsonRpcRequest).params?._meta as { progressToken: number }).progressToken;
-    peer.serverSends({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
+    peer.serverSends({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: token, progress: 1 },
+    });
     peer.serverSends({ jsonrpc: '2.0', id: 1, result: 'ok' });
     await expect(p).resolves.toBe('ok');
     expect(logger.lines.some((l) => l.level === 'error' && l.message.includes('host bug'))).toBe(true);
@@ -262,7 +304,11 @@ describe('peer-initiated requests', () => {
     engine.setRequestHandler('noop', () => undefined);
     peer.serverSends({ jsonrpc: '2.0', id: 's1', method: 'roots/list', params: { a: 1 } });
     peer.serverSends({ jsonrpc: '2.0', id: 's2', method: 'noop' });
-    expect(await peer.next()).toEqual({ jsonrpc: '2.0', id: 's1', result: { roots: [], echoed: { a: 1 }, method: 'roots/list' } });
+    expect(await peer.next()).toEqual({
+      jsonrpc: '2.0',
+      id: 's1',
+      result: { roots: [], echoed: { a: 1 }, method: 'roots/list' },
+    });
     expect(await peer.next()).toEqual({ jsonrpc: '2.0', id: 's2', result: {} });
     expect(peer.sent[0]!.options).toEqual({ relatedRequestId: 's1' });
   });
@@ -291,7 +337,11 @@ describe('peer-initiated requests', () => {
       throw new ErrorReply(-32602, 'messages must be an array', { field: 'messages' });
     });
     peer.serverSends({ jsonrpc: '2.0', id: 1, method: 'sampling/createMessage', params: {} });
-    expect(await peer.next()).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'messages must be an array', data: { field: 'messages' } } });
+    expect(await peer.next()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32602, message: 'messages must be an array', data: { field: 'messages' } },
+    });
   });
 
   it('bounds concurrent handlers: the excess is answered with an error at once, every request exactly once', async () => {
@@ -303,7 +353,8 @@ describe('peer-initiated requests', () => {
     expect(release).toHaveLength(3);
     const refused = peer.sent.map((s) => s.message);
     expect(refused).toHaveLength(7);
-    for (const r of refused) expect(r).toMatchObject({ error: { code: -32603, message: 'Too many concurrent requests' } });
+    for (const r of refused)
+      expect(r).toMatchObject({ error: { code: -32603, message: 'Too many concurrent requests' } });
     release.forEach((r) => r());
     await tick();
     const answers = peer.sent.map((s) => (s.message as { id: number }).id).sort((a, b) => a - b);
@@ -453,7 +504,13 @@ describe('logging', () => {
     const lines: string[] = [];
     const peer = new ScriptedPeer();
     const engine = new JsonRpcEngine(peer, {
-      logger: { debug: (m) => lines.push(m), info: () => {}, warn: () => {}, error: () => {}, isLevelEnabled: (l) => l !== 'debug' },
+      logger: {
+        debug: (m) => lines.push(m),
+        info: () => {},
+        warn: () => {},
+        error: () => {},
+        isLevelEnabled: (l) => l !== 'debug',
+      },
     });
     await engine.start();
     void engine.request('x').catch(() => {});

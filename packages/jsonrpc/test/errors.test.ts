@@ -27,8 +27,11 @@ import {
 async function loadDuplicateCopy(): Promise<typeof errors> {
   const transpile = (name: string): string =>
     ts
-      .transpileModule(readFileSync(new URL(`../src/${name}.ts`, import.meta.url), 'utf8'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
-      .outputText.replace("'./peer-text.js'", "'./peer-text.mjs'").replace("'./codes.js'", "'./codes.mjs'");
+      .transpileModule(readFileSync(new URL(`../src/${name}.ts`, import.meta.url), 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      })
+      .outputText.replace("'./peer-text.js'", "'./peer-text.mjs'")
+      .replace("'./codes.js'", "'./codes.mjs'");
   const dir = mkdtempSync(join(tmpdir(), 'mcpc-dup-'));
   const file = join(dir, 'errors.mjs');
   writeFileSync(join(dir, 'peer-text.mjs'), transpile('peer-text'));
@@ -75,7 +78,7 @@ describe('error classes', () => {
     expect(fromHere).not.toBeInstanceOf(dup.ConnectionClosedError);
   });
 
-  it('a third-party subclass without a brand of its own gets ordinary instanceof, not its parent\'s answer', () => {
+  it("a third-party subclass without a brand of its own gets ordinary instanceof, not its parent's answer", () => {
     class MyTransportError extends TransportError {}
     expect(new MyTransportError('x')).toBeInstanceOf(MyTransportError);
     expect(new MyTransportError('x')).toBeInstanceOf(TransportError);

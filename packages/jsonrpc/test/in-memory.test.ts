@@ -161,7 +161,9 @@ describe('two engines over the in-memory pair', () => {
     const { client, server } = await engines();
     server.setRequestHandler('add', (params) => ({ sum: (params?.a as number) + (params?.b as number) }));
     client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///tmp' }] }));
-    server.setRequestHandler('ask-back', async () => client.closed ? {} : { roots: await server.request('roots/list') });
+    server.setRequestHandler('ask-back', async () =>
+      client.closed ? {} : { roots: await server.request('roots/list') },
+    );
     await expect(client.request('add', { a: 2, b: 3 })).resolves.toEqual({ sum: 5 });
     await expect(server.request('roots/list')).resolves.toEqual({ roots: [{ uri: 'file:///tmp' }] });
     await expect(client.request('ask-back')).resolves.toEqual({ roots: { roots: [{ uri: 'file:///tmp' }] } });
@@ -180,7 +182,9 @@ describe('two engines over the in-memory pair', () => {
       return { done: true };
     });
     const progress: number[] = [];
-    await expect(client.request('slow', {}, { onProgress: (p) => progress.push(p.progress) })).resolves.toEqual({ done: true });
+    await expect(client.request('slow', {}, { onProgress: (p) => progress.push(p.progress) })).resolves.toEqual({
+      done: true,
+    });
     expect(progress).toEqual([1]);
     expect(seen).toEqual(['notifications/message']);
     await client.close();

@@ -6,7 +6,9 @@ import { ScriptedPeer } from './peer.js';
 
 describe('escapeForLog', () => {
   it('escapes control, line-separator and bidi characters so a peer cannot forge or reorder log lines', () => {
-    expect(escapeForLog('a\nb\r\u001b[31m\u0000\u2028\u202e\u2066z')).toBe('a\\u000ab\\u000d\\u001b[31m\\u0000\\u2028\\u202e\\u2066z');
+    expect(escapeForLog('a\nb\r\u001b[31m\u0000\u2028\u202e\u2066z')).toBe(
+      'a\\u000ab\\u000d\\u001b[31m\\u0000\\u2028\\u202e\\u2066z',
+    );
   });
 
   it('caps the length and says how much was cut', () => {
@@ -28,7 +30,7 @@ describe('Logger', () => {
     expect(typeof logger.warn).toBe('function');
   });
 
-  it('a pino logger satisfies it and receives the engine\'s lines', async () => {
+  it("a pino logger satisfies it and receives the engine's lines", async () => {
     const chunks: string[] = [];
     const sink = new Writable({
       write(chunk, _enc, done) {
@@ -42,7 +44,11 @@ describe('Logger', () => {
     await engine.start();
     peer.serverSends({ jsonrpc: '2.0', id: 77, result: {} });
     await new Promise((r) => setTimeout(r, 20));
-    const lines = chunks.join('').trim().split('\n').map((l) => JSON.parse(l) as { level: number; msg: string });
+    const lines = chunks
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { level: number; msg: string });
     expect(lines.some((l) => l.level === 40 && l.msg.includes('unsolicited') && l.msg.includes('id=77'))).toBe(true);
   });
 });

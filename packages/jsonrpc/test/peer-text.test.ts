@@ -27,7 +27,9 @@ describe('escapePeerText', () => {
     const long = 'x'.repeat(10 * 1024 * 1024);
     const out = escapePeerText(long, 120);
     expect(out).toBe(`${'x'.repeat(120)}…(${long.length} chars)`);
-    expect(escapePeerText('x'.repeat(DEFAULT_PEER_TEXT_LIMIT + 1))).toHaveLength(DEFAULT_PEER_TEXT_LIMIT + `…(${DEFAULT_PEER_TEXT_LIMIT + 1} chars)`.length);
+    expect(escapePeerText('x'.repeat(DEFAULT_PEER_TEXT_LIMIT + 1))).toHaveLength(
+      DEFAULT_PEER_TEXT_LIMIT + `…(${DEFAULT_PEER_TEXT_LIMIT + 1} chars)`.length,
+    );
     expect(escapePeerText('ab😀c', 3)).toBe('ab…(5 chars)');
     expect(escapePeerText('short', 10)).toBe('short');
   });

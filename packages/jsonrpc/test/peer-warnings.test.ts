@@ -27,8 +27,12 @@ describe('warnings the peer drives are rate-limited per kind', () => {
     const warnings = logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
     expect(warnings.length).toBeLessThanOrEqual(12);
     expect(warnings.filter((w) => w.includes('not JSON'))).toHaveLength(6); // 5 in full, 1 summary
-    expect(warnings).toContain(`[mcpc] suppressed 99995 more warnings like: transport reported: the message is not JSON (22 characters): 'Welcome to the server!'`);
-    expect(warnings.some((w) => w.startsWith('[mcpc] suppressed 99995 more warnings like: discarded an unsolicited'))).toBe(true);
+    expect(warnings).toContain(
+      `[mcpc] suppressed 99995 more warnings like: transport reported: the message is not JSON (22 characters): 'Welcome to the server!'`,
+    );
+    expect(
+      warnings.some((w) => w.startsWith('[mcpc] suppressed 99995 more warnings like: discarded an unsolicited')),
+    ).toBe(true);
   });
 
   it('summarizes at the end of each interval, and starts afresh after it', () => {

@@ -1,2 +1,5 @@
 // Types for browser-login.mjs, so the TypeScript test that runs it can import it.
-export function signInAndCall(serverUrl: string, options?: { openUrl?: (url: URL, signal: AbortSignal) => void | Promise<void> }): Promise<void>;
+export function signInAndCall(
+  serverUrl: string,
+  options?: { openUrl?: (url: URL, signal: AbortSignal) => void | Promise<void> },
+): Promise<void>;

@@ -41,4 +41,5 @@ export async function signInAndCall(serverUrl, { openUrl } = {}) {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await signInAndCall(process.argv[2] ?? 'http://127.0.0.1:3001/mcp');
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  await signInAndCall(process.argv[2] ?? 'http://127.0.0.1:3001/mcp');

@@ -32,7 +32,8 @@ const FAILURE = page('Authorization failed', 'Return to the application for deta
 
 /** Open a URL in the system browser, without a shell. Rejects when no opener could be started. */
 export function openSystemBrowser(url: URL): Promise<void> {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return Promise.reject(new OAuthError(`refusing to open a ${url.protocol} URL`));
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return Promise.reject(new OAuthError(`refusing to open a ${url.protocol} URL`));
   const [command, args] =
     process.platform === 'darwin'
       ? ['open', [url.href]]
@@ -41,7 +42,9 @@ export function openSystemBrowser(url: URL): Promise<void> {
         : ['xdg-open', [url.href]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
-    child.once('error', (e) => reject(new OAuthError(`could not open a browser (${command}): ${e.message}`, { cause: e })));
+    child.once('error', (e) =>
+      reject(new OAuthError(`could not open a browser (${command}): ${e.message}`, { cause: e })),
+    );
     child.once('spawn', () => {
       child.unref();
       resolve();
@@ -74,10 +77,18 @@ export class BrowserOAuth implements AuthorizationInteraction {
     this.#options = options;
   }
 
-  async prepare({ redirectUri, signal }: { readonly redirectUri: string; readonly signal?: AbortSignal | undefined }): Promise<PreparedInteraction> {
+  async prepare({
+    redirectUri,
+    signal,
+  }: {
+    readonly redirectUri: string;
+    readonly signal?: AbortSignal | undefined;
+  }): Promise<PreparedInteraction> {
     const configured = new URL(redirectUri);
     if (configured.protocol !== 'http:' || classifyHost(configured.hostname) !== 'loopback') {
-      throw new OAuthConfigError(`BrowserOAuth listens on the loopback interface: the redirect URI must be http://127.0.0.1…, http://[::1]… or http://localhost… (got ${redirectUri})`);
+      throw new OAuthConfigError(
+        `BrowserOAuth listens on the loopback interface: the redirect URI must be http://127.0.0.1…, http://[::1]… or http://localhost… (got ${redirectUri})`,
+      );
     }
     const host = configured.hostname.replace(/^\[|\]$/g, '');
     const logger = this.#options.logger ?? warningsToConsole;
@@ -101,7 +112,12 @@ export class BrowserOAuth implements AuthorizationInteraction {
       if (repeated !== undefined) {
         done = true;
         send(res, 400, this.#options.failureHtml ?? FAILURE);
-        settle?.reject(new AuthorizationResponseError('repeated-parameter', `the redirect repeats the parameter ${JSON.stringify(repeated.slice(0, 40))}; refused`));
+        settle?.reject(
+          new AuthorizationResponseError(
+            'repeated-parameter',
+            `the redirect repeats the parameter ${JSON.stringify(repeated.slice(0, 40))}; refused`,
+          ),
+        );
         return;
       }
       // A stray redirect (an old tab, another flow) cannot end this one.
@@ -110,7 +126,13 @@ export class BrowserOAuth implements AuthorizationInteraction {
         return;
       }
       done = true;
-      send(res, params.has('code') && !params.has('error') ? 200 : 400, params.has('code') && !params.has('error') ? (this.#options.successHtml ?? SUCCESS) : (this.#options.failureHtml ?? FAILURE));
+      send(
+        res,
+        params.has('code') && !params.has('error') ? 200 : 400,
+        params.has('code') && !params.has('error')
+          ? (this.#options.successHtml ?? SUCCESS)
+          : (this.#options.failureHtml ?? FAILURE),
+      );
       settle?.resolve(target);
     };
 
@@ -146,10 +168,17 @@ export class BrowserOAuth implements AuthorizationInteraction {
         const timeoutMs = this.#options.timeoutMs ?? 300_000;
         const controller = new AbortController();
         const timer = setTimeout(() => controller.abort(new AuthorizationTimeoutError(timeoutMs)), timeoutMs);
-        const signals = [controller.signal, ...(signal === undefined ? [] : [signal]), ...(callSignal === undefined ? [] : [callSignal])];
+        const signals = [
+          controller.signal,
+          ...(signal === undefined ? [] : [signal]),
+          ...(callSignal === undefined ? [] : [callSignal]),
+        ];
         const any = AbortSignal.any(signals);
         const aborted = new Promise<never>((_, reject) => {
-          const fail = () => reject(any.reason instanceof AuthorizationTimeoutError ? any.reason : new AbortError(undefined, any.reason));
+          const fail = () =>
+            reject(
+              any.reason instanceof AuthorizationTimeoutError ? any.reason : new AbortError(undefined, any.reason),
+            );
           if (any.aborted) fail();
           else any.addEventListener('abort', fail, { once: true });
         });
@@ -161,7 +190,11 @@ export class BrowserOAuth implements AuthorizationInteraction {
             .catch((e: unknown) => {
               if (this.#options.openUrl === undefined) {
                 // No browser could be started: the user can still open the URL by hand.
-                safeLog(logger, 'warn', `[mcpc/oauth] ${e instanceof Error ? e.message : String(e)}; open this URL to authorize: ${authorizationUrl.href}`);
+                safeLog(
+                  logger,
+                  'warn',
+                  `[mcpc/oauth] ${e instanceof Error ? e.message : String(e)}; open this URL to authorize: ${authorizationUrl.href}`,
+                );
                 return;
               }
               throw e;

@@ -37,7 +37,8 @@ function canonical(url: URL): string {
 /** Check the options (`OAuthConfigError` before anything is sent anywhere) and build what the provider's parts share. */
 export function providerContext(options: OAuthProviderOptions): ProviderContext {
   const serverUrl = new URL(options.serverUrl);
-  if (serverUrl.protocol !== 'https:' && serverUrl.protocol !== 'http:') throw new OAuthConfigError('serverUrl must be an http: or https: URL');
+  if (serverUrl.protocol !== 'https:' && serverUrl.protocol !== 'http:')
+    throw new OAuthConfigError('serverUrl must be an http: or https: URL');
   const serverKey = canonical(serverUrl);
   const store = new GuardedStorage(options.storage ?? new MemoryStorage());
   const logger = options.logger ?? warningsToConsole;
@@ -47,20 +48,32 @@ export function providerContext(options: OAuthProviderOptions): ProviderContext 
     // Kept as written: the authorization server compares redirect URIs as strings.
     redirectUri = options.redirectUri;
   }
-  const cimd = options.clientIdMetadataUrl === undefined ? undefined : checkClientIdMetadataUrl(options.clientIdMetadataUrl);
-  const clients = options.clientInfo === undefined ? [] : Array.isArray(options.clientInfo) ? (options.clientInfo as readonly ClientInfo[]) : [options.clientInfo as ClientInfo];
+  const cimd =
+    options.clientIdMetadataUrl === undefined ? undefined : checkClientIdMetadataUrl(options.clientIdMetadataUrl);
+  const clients =
+    options.clientInfo === undefined
+      ? []
+      : Array.isArray(options.clientInfo)
+        ? (options.clientInfo as readonly ClientInfo[])
+        : [options.clientInfo as ClientInfo];
   for (const c of clients) {
     // A client id (and its secret) belongs to one authorization server: one that names none would be
     // sent wherever discovery leads, so it is refused before anything is sent anywhere.
     if (typeof c.issuer !== 'string' || c.issuer === '') {
-      throw new OAuthConfigError('pre-registered credentials (clientInfo) must name the issuer of the authorization server that issued them');
+      throw new OAuthConfigError(
+        'pre-registered credentials (clientInfo) must name the issuer of the authorization server that issued them',
+      );
     }
-    if (typeof c.clientId !== 'string' || c.clientId === '') throw new OAuthConfigError('clientInfo.clientId must be a non-empty string');
+    if (typeof c.clientId !== 'string' || c.clientId === '')
+      throw new OAuthConfigError('clientInfo.clientId must be a non-empty string');
   }
   const grantType = options.grantType ?? 'authorization_code';
-  if (!['authorization_code', 'client_credentials', 'jwt-bearer'].includes(grantType)) throw new OAuthConfigError(`grantType ${JSON.stringify(grantType)} is not supported`);
+  if (!['authorization_code', 'client_credentials', 'jwt-bearer'].includes(grantType))
+    throw new OAuthConfigError(`grantType ${JSON.stringify(grantType)} is not supported`);
   if (grantType !== 'authorization_code' && clients.length === 0) {
-    throw new OAuthConfigError(`the ${grantType} grant needs pre-registered credentials (clientInfo) naming the authorization server`);
+    throw new OAuthConfigError(
+      `the ${grantType} grant needs pre-registered credentials (clientInfo) naming the authorization server`,
+    );
   }
   if (grantType === 'jwt-bearer' && typeof options.assertion !== 'string' && typeof options.assertion !== 'function') {
     throw new OAuthConfigError('the jwt-bearer grant needs an assertion (a JWT, or a function returning one)');
@@ -83,6 +96,9 @@ export function providerContext(options: OAuthProviderOptions): ProviderContext 
     settings,
     logger,
   });
-  const dpop = options.dpop !== undefined && options.dpop !== false ? new ProviderDPoPKey(options.dpop === true ? {} : options.dpop) : undefined;
+  const dpop =
+    options.dpop !== undefined && options.dpop !== false
+      ? new ProviderDPoPKey(options.dpop === true ? {} : options.dpop)
+      : undefined;
   return { serverUrl, serverKey, options, store, settings, logger, clients, clientIds, grantType, redirectUri, dpop };
 }

@@ -49,7 +49,11 @@ export class DiscoveryError extends OAuthError {
   /** The URLs that were tried, in order. */
   readonly tried: readonly string[];
 
-  constructor(document: 'protected-resource' | 'authorization-server', message: string, options?: { tried?: readonly string[]; cause?: unknown }) {
+  constructor(
+    document: 'protected-resource' | 'authorization-server',
+    message: string,
+    options?: { tried?: readonly string[]; cause?: unknown },
+  ) {
     super(message, { code: 'MCPC_OAUTH_DISCOVERY', cause: options?.cause });
     this.document = document;
     this.tried = options?.tried ?? [];
@@ -67,9 +71,12 @@ export class IssuerMismatchError extends OAuthError {
   readonly expected: string;
 
   constructor(where: 'metadata' | 'authorization-response', expected: string, detail: string) {
-    super(`${where === 'metadata' ? 'authorization server metadata' : 'the authorization response'} ${detail} (expected issuer ${JSON.stringify(expected)})`, {
-      code: 'MCPC_OAUTH_ISSUER_MISMATCH',
-    });
+    super(
+      `${where === 'metadata' ? 'authorization server metadata' : 'the authorization response'} ${detail} (expected issuer ${JSON.stringify(expected)})`,
+      {
+        code: 'MCPC_OAUTH_ISSUER_MISMATCH',
+      },
+    );
     this.where = where;
     this.expected = expected;
   }
@@ -81,9 +88,12 @@ export class PkceNotSupportedError extends OAuthError {
   readonly issuer: string;
 
   constructor(issuer: string) {
-    super(`the authorization server ${JSON.stringify(issuer)} does not advertise PKCE with S256 (code_challenge_methods_supported); refusing to authorize`, {
-      code: 'MCPC_OAUTH_PKCE_UNSUPPORTED',
-    });
+    super(
+      `the authorization server ${JSON.stringify(issuer)} does not advertise PKCE with S256 (code_challenge_methods_supported); refusing to authorize`,
+      {
+        code: 'MCPC_OAUTH_PKCE_UNSUPPORTED',
+      },
+    );
     this.issuer = issuer;
   }
 }
@@ -112,12 +122,7 @@ export class AuthorizationRequiredError extends OAuthError {
 }
 
 export type AuthorizationResponseProblem =
-  | 'repeated-parameter'
-  | 'missing-state'
-  | 'unknown-state'
-  | 'expired'
-  | 'missing-code'
-  | 'invalid';
+  'repeated-parameter' | 'missing-state' | 'unknown-state' | 'expired' | 'missing-code' | 'invalid';
 
 /** The redirect back from the authorization server (the callback) was refused before any code was redeemed. */
 export class AuthorizationResponseError extends OAuthError {
@@ -137,9 +142,12 @@ export class AuthorizationDeniedError extends OAuthError {
   readonly errorDescription: string | undefined;
 
   constructor(error: string, errorDescription: string | undefined) {
-    super(`the authorization server refused the authorization request: ${error}${errorDescription === undefined ? '' : ` (${errorDescription})`}`, {
-      code: 'MCPC_OAUTH_AUTHORIZATION_DENIED',
-    });
+    super(
+      `the authorization server refused the authorization request: ${error}${errorDescription === undefined ? '' : ` (${errorDescription})`}`,
+      {
+        code: 'MCPC_OAUTH_AUTHORIZATION_DENIED',
+      },
+    );
     this.error = error;
     this.errorDescription = errorDescription;
   }
@@ -154,7 +162,16 @@ export class TokenRequestError extends OAuthError {
   readonly errorDescription: string | undefined;
   readonly status: number | undefined;
 
-  constructor(grant: string, message: string, options?: { error?: string | undefined; errorDescription?: string | undefined; status?: number | undefined; cause?: unknown }) {
+  constructor(
+    grant: string,
+    message: string,
+    options?: {
+      error?: string | undefined;
+      errorDescription?: string | undefined;
+      status?: number | undefined;
+      cause?: unknown;
+    },
+  ) {
     super(message, { code: 'MCPC_OAUTH_TOKEN_REQUEST', cause: options?.cause });
     this.grant = grant;
     this.error = options?.error;
@@ -192,9 +209,12 @@ export class InsufficientScopeError extends OAuthError {
   readonly resourceMetadata: string | undefined;
 
   constructor(scope: string | undefined, errorDescription: string | undefined, resourceMetadata: string | undefined) {
-    super(`the server requires more scope${scope === undefined ? '' : ` (${scope})`}${errorDescription === undefined ? '' : `: ${errorDescription}`}; authorize again to grant it`, {
-      code: 'MCPC_OAUTH_INSUFFICIENT_SCOPE',
-    });
+    super(
+      `the server requires more scope${scope === undefined ? '' : ` (${scope})`}${errorDescription === undefined ? '' : `: ${errorDescription}`}; authorize again to grant it`,
+      {
+        code: 'MCPC_OAUTH_INSUFFICIENT_SCOPE',
+      },
+    );
     this.scope = scope;
     this.errorDescription = errorDescription;
     this.resourceMetadata = resourceMetadata;
@@ -211,9 +231,12 @@ export class AuthorizationServerChangedError extends OAuthError {
   readonly currentIssuer: string | undefined;
 
   constructor(issuer: string, currentIssuer: string | undefined) {
-    super(`the token from ${JSON.stringify(issuer)} was discarded: the resource's authorization server is now ${currentIssuer === undefined ? 'unknown' : JSON.stringify(currentIssuer)}`, {
-      code: 'MCPC_OAUTH_AUTHORIZATION_SERVER_CHANGED',
-    });
+    super(
+      `the token from ${JSON.stringify(issuer)} was discarded: the resource's authorization server is now ${currentIssuer === undefined ? 'unknown' : JSON.stringify(currentIssuer)}`,
+      {
+        code: 'MCPC_OAUTH_AUTHORIZATION_SERVER_CHANGED',
+      },
+    );
     this.issuer = issuer;
     this.currentIssuer = currentIssuer;
   }

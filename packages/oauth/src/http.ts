@@ -31,7 +31,14 @@ interface CustomFetchInit {
  */
 export function checkOutgoing(settings: HttpSettings, url: string, purpose: string): URL {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
-  if (parsed !== undefined && parsed.origin === settings.trustedOrigin && parsed.username === '' && parsed.password === '' && !url.includes('#')) return parsed;
+  if (
+    parsed !== undefined &&
+    parsed.origin === settings.trustedOrigin &&
+    parsed.username === '' &&
+    parsed.password === '' &&
+    !url.includes('#')
+  )
+    return parsed;
   return checkPeerUrl(url, purpose, settings.policy);
 }
 
@@ -58,7 +65,9 @@ async function readBounded(response: Response, limit: number): Promise<Uint8Arra
       size += value.byteLength;
       if (size > limit) {
         await reader.cancel().catch(() => {});
-        throw new InvalidResponseError(`a response from ${new URL(response.url || 'http://unknown').origin} exceeded ${limit} bytes`);
+        throw new InvalidResponseError(
+          `a response from ${new URL(response.url || 'http://unknown').origin} exceeded ${limit} bytes`,
+        );
       }
       chunks.push(value);
     }
@@ -96,14 +105,31 @@ export async function send(settings: HttpSettings, url: string, init: SendInit):
   const { purpose } = init;
   let response: Response;
   try {
-    response = await settings.fetch(url, { method: init.method, headers: init.headers, body: (init.body ?? null) as NonNullable<RequestInit['body']> | null, redirect: 'manual', signal });
+    response = await settings.fetch(url, {
+      method: init.method,
+      headers: init.headers,
+      body: (init.body ?? null) as NonNullable<RequestInit['body']> | null,
+      redirect: 'manual',
+      signal,
+    });
   } catch (error) {
     if (init.signal?.aborted === true) throw new AbortError(undefined, init.signal.reason);
-    if (timeout.aborted) throw new OAuthError(`the ${purpose} request to ${new URL(url).origin} timed out after ${settings.timeoutMs} ms`, { code: 'MCPC_OAUTH_NETWORK', cause: error });
-    throw new OAuthError(`could not reach ${new URL(url).origin} for the ${purpose}: ${error instanceof Error ? error.message : String(error)}`, { code: 'MCPC_OAUTH_NETWORK', cause: error });
+    if (timeout.aborted)
+      throw new OAuthError(
+        `the ${purpose} request to ${new URL(url).origin} timed out after ${settings.timeoutMs} ms`,
+        { code: 'MCPC_OAUTH_NETWORK', cause: error },
+      );
+    throw new OAuthError(
+      `could not reach ${new URL(url).origin} for the ${purpose}: ${error instanceof Error ? error.message : String(error)}`,
+      { code: 'MCPC_OAUTH_NETWORK', cause: error },
+    );
   }
   const bytes = await readBounded(response, settings.maxBodyBytes);
-  const copy = new Response(NULL_BODY.has(response.status) ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const copy = new Response(NULL_BODY.has(response.status) ? null : bytes, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
   // Response.url is read-only and empty on a constructed response; oauth4webapi does not need it.
   return copy;
 }

@@ -1,9 +1,25 @@
 // The public entry of @mcpc/oauth.
-export { OAuthProvider, type OAuthProviderOptions, type ClientInfo, type GrantType, type AuthorizationResult, type StartedAuthorization } from './provider.js';
-export { enterpriseManagedAuthorization, type EnterpriseManagedAuthorizationOptions, type EnterpriseIdentityProvider } from './grants/enterprise-authorization.js';
+export {
+  OAuthProvider,
+  type OAuthProviderOptions,
+  type ClientInfo,
+  type GrantType,
+  type AuthorizationResult,
+  type StartedAuthorization,
+} from './provider.js';
+export {
+  enterpriseManagedAuthorization,
+  type EnterpriseManagedAuthorizationOptions,
+  type EnterpriseIdentityProvider,
+} from './grants/enterprise-authorization.js';
 export type { AssertionContext, JwtBearerAssertion } from './grants/token-request.js';
 export { BrowserOAuth, openSystemBrowser, type BrowserOAuthOptions } from './browser.js';
-export { headlessInteraction, type AuthorizationInteraction, type PreparedInteraction, type HeadlessInteractionOptions } from './interaction.js';
+export {
+  headlessInteraction,
+  type AuthorizationInteraction,
+  type PreparedInteraction,
+  type HeadlessInteractionOptions,
+} from './interaction.js';
 export {
   storageKey,
   type OAuthStorage,
@@ -19,7 +35,14 @@ export type { DPoPOptions, DPoPAlgorithm } from './dpop/dpop.js';
 export type { ClientSecrets, ClientPrivateKey, TokenEndpointAuthMethod } from './grants/client-auth.js';
 export type { FetchFunction } from './http.js';
 export { parseWwwAuthenticate, type Challenge } from './discovery/www-authenticate.js';
-export { checkPeerUrl, checkRedirectUri, checkClientIdMetadataUrl, classifyHost, type HostClass, type PeerUrlPolicy } from './discovery/url-policy.js';
+export {
+  checkPeerUrl,
+  checkRedirectUri,
+  checkClientIdMetadataUrl,
+  classifyHost,
+  type HostClass,
+  type PeerUrlPolicy,
+} from './discovery/url-policy.js';
 export { wellKnownResourceMetadataUrls } from './discovery/resource-metadata.js';
 export { authorizationServerMetadataUrls } from './discovery/server-metadata.js';
 export {

@@ -13,7 +13,10 @@ export interface AuthorizationInteraction {
    * Get ready to receive a redirect (start a listener, say) and tell the provider the redirect URI
    * this request will carry — the configured one, or one with the port actually bound.
    */
-  prepare(options: { readonly redirectUri: string; readonly signal?: AbortSignal | undefined }): Promise<PreparedInteraction>;
+  prepare(options: {
+    readonly redirectUri: string;
+    readonly signal?: AbortSignal | undefined;
+  }): Promise<PreparedInteraction>;
 }
 
 export interface PreparedInteraction {
@@ -22,7 +25,10 @@ export interface PreparedInteraction {
    * Send the user to `authorizationUrl`, and resolve with the redirect back: the callback URL (or its
    * query). `state` is the request's, for telling its callback from a stray one.
    */
-  complete(authorizationUrl: URL, options: { readonly state: string; readonly signal?: AbortSignal | undefined }): Promise<string | URL | URLSearchParams>;
+  complete(
+    authorizationUrl: URL,
+    options: { readonly state: string; readonly signal?: AbortSignal | undefined },
+  ): Promise<string | URL | URLSearchParams>;
   /** Release whatever `prepare` set up. Called once, whatever happened. */
   close(): Promise<void>;
 }
@@ -56,7 +62,10 @@ export function headlessInteraction(options: HeadlessInteractionOptions = {}): A
           await response.body?.cancel().catch(() => {});
           const location = response.headers.get('location');
           if (response.status < 300 || response.status > 399 || location === null) {
-            throw new AuthorizationResponseError('invalid', `the authorization endpoint answered HTTP ${response.status} instead of redirecting back`);
+            throw new AuthorizationResponseError(
+              'invalid',
+              `the authorization endpoint answered HTTP ${response.status} instead of redirecting back`,
+            );
           }
           return new URL(location, authorizationUrl);
         },

@@ -5,7 +5,14 @@ import { AuthorizationRequiredError } from './errors.js';
 import type { ClientSecrets } from './grants/client-auth.js';
 import { AuthorizationCodeFlow } from './grants/code-flow.js';
 import { MachineGrant } from './grants/machine-grant.js';
-import type { AuthContextLike, AuthorizationResult, ChallengeLike, OAuthProviderOptions, ResponseLike, StartedAuthorization } from './provider-options.js';
+import type {
+  AuthContextLike,
+  AuthorizationResult,
+  ChallengeLike,
+  OAuthProviderOptions,
+  ResponseLike,
+  StartedAuthorization,
+} from './provider-options.js';
 import { ChallengeRecovery } from './recovery.js';
 import { ScopeMemory } from './scope-memory.js';
 import { scopeList } from './scopes.js';
@@ -13,7 +20,13 @@ import { StepUp } from './step-up.js';
 import { storageKey, toStored, type StoredClient, type StoredTokens } from './storage/storage.js';
 import { authorizationResult, TokenLifecycle, type ObtainTokens } from './tokens.js';
 
-export type { OAuthProviderOptions, GrantType, AuthorizationResult, StartedAuthorization, ClientInfo } from './provider-options.js';
+export type {
+  OAuthProviderOptions,
+  GrantType,
+  AuthorizationResult,
+  StartedAuthorization,
+  ClientInfo,
+} from './provider-options.js';
 
 /**
  * OAuth 2.1 for one MCP server, as the HTTP transports' `auth`: it supplies `Authorization` (and a DPoP
@@ -41,7 +54,8 @@ export class OAuthProvider {
     this.#codeFlow = new AuthorizationCodeFlow(ctx, this.#binding, this.#tokens, scopes);
     const machine = new MachineGrant(ctx, this.#binding, this.#tokens, scopes);
     const codeFlow = this.#codeFlow;
-    this.#obtain = (d, extra, signal) => (ctx.grantType === 'authorization_code' ? codeFlow.obtain(d, extra, signal) : machine.obtain(d, extra, signal));
+    this.#obtain = (d, extra, signal) =>
+      ctx.grantType === 'authorization_code' ? codeFlow.obtain(d, extra, signal) : machine.obtain(d, extra, signal);
     const stepUp = new StepUp(ctx, this.#binding, this.#tokens, scopes, this.#obtain);
     this.#recovery = new ChallengeRecovery(ctx, this.#binding, this.#tokens, stepUp, this.#obtain);
   }
@@ -70,7 +84,9 @@ export class OAuthProvider {
    * authorization code flow through the interaction. Asks for the configured scope, `scope`, and
    * everything asked of this authorization server before (a step-up keeps what it had).
    */
-  async authorize(options: { readonly scope?: string | readonly string[]; readonly signal?: AbortSignal } = {}): Promise<AuthorizationResult> {
+  async authorize(
+    options: { readonly scope?: string | readonly string[]; readonly signal?: AbortSignal } = {},
+  ): Promise<AuthorizationResult> {
     const d = await this.#binding.discover(this.#binding.lastResourceMetadata, options.signal);
     return authorizationResult(await this.#obtain(d, scopeList(options.scope), options.signal));
   }
@@ -80,7 +96,13 @@ export class OAuthProvider {
    * authorization URL, with its per-request record (state, PKCE verifier, expected issuer, client id,
    * redirect URI) written to storage in one piece and read back.
    */
-  async startAuthorization(options: { readonly redirectUri?: string; readonly scope?: string | readonly string[]; readonly signal?: AbortSignal } = {}): Promise<StartedAuthorization> {
+  async startAuthorization(
+    options: {
+      readonly redirectUri?: string;
+      readonly scope?: string | readonly string[];
+      readonly signal?: AbortSignal;
+    } = {},
+  ): Promise<StartedAuthorization> {
     const d = await this.#binding.discover(this.#binding.lastResourceMetadata, options.signal);
     return this.#codeFlow.start(d, options.redirectUri, scopeList(options.scope), options.signal);
   }
@@ -91,13 +113,21 @@ export class OAuthProvider {
    * the code goes anywhere, then redeems the code with that request's verifier, client and redirect URI.
    * Only that request's record is removed.
    */
-  async completeAuthorization(callback: string | URL | URLSearchParams, options: { readonly signal?: AbortSignal } = {}): Promise<AuthorizationResult> {
+  async completeAuthorization(
+    callback: string | URL | URLSearchParams,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<AuthorizationResult> {
     return authorizationResult(await this.#codeFlow.complete(callback, options.signal));
   }
 
   /** Discover which authorization server the MCP server uses now (RFC 9728, then RFC 8414). */
-  async discover(options: { readonly resourceMetadataUrl?: string; readonly signal?: AbortSignal } = {}): Promise<{ readonly issuer: string; readonly resource: string; readonly authorizationServers: readonly string[] }> {
-    const d = await this.#binding.discover(options.resourceMetadataUrl ?? this.#binding.lastResourceMetadata, options.signal);
+  async discover(
+    options: { readonly resourceMetadataUrl?: string; readonly signal?: AbortSignal } = {},
+  ): Promise<{ readonly issuer: string; readonly resource: string; readonly authorizationServers: readonly string[] }> {
+    const d = await this.#binding.discover(
+      options.resourceMetadataUrl ?? this.#binding.lastResourceMetadata,
+      options.signal,
+    );
     return { issuer: d.issuer, resource: d.prm.resource, authorizationServers: d.prm.authorizationServers };
   }
 
@@ -109,9 +139,14 @@ export class OAuthProvider {
    */
   async refresh(): Promise<AuthorizationResult> {
     const tokens = await this.#tokens.current();
-    if (tokens?.refreshToken === undefined) throw new AuthorizationRequiredError(this.#ctx.serverKey, 'there is no refresh token to refresh with; authorize first');
+    if (tokens?.refreshToken === undefined)
+      throw new AuthorizationRequiredError(
+        this.#ctx.serverKey,
+        'there is no refresh token to refresh with; authorize first',
+      );
     const refreshed = await this.#tokens.refresh(tokens);
-    if (refreshed === undefined) throw new AuthorizationRequiredError(this.#ctx.serverKey, 'the refresh token was refused; authorize again');
+    if (refreshed === undefined)
+      throw new AuthorizationRequiredError(this.#ctx.serverKey, 'the refresh token was refused; authorize again');
     return authorizationResult(refreshed);
   }
 
@@ -124,7 +159,10 @@ export class OAuthProvider {
    * Store pre-registered credentials for one authorization server in this server's slot: the slot
    * authorization and refresh read, ahead of `clientInfo` (so a rotated secret written here is used).
    */
-  async setClientInfo(issuer: string, info: Omit<ClientSecrets, 'privateKey' | 'privateKeyAlg' | 'keyId'>): Promise<void> {
+  async setClientInfo(
+    issuer: string,
+    info: Omit<ClientSecrets, 'privateKey' | 'privateKeyAlg' | 'keyId'>,
+  ): Promise<void> {
     const record: StoredClient = {
       kind: 'preregistered',
       issuer,

@@ -19,7 +19,13 @@ export class ChallengeRecovery {
   /** A token got by answering a 401, until a response shows it works: refused, it is not replaced again. */
   #unproven: string | undefined;
 
-  constructor(ctx: ProviderContext, binding: ServerBinding, tokens: TokenLifecycle, stepUp: StepUp, obtain: ObtainTokens) {
+  constructor(
+    ctx: ProviderContext,
+    binding: ServerBinding,
+    tokens: TokenLifecycle,
+    stepUp: StepUp,
+    obtain: ObtainTokens,
+  ) {
     this.#ctx = ctx;
     this.#binding = binding;
     this.#tokens = tokens;
@@ -35,7 +41,12 @@ export class ChallengeRecovery {
     const resourceMetadata = c?.params.resource_metadata;
     if (challenge.status === 403) {
       if (c?.params.error !== 'insufficient_scope') return 'fail';
-      return this.#stepUp.insufficientScope(c.params.scope, c.params.error_description, resourceMetadata, this.#tokens.presented);
+      return this.#stepUp.insufficientScope(
+        c.params.scope,
+        c.params.error_description,
+        resourceMetadata,
+        this.#tokens.presented,
+      );
     }
     if (challenge.status !== 401) return 'fail';
     const dpop = this.#ctx.dpop?.current;
@@ -69,7 +80,11 @@ export class ChallengeRecovery {
   }
 
   /** A 401: new credentials in place (`'retry'`), or `'fail'` when getting them again could only loop. */
-  async #recover(resourceMetadata: string | undefined, challengeScope: string | undefined, presented: string | undefined): Promise<'retry' | 'fail'> {
+  async #recover(
+    resourceMetadata: string | undefined,
+    challengeScope: string | undefined,
+    presented: string | undefined,
+  ): Promise<'retry' | 'fail'> {
     const tokens = this.#tokens;
     const previous = await this.#binding.current();
     const d = await this.#binding.discover(resourceMetadata, undefined, false);
@@ -85,11 +100,21 @@ export class ChallengeRecovery {
     } else {
       const current = await tokens.load(d.issuer);
       // Someone already replaced the refused token: the retry presents the new one.
-      if (current !== undefined && presented !== undefined && current.accessToken !== presented && !tokens.expired(current)) return 'retry';
+      if (
+        current !== undefined &&
+        presented !== undefined &&
+        current.accessToken !== presented &&
+        !tokens.expired(current)
+      )
+        return 'retry';
       if (presented !== undefined && presented === this.#unproven) {
         // Refused as soon as it was got, by the server that issued it: another refresh or authorization
         // would be refused the same way — a loop, with a user in it when it is interactive.
-        safeLog(this.#ctx.logger, 'warn', `[mcpc/oauth] ${this.#ctx.serverKey} refused the token ${escapeForLog(d.issuer)} just issued; not getting another (authorize() starts over)`);
+        safeLog(
+          this.#ctx.logger,
+          'warn',
+          `[mcpc/oauth] ${this.#ctx.serverKey} refused the token ${escapeForLog(d.issuer)} just issued; not getting another (authorize() starts over)`,
+        );
         return 'fail';
       }
       if (current?.refreshToken !== undefined) {

@@ -14,4 +14,5 @@ export function scopeUnion(...sets: ReadonlyArray<string | readonly string[] | u
   return [...out];
 }
 
-export const scopeString = (scopes: readonly string[]): string | undefined => (scopes.length === 0 ? undefined : scopes.join(' '));
+export const scopeString = (scopes: readonly string[]): string | undefined =>
+  scopes.length === 0 ? undefined : scopes.join(' ');

@@ -14,7 +14,13 @@ export class StepUp {
   readonly #scopes: ScopeMemory;
   readonly #obtain: ObtainTokens;
 
-  constructor(ctx: ProviderContext, binding: ServerBinding, tokens: TokenLifecycle, scopes: ScopeMemory, obtain: ObtainTokens) {
+  constructor(
+    ctx: ProviderContext,
+    binding: ServerBinding,
+    tokens: TokenLifecycle,
+    scopes: ScopeMemory,
+    obtain: ObtainTokens,
+  ) {
     this.#ctx = ctx;
     this.#binding = binding;
     this.#tokens = tokens;
@@ -23,7 +29,12 @@ export class StepUp {
   }
 
   /** `'retry'` once a token with the scope is in place; else `InsufficientScopeError`. */
-  async insufficientScope(scope: string | undefined, description: string | undefined, resourceMetadata: string | undefined, presented: string | undefined): Promise<'retry' | 'fail'> {
+  async insufficientScope(
+    scope: string | undefined,
+    description: string | undefined,
+    resourceMetadata: string | undefined,
+    presented: string | undefined,
+  ): Promise<'retry' | 'fail'> {
     const { options, grantType } = this.#ctx;
     const binding = await this.#binding.current();
     if (binding !== undefined && scope !== undefined) {
@@ -35,7 +46,9 @@ export class StepUp {
       const challenged = scopeList(scope);
       // What the token was asked with, granted or not: asking again for scope a server already granted
       // (and still refuses) or already declined gets the same answer.
-      const covered = held !== undefined && challenged.every((s) => scopeList(held.scope).includes(s) || scopeList(held.requestedScope).includes(s));
+      const covered =
+        held !== undefined &&
+        challenged.every((s) => scopeList(held.scope).includes(s) || scopeList(held.requestedScope).includes(s));
       if (covered && held.accessToken !== presented) return 'retry'; // another request already got a token with that scope
       if (!covered) {
         const d = await this.#binding.discover(resourceMetadata ?? this.#binding.lastResourceMetadata, undefined);
@@ -44,7 +57,11 @@ export class StepUp {
       }
       // The refused token was already asked with every scope the challenge names (or it names none):
       // authorizing again would ask for the same and get the same answer — a loop, with a user in it.
-      safeLog(this.#ctx.logger, 'info', `[mcpc/oauth] ${this.#ctx.serverKey} asks for scope this token was already asked with; not authorizing again`);
+      safeLog(
+        this.#ctx.logger,
+        'info',
+        `[mcpc/oauth] ${this.#ctx.serverKey} asks for scope this token was already asked with; not authorizing again`,
+      );
     }
     throw new InsufficientScopeError(scope, description, resourceMetadata);
   }

@@ -48,7 +48,10 @@ export class TokenLifecycle {
     if (tokens.tokenType === 'DPoP') {
       const key = await this.#ctx.dpop?.key();
       if (key === undefined) return {};
-      return { authorization: `DPoP ${tokens.accessToken}`, dpop: await key.proof(context.method, context.url, tokens.accessToken) };
+      return {
+        authorization: `DPoP ${tokens.accessToken}`,
+        dpop: await key.proof(context.method, context.url, tokens.accessToken),
+      };
     }
     return { authorization: `Bearer ${tokens.accessToken}` };
   }
@@ -67,7 +70,9 @@ export class TokenLifecycle {
   }
 
   expired(tokens: StoredTokens): boolean {
-    return tokens.expiresAt !== undefined && tokens.expiresAt - (this.#ctx.options.refreshMarginMs ?? 30_000) <= Date.now();
+    return (
+      tokens.expiresAt !== undefined && tokens.expiresAt - (this.#ctx.options.refreshMarginMs ?? 30_000) <= Date.now()
+    );
   }
 
   /** The token set for one authorization server, if it may be presented; a token of a type not understood is refused and deleted. */
@@ -77,7 +82,11 @@ export class TokenLifecycle {
     const read = readTokens(await store.get(key));
     if (read === undefined) return undefined;
     if ('badType' in read) {
-      safeLog(logger, 'warn', `[mcpc/oauth] ${new UnsupportedTokenTypeError(read.badType, 'stored').message}; it was deleted`);
+      safeLog(
+        logger,
+        'warn',
+        `[mcpc/oauth] ${new UnsupportedTokenTypeError(read.badType, 'stored').message}; it was deleted`,
+      );
       await store.delete(key);
       return undefined;
     }
@@ -85,7 +94,11 @@ export class TokenLifecycle {
     if (read.tokenType === 'DPoP') {
       const dpop = await this.#ctx.dpop?.key();
       if (dpop === undefined || read.dpopJkt !== dpop.jkt) {
-        safeLog(logger, 'warn', `[mcpc/oauth] a stored DPoP token for ${serverKey} is bound to a key this provider does not hold; it was deleted`);
+        safeLog(
+          logger,
+          'warn',
+          `[mcpc/oauth] a stored DPoP token for ${serverKey} is bound to a key this provider does not hold; it was deleted`,
+        );
         await store.delete(key);
         return undefined;
       }
@@ -93,7 +106,14 @@ export class TokenLifecycle {
     return read;
   }
 
-  async store(issuer: string, resource: string, clientId: string, issued: IssuedTokens, requestedScope: string | undefined, previous?: StoredTokens): Promise<StoredTokens> {
+  async store(
+    issuer: string,
+    resource: string,
+    clientId: string,
+    issued: IssuedTokens,
+    requestedScope: string | undefined,
+    previous?: StoredTokens,
+  ): Promise<StoredTokens> {
     const dpop = this.#ctx.dpop?.current;
     const record: StoredTokens = {
       issuer,
@@ -101,10 +121,16 @@ export class TokenLifecycle {
       clientId,
       accessToken: issued.accessToken,
       tokenType: issued.tokenType,
-      ...((issued.refreshToken ?? previous?.refreshToken) === undefined ? {} : { refreshToken: (issued.refreshToken ?? previous?.refreshToken) as string }),
+      ...((issued.refreshToken ?? previous?.refreshToken) === undefined
+        ? {}
+        : { refreshToken: (issued.refreshToken ?? previous?.refreshToken) as string }),
       ...(issued.expiresIn === undefined ? {} : { expiresAt: Date.now() + issued.expiresIn * 1000 }),
-      ...((issued.scope ?? previous?.scope ?? requestedScope) === undefined ? {} : { scope: (issued.scope ?? previous?.scope ?? requestedScope) as string }),
-      ...((previous?.requestedScope ?? requestedScope) === undefined ? {} : { requestedScope: (previous?.requestedScope ?? requestedScope) as string }),
+      ...((issued.scope ?? previous?.scope ?? requestedScope) === undefined
+        ? {}
+        : { scope: (issued.scope ?? previous?.scope ?? requestedScope) as string }),
+      ...((previous?.requestedScope ?? requestedScope) === undefined
+        ? {}
+        : { requestedScope: (previous?.requestedScope ?? requestedScope) as string }),
       ...(issued.tokenType === 'DPoP' && dpop !== undefined ? { dpopJkt: dpop.jkt } : {}),
       obtainedAt: Date.now(),
     };
@@ -117,7 +143,8 @@ export class TokenLifecycle {
     const key = storageKey.tokens(this.#ctx.serverKey, issuer);
     const read = readTokens(await this.#ctx.store.get(key));
     if (read === undefined) return;
-    if (accessToken === undefined || 'badType' in read || read.accessToken === accessToken) await this.#ctx.store.delete(key);
+    if (accessToken === undefined || 'badType' in read || read.accessToken === accessToken)
+      await this.#ctx.store.delete(key);
     if (this.presented === accessToken) this.presented = undefined;
   }
 
@@ -139,7 +166,10 @@ export class TokenLifecycle {
     let client: ClientSecrets;
     try {
       // The same record authorization uses, read afresh: a secret the host rotated in the slot is the one sent.
-      client = grantType !== 'authorization_code' ? ((await clientIds.preRegistered(tokens.issuer)) ?? { clientId: '' }) : await clientIds.forAuthorizationCode(d.issuer, d.as, false);
+      client =
+        grantType !== 'authorization_code'
+          ? ((await clientIds.preRegistered(tokens.issuer)) ?? { clientId: '' })
+          : await clientIds.forAuthorizationCode(d.issuer, d.as, false);
     } catch {
       client = { clientId: '' };
     }
@@ -149,10 +179,17 @@ export class TokenLifecycle {
     }
     let issued: IssuedTokens;
     try {
-      issued = await refreshTokens(await tokenEndpointContext(this.#ctx.settings, as, client, tokens.resource, this.#ctx.dpop), refreshToken);
+      issued = await refreshTokens(
+        await tokenEndpointContext(this.#ctx.settings, as, client, tokens.resource, this.#ctx.dpop),
+        refreshToken,
+      );
     } catch (error) {
       if (error instanceof TokenRequestError && error.error !== undefined) {
-        safeLog(logger, 'info', `[mcpc/oauth] the refresh at ${escapeForLog(tokens.issuer)} was refused (${escapeForLog(error.error)}); the token was deleted`);
+        safeLog(
+          logger,
+          'info',
+          `[mcpc/oauth] the refresh at ${escapeForLog(tokens.issuer)} was refused (${escapeForLog(error.error)}); the token was deleted`,
+        );
         await this.retire(tokens.issuer, tokens.accessToken);
         return undefined;
       }
@@ -160,7 +197,11 @@ export class TokenLifecycle {
     }
     const now = await this.#binding.fresh();
     if (now?.issuer !== tokens.issuer) {
-      safeLog(logger, 'warn', `[mcpc/oauth] discarded a refreshed token from ${escapeForLog(tokens.issuer)}: ${serverKey} now uses ${now === undefined ? 'no known server' : escapeForLog(now.issuer)}`);
+      safeLog(
+        logger,
+        'warn',
+        `[mcpc/oauth] discarded a refreshed token from ${escapeForLog(tokens.issuer)}: ${serverKey} now uses ${now === undefined ? 'no known server' : escapeForLog(now.issuer)}`,
+      );
       return undefined;
     }
     return this.store(tokens.issuer, tokens.resource, tokens.clientId, issued, tokens.scope, tokens);

@@ -9,7 +9,18 @@ import {
   type AssertionContext,
   type OAuthProviderOptions,
 } from '../src/index.js';
-import { callTool, cleanup, connect, control, recordingLogger, startResourceServer, startScriptedAs, stats, stopAll, type Fixture } from './helpers.js';
+import {
+  callTool,
+  cleanup,
+  connect,
+  control,
+  recordingLogger,
+  startResourceServer,
+  startScriptedAs,
+  stats,
+  stopAll,
+  type Fixture,
+} from './helpers.js';
 
 // The JWT bearer grant (RFC 7523) for workload identity federation, and Enterprise-Managed Authorization
 // (RFC 8693 token exchange at an enterprise IdP for an ID-JAG, then that ID-JAG as the grant), against
@@ -40,26 +51,57 @@ beforeAll(async () => {
   const sso = await generateKeyPair('ES256', { extractable: true });
   workloadKey = workload.privateKey;
   ssoKey = sso.privateKey;
-  idpConfig = { tokenExchange: { subjectIssuers: { [SSO_ISSUER]: { ...(await exportJWK(sso.publicKey)), alg: 'ES256' } }, clientIdAtAudience: 'ema-client' } };
+  idpConfig = {
+    tokenExchange: {
+      subjectIssuers: { [SSO_ISSUER]: { ...(await exportJWK(sso.publicKey)), alg: 'ES256' } },
+      clientIdAtAudience: 'ema-client',
+    },
+  };
   idp = await startScriptedAs(idpConfig);
   asConfig = {
     clients: { 'ema-client': { secret: 'ema secret:1' } },
-    jwtBearer: { issuers: { [idp.url]: 'jwks', [WORKLOAD_ISSUER]: { ...(await exportJWK(workload.publicKey)), alg: 'ES256' } } },
+    jwtBearer: {
+      issuers: { [idp.url]: 'jwks', [WORKLOAD_ISSUER]: { ...(await exportJWK(workload.publicKey)), alg: 'ES256' } },
+    },
   };
   as = await startScriptedAs(asConfig);
   rs = await startResourceServer({ authorizationServers: [as.url] });
 });
 afterEach(async () => {
   await cleanup();
-  for (const f of [idp, as, rs]) await fetch(new URL('/_reset', f.url), { method: 'POST' }).then((r) => r.arrayBuffer());
+  for (const f of [idp, as, rs])
+    await fetch(new URL('/_reset', f.url), { method: 'POST' }).then((r) => r.arrayBuffer());
 });
 afterAll(stopAll);
 
 const workloadJwt = (audience: string) =>
-  new SignJWT({}).setProtectedHeader({ alg: 'ES256' }).setIssuer(WORKLOAD_ISSUER).setSubject('ci-job-7').setAudience(audience).setIssuedAt().setExpirationTime('5m').setJti(crypto.randomUUID()).sign(workloadKey);
-const idToken = () => new SignJWT({ email: 'ada@example.com' }).setProtectedHeader({ alg: 'ES256' }).setIssuer(SSO_ISSUER).setSubject('ada').setAudience('idp-client').setIssuedAt().setExpirationTime('10m').sign(ssoKey);
+  new SignJWT({})
+    .setProtectedHeader({ alg: 'ES256' })
+    .setIssuer(WORKLOAD_ISSUER)
+    .setSubject('ci-job-7')
+    .setAudience(audience)
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .setJti(crypto.randomUUID())
+    .sign(workloadKey);
+const idToken = () =>
+  new SignJWT({ email: 'ada@example.com' })
+    .setProtectedHeader({ alg: 'ES256' })
+    .setIssuer(SSO_ISSUER)
+    .setSubject('ada')
+    .setAudience('idp-client')
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .sign(ssoKey);
 
-const provider = (options: Partial<OAuthProviderOptions>) => new OAuthProvider({ serverUrl: rs.url, scope: 'mcp', logger: recordingLogger(), grantType: 'jwt-bearer', ...options });
+const provider = (options: Partial<OAuthProviderOptions>) =>
+  new OAuthProvider({
+    serverUrl: rs.url,
+    scope: 'mcp',
+    logger: recordingLogger(),
+    grantType: 'jwt-bearer',
+    ...options,
+  });
 
 describe('the JWT bearer grant (workload identity)', () => {
   it('presents the workload JWT as the grant, with resource and scope, as a public client', async () => {
@@ -73,16 +115,29 @@ describe('the JWT bearer grant (workload identity)', () => {
     });
     expect(await callTool(await connect(rs.url, p), 'echo', { message: 'wif' })).toBe('Echo: wif');
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ issuer: as.url, tokenEndpoint: `${new URL(as.url).origin}/token`, resource: rs.url, scope: 'mcp' });
+    expect(asked[0]).toMatchObject({
+      issuer: as.url,
+      tokenEndpoint: `${new URL(as.url).origin}/token`,
+      resource: rs.url,
+      scope: 'mcp',
+    });
     const [grant] = (await stats<SasStats>(as)).tokens;
-    expect(grant?.params).toMatchObject({ grant_type: JWT_BEARER, client_id: 'workload-1', resource: rs.url, scope: 'mcp' });
+    expect(grant?.params).toMatchObject({
+      grant_type: JWT_BEARER,
+      client_id: 'workload-1',
+      resource: rs.url,
+      scope: 'mcp',
+    });
     expect(grant?.params.assertion?.split('.')).toHaveLength(3);
     expect(grant?.basicAuth).toBeNull();
   });
 
   it('surfaces a refused grant once: no retry, no other grant type', async () => {
     await control(as, { jwtBearer: { ...(asConfig as { jwtBearer: object }).jwtBearer, error: 'invalid_grant' } });
-    const p = provider({ clientInfo: { issuer: as.url, clientId: 'workload-1' }, assertion: (c) => workloadJwt(c.issuer) });
+    const p = provider({
+      clientInfo: { issuer: as.url, clientId: 'workload-1' },
+      assertion: (c) => workloadJwt(c.issuer),
+    });
     const error = await connect(rs.url, p).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TokenRequestError);
     expect((error as TokenRequestError).error).toBe('invalid_grant');
@@ -99,7 +154,10 @@ describe('Enterprise-Managed Authorization', () => {
   const ema = (options: { idToken?: () => Promise<string> } = {}) =>
     provider({
       clientInfo: { issuer: as.url, clientId: 'ema-client', clientSecret: 'ema secret:1' },
-      assertion: enterpriseManagedAuthorization({ idp: { issuer: idp.url, clientId: 'idp-client' }, idToken: options.idToken ?? idToken }),
+      assertion: enterpriseManagedAuthorization({
+        idp: { issuer: idp.url, clientId: 'idp-client' },
+        idToken: options.idToken ?? idToken,
+      }),
     });
 
   it('exchanges the ID token at the IdP for an ID-JAG, and presents that to the authorization server', async () => {
@@ -125,14 +183,25 @@ describe('Enterprise-Managed Authorization', () => {
   });
 
   it('refuses what the IdP issues when it is not an ID-JAG, before the authorization server sees it', async () => {
-    await control(idp, { tokenExchange: { ...(idpConfig as { tokenExchange: object }).tokenExchange, issuedTokenType: 'urn:ietf:params:oauth:token-type:access_token' } });
+    await control(idp, {
+      tokenExchange: {
+        ...(idpConfig as { tokenExchange: object }).tokenExchange,
+        issuedTokenType: 'urn:ietf:params:oauth:token-type:access_token',
+      },
+    });
     const error = await connect(rs.url, ema()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((await stats<SasStats>(as)).tokens).toHaveLength(0);
   });
 
   it('reports the IdP refusing the ID token as a token exchange error', async () => {
-    const forged = async () => new SignJWT({}).setProtectedHeader({ alg: 'ES256' }).setIssuer('https://elsewhere.example').setSubject('mallory').setExpirationTime('5m').sign(workloadKey);
+    const forged = async () =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'ES256' })
+        .setIssuer('https://elsewhere.example')
+        .setSubject('mallory')
+        .setExpirationTime('5m')
+        .sign(workloadKey);
     const error = await connect(rs.url, ema({ idToken: forged })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TokenRequestError);
     expect(error).toMatchObject({ grant: 'token-exchange', error: 'invalid_grant' });
@@ -140,7 +209,11 @@ describe('Enterprise-Managed Authorization', () => {
   });
 
   it('needs the IdP issuer and client id', () => {
-    expect(() => enterpriseManagedAuthorization({ idp: { issuer: '', clientId: 'x' }, idToken: 't' })).toThrow(OAuthConfigError);
-    expect(() => enterpriseManagedAuthorization({ idp: { issuer: 'https://idp.example', clientId: '' }, idToken: 't' })).toThrow(OAuthConfigError);
+    expect(() => enterpriseManagedAuthorization({ idp: { issuer: '', clientId: 'x' }, idToken: 't' })).toThrow(
+      OAuthConfigError,
+    );
+    expect(() =>
+      enterpriseManagedAuthorization({ idp: { issuer: 'https://idp.example', clientId: '' }, idToken: 't' }),
+    ).toThrow(OAuthConfigError);
   });
 });

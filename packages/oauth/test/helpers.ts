@@ -6,7 +6,6 @@ import { startOAuthFixture, type OAuthFixture as Fixture } from '../../../toolin
 export type { Fixture };
 import type { OAuthProvider } from '../src/index.js';
 
-
 export const started: Fixture[] = [];
 export const engines: JsonRpcEngine[] = [];
 
@@ -22,7 +21,10 @@ export async function stopAll(): Promise<void> {
 /** oidc-provider (tooling/fixtures/oauth/authorization-server.mjs). */
 export async function startAuthorizationServer(config: object = {}): Promise<Fixture> {
   // oidc-provider refuses Node 20 ("Unsupported runtime"): it runs on an LTS of 22 or later.
-  const f = await startOAuthFixture('authorization-server.mjs', ['--config', JSON.stringify(config)], { node: 'lts', timeoutMs: 30_000 });
+  const f = await startOAuthFixture('authorization-server.mjs', ['--config', JSON.stringify(config)], {
+    node: 'lts',
+    timeoutMs: 30_000,
+  });
   started.push(f);
   return f;
 }
@@ -51,7 +53,11 @@ export async function startScriptedAs(config: object = {}): Promise<Fixture> {
 export const stats = <T = Record<string, unknown>>(f: Fixture): Promise<T> => getJson<T>(new URL('/_stats', f.url));
 
 export async function control(f: Fixture, body: object): Promise<void> {
-  const r = await fetch(new URL('/_control', f.url), { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const r = await fetch(new URL('/_control', f.url), {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   if (!r.ok) throw new Error(`control: HTTP ${r.status}`);
   await r.arrayBuffer();
 }
@@ -69,14 +75,18 @@ export function browser(visited: URL[] = []): (url: URL) => Promise<void> {
       visited.push(url);
       const cookies = jar.get(url.host);
       const headers: Record<string, string> = {};
-      if (cookies !== undefined && cookies.size > 0) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      if (cookies !== undefined && cookies.size > 0)
+        headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
       const res = await fetch(url, { redirect: 'manual', headers });
       for (const line of res.headers.getSetCookie()) {
         const [pair = '', ...attrs] = line.split(';');
         const eq = pair.indexOf('=');
         const name = pair.slice(0, eq).trim();
         const value = pair.slice(eq + 1).trim();
-        const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] ?? '') < Date.now()));
+        const expired = attrs.some(
+          (a) =>
+            /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] ?? '') < Date.now()),
+        );
         const hostJar = jar.get(url.host) ?? new Map<string, string>();
         jar.set(url.host, hostJar);
         if (expired || value === '') hostJar.delete(name);
@@ -106,11 +116,21 @@ export function recordingLogger(): Recorded {
 
 /** An MCP session over Streamable HTTP with `auth: provider`, initialized. */
 export async function connect(url: string, provider: OAuthProvider, logger?: Logger): Promise<JsonRpcEngine> {
-  const transport = new StreamableHttpTransport({ url, auth: provider, listen: false, retries: 0, ...(logger === undefined ? {} : { logger }) });
+  const transport = new StreamableHttpTransport({
+    url,
+    auth: provider,
+    listen: false,
+    retries: 0,
+    ...(logger === undefined ? {} : { logger }),
+  });
   const engine = new JsonRpcEngine(transport, { requestTimeout: 20_000, ...(logger === undefined ? {} : { logger }) });
   engines.push(engine);
   await engine.start();
-  await engine.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpc-oauth-test', version: '0.0.0' } });
+  await engine.request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'mcpc-oauth-test', version: '0.0.0' },
+  });
   await engine.notify('notifications/initialized');
   return engine;
 }

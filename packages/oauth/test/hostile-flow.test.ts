@@ -20,7 +20,9 @@ useScriptedStack();
 describe('discovery', () => {
   it('does not use metadata whose issuer differs from the one it was fetched for', async () => {
     await control(sas, { issuerOverride: 'https://honest.example' });
-    const error = await headless().authorize().catch((e: unknown) => e);
+    const error = await headless()
+      .authorize()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IssuerMismatchError);
     expect((error as IssuerMismatchError).where).toBe('metadata');
     expect((await stats<SasStats>(sas)).authorizations).toHaveLength(0);
@@ -55,13 +57,23 @@ describe('discovery', () => {
   it('tries the path-aware well-known URL, then the root, when the challenge names no resource_metadata', async () => {
     await control(rs, { prm: 'well-known-root' });
     await callTool(await connect(rs.url, headless()), 'echo', { message: 'x' });
-    expect((await stats<RsStats>(rs)).wellKnown.slice(0, 2)).toEqual(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']);
+    expect((await stats<RsStats>(rs)).wellKnown.slice(0, 2)).toEqual([
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource',
+    ]);
   });
 
   it.each([
     ['oauth', ['/.well-known/oauth-authorization-server/tenant1']],
     ['oidc-insert', ['/.well-known/oauth-authorization-server/tenant1', '/.well-known/openid-configuration/tenant1']],
-    ['oidc-append', ['/.well-known/oauth-authorization-server/tenant1', '/.well-known/openid-configuration/tenant1', '/tenant1/.well-known/openid-configuration']],
+    [
+      'oidc-append',
+      [
+        '/.well-known/oauth-authorization-server/tenant1',
+        '/.well-known/openid-configuration/tenant1',
+        '/tenant1/.well-known/openid-configuration',
+      ],
+    ],
   ])('finds the metadata of an issuer with a path in MCP order (%s)', async (metadataAt, hits) => {
     await control(sas, { issuerPath: '/tenant1', metadataAt });
     const origin = new URL(sas.url).origin;
@@ -82,7 +94,11 @@ describe('authorization request', () => {
 
   it('keeps the endpoint query, and sends every parameter once', async () => {
     const origin = new URL(sas.url).origin;
-    await control(sas, { metadata: { authorization_endpoint: `${origin}/authorize?tenant=acme&scope=openid&state=forged&client_id=other&code_challenge=bad&locale=fr` } });
+    await control(sas, {
+      metadata: {
+        authorization_endpoint: `${origin}/authorize?tenant=acme&scope=openid&state=forged&client_id=other&code_challenge=bad&locale=fr`,
+      },
+    });
     await headless().authorize();
     const pairs = (await stats<SasStats>(sas)).authorizations[0] ?? [];
     const names = pairs.map(([n]) => n);
@@ -116,13 +132,19 @@ describe('the authorization response', () => {
   it('refuses a repeated parameter handed to completeAuthorization', async () => {
     const provider = headless();
     const { state } = await provider.startAuthorization();
-    const error = await provider.completeAuthorization(`${REDIRECT}?code=a&state=${state}&code=b`).catch((e: unknown) => e);
+    const error = await provider
+      .completeAuthorization(`${REDIRECT}?code=a&state=${state}&code=b`)
+      .catch((e: unknown) => e);
     expect((error as AuthorizationResponseError).problem).toBe('repeated-parameter');
   });
 
   it('refuses an iss naming another issuer before the code is redeemed, and does not show its error', async () => {
-    await control(sas, { callback: { iss: 'https://evil.example', error: 'access_denied', errorDescription: 'SECRET-DETAIL' } });
-    const error = await headless().authorize().catch((e: unknown) => e);
+    await control(sas, {
+      callback: { iss: 'https://evil.example', error: 'access_denied', errorDescription: 'SECRET-DETAIL' },
+    });
+    const error = await headless()
+      .authorize()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IssuerMismatchError);
     expect(String((error as Error).message)).not.toContain('SECRET-DETAIL');
     expect(String((error as Error).message)).not.toContain('access_denied');
@@ -138,7 +160,7 @@ describe('the authorization response', () => {
     await expect(headless().authorize()).resolves.toMatchObject({ tokenType: 'Bearer' });
   });
 
-  it('keeps one record per request: a late exchange never deletes another flow\'s, and a replay finds nothing', async () => {
+  it("keeps one record per request: a late exchange never deletes another flow's, and a replay finds nothing", async () => {
     const storage = new MemoryStorage();
     const a = headless({ storage });
     const b = headless({ storage });
@@ -148,7 +170,11 @@ describe('the authorization response', () => {
     const callbackA = await visit(flowA.authorizationUrl);
     const callbackB = await visit(flowB.authorizationUrl);
     await a.completeAuthorization(callbackA);
-    expect(storage.get(storageKey.pending(flowB.state))).toMatchObject({ state: flowB.state, issuer: sas.url, redirectUri: REDIRECT });
+    expect(storage.get(storageKey.pending(flowB.state))).toMatchObject({
+      state: flowB.state,
+      issuer: sas.url,
+      redirectUri: REDIRECT,
+    });
     await expect(b.completeAuthorization(callbackB)).resolves.toMatchObject({ issuer: sas.url });
     const replay = await a.completeAuthorization(callbackA).catch((e: unknown) => e);
     expect((replay as AuthorizationResponseError).problem).toBe('unknown-state');
@@ -184,7 +210,9 @@ describe('tokens', () => {
   ])('refuses a token response with %s', async (_what, tokenType) => {
     await control(sas, { token: { tokenType } });
     const storage = new MemoryStorage();
-    const error = await headless({ storage }).authorize().catch((e: unknown) => e);
+    const error = await headless({ storage })
+      .authorize()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedTokenTypeError);
     expect(storage.get(storageKey.tokens(rs.url, sas.url))).toBeUndefined();
   });
@@ -251,7 +279,10 @@ describe('tokens', () => {
     await provider.discover();
     expect(await headers).toEqual({});
     expect((storage.get(key) as { accessToken: string }).accessToken).toBe(before.accessToken);
-    expect((await stats<SasStats>(sas)).tokens.map((t) => t.params.grant_type)).toEqual(['authorization_code', 'refresh_token']);
+    expect((await stats<SasStats>(sas)).tokens.map((t) => t.params.grant_type)).toEqual([
+      'authorization_code',
+      'refresh_token',
+    ]);
   });
 
   it('refreshes with the credentials in the slot the host writes to', async () => {

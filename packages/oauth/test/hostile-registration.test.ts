@@ -21,7 +21,11 @@ describe('client registration', () => {
   it('registers with application_type native for a loopback redirect URI', async () => {
     await headless().authorize();
     const [registration] = (await stats<SasStats>(sas)).registrations;
-    expect(registration).toMatchObject({ application_type: 'native', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    expect(registration).toMatchObject({
+      application_type: 'native',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    });
   });
 
   it.each([
@@ -39,10 +43,16 @@ describe('client registration', () => {
 
   it('reads a secret issued without client_secret_expires_at as one that does not expire', async () => {
     // RFC 7591 requires the field with a secret; servers that leave it out mean "never".
-    await control(sas, { registration: { client_secret: 'dyn-secret', token_endpoint_auth_method: 'client_secret_post' } });
+    await control(sas, {
+      registration: { client_secret: 'dyn-secret', token_endpoint_auth_method: 'client_secret_post' },
+    });
     const storage = new MemoryStorage();
     await expect(headless({ storage }).authorize()).resolves.toMatchObject({ tokenType: 'Bearer' });
-    expect(storage.get(storageKey.client(rs.url, sas.url))).toMatchObject({ kind: 'dynamic', clientSecret: 'dyn-secret', clientSecretExpiresAt: 0 });
+    expect(storage.get(storageKey.client(rs.url, sas.url))).toMatchObject({
+      kind: 'dynamic',
+      clientSecret: 'dyn-secret',
+      clientSecretExpiresAt: 0,
+    });
     expect((await stats<SasStats>(sas)).tokens[0]?.params).toMatchObject({ client_secret: 'dyn-secret' });
   });
 
@@ -92,7 +102,10 @@ describe('client registration', () => {
   });
 
   it('does not send pre-registered credentials to another authorization server', async () => {
-    const provider = headless({ grantType: 'client_credentials', clientInfo: { issuer: 'https://other.example', clientId: 'conf-1', clientSecret: 's1' } });
+    const provider = headless({
+      grantType: 'client_credentials',
+      clientInfo: { issuer: 'https://other.example', clientId: 'conf-1', clientSecret: 's1' },
+    });
     await expect(provider.authorize()).rejects.toBeInstanceOf(ClientRegistrationError);
     const s = await stats<SasStats>(sas);
     expect(s.tokens).toHaveLength(0);
@@ -108,8 +121,16 @@ describe('client registration', () => {
         if (!this.drop(key)) super.set(key, value);
       }
     }
-    const throwing: OAuthStorage = { get: () => undefined, set: () => Promise.reject(new Error('disk full')), delete: () => {} };
-    for (const storage of [new Dropping((k) => k.startsWith('["client"')), new Dropping((k) => k.startsWith('["pending"')), throwing]) {
+    const throwing: OAuthStorage = {
+      get: () => undefined,
+      set: () => Promise.reject(new Error('disk full')),
+      delete: () => {},
+    };
+    for (const storage of [
+      new Dropping((k) => k.startsWith('["client"')),
+      new Dropping((k) => k.startsWith('["pending"')),
+      throwing,
+    ]) {
       await expect(headless({ storage }).startAuthorization()).rejects.toBeInstanceOf(OAuthStorageError);
     }
   });
@@ -117,22 +138,37 @@ describe('client registration', () => {
 
 describe('client credentials at the scripted server', () => {
   it('chooses the token endpoint auth method from what the server supports', async () => {
-    const provider = headless({ grantType: 'client_credentials', clientInfo: { issuer: sas.url, clientId: 'conf-1', clientSecret: 's1' } });
+    const provider = headless({
+      grantType: 'client_credentials',
+      clientInfo: { issuer: sas.url, clientId: 'conf-1', clientSecret: 's1' },
+    });
     await provider.authorize();
     await control(sas, { metadata: { token_endpoint_auth_methods_supported: ['client_secret_post'] } });
-    await headless({ grantType: 'client_credentials', clientInfo: { issuer: sas.url, clientId: 'conf-1', clientSecret: 's1' } }).authorize();
+    await headless({
+      grantType: 'client_credentials',
+      clientInfo: { issuer: sas.url, clientId: 'conf-1', clientSecret: 's1' },
+    }).authorize();
     const [basic, post] = (await stats<SasStats>(sas)).tokens;
     expect(basic?.basicAuth).toMatchObject({ id: 'conf-1', secret: 's1' });
     expect(basic?.params.client_secret).toBeUndefined();
     expect(post?.basicAuth).toBeNull();
-    expect(post?.params).toMatchObject({ client_id: 'conf-1', client_secret: 's1', grant_type: 'client_credentials', resource: rs.url, scope: 'mcp' });
+    expect(post?.params).toMatchObject({
+      client_id: 'conf-1',
+      client_secret: 's1',
+      grant_type: 'client_credentials',
+      resource: rs.url,
+      scope: 'mcp',
+    });
   });
 });
 
 describe('client_secret_basic', () => {
   it('form-encodes the credentials as the form serializer does: unreserved characters as they are', async () => {
     await control(sas, { clients: { 'svc-1.a_b*': { secret: 'p w:%+é' } } });
-    await headless({ grantType: 'client_credentials', clientInfo: { issuer: sas.url, clientId: 'svc-1.a_b*', clientSecret: 'p w:%+é' } }).authorize();
+    await headless({
+      grantType: 'client_credentials',
+      clientInfo: { issuer: sas.url, clientId: 'svc-1.a_b*', clientSecret: 'p w:%+é' },
+    }).authorize();
     const [token] = (await stats<SasStats>(sas)).tokens;
     // A server that compares without form-decoding still sees the id it registered.
     expect(token?.basicAuth).toEqual({ id: 'svc-1.a_b*', secret: 'p w:%+é', raw: 'svc-1.a_b*:p+w%3A%25%2B%C3%A9' });
@@ -169,7 +205,9 @@ describe('a conformance-style client', () => {
       interaction: headlessInteraction(),
       logger: recordingLogger(),
     });
-    expect(await callTool(await connect(rs.url, provider), 'echo', { message: 'conformance' })).toBe('Echo: conformance');
+    expect(await callTool(await connect(rs.url, provider), 'echo', { message: 'conformance' })).toBe(
+      'Echo: conformance',
+    );
     const q = new Map((await stats<SasStats>(sas)).authorizations[0]);
     expect(q.get('client_id')).toBe('https://conformance-test.local/client-metadata.json');
     expect(q.get('redirect_uri')).toBe('http://localhost:3000/callback');

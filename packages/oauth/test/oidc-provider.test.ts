@@ -32,14 +32,37 @@ import {
 // LTS it supports) and a protected MCP server, through StreamableHttpTransport + JsonRpcEngine.
 
 interface AsStats {
-  grants: { grantType: string; resource: string | null; scope: string | null; dpop: boolean; tokenType: string | null; clientId: string; clientAuthMethod: string }[];
+  grants: {
+    grantType: string;
+    resource: string | null;
+    scope: string | null;
+    dpop: boolean;
+    tokenType: string | null;
+    clientId: string;
+    clientAuthMethod: string;
+  }[];
   grantErrors: { grantType: string | null; error: string }[];
-  authorizations: { clientId: string; scope: string | null; resource: string | null; codeChallengeMethod: string | null; redirectUri: string }[];
+  authorizations: {
+    clientId: string;
+    scope: string | null;
+    resource: string | null;
+    codeChallengeMethod: string | null;
+    redirectUri: string;
+  }[];
   registrations: number;
   cimdFetches: number;
 }
 interface RsStats {
-  requests: { method: string; status: number; scheme?: string; issuer?: string; jkt?: string; proofChecked?: boolean; error?: string; rpc?: string }[];
+  requests: {
+    method: string;
+    status: number;
+    scheme?: string;
+    issuer?: string;
+    jkt?: string;
+    proofChecked?: boolean;
+    error?: string;
+    rpc?: string;
+  }[];
   wellKnown: string[];
   nonceChallenges: number;
 }
@@ -60,9 +83,20 @@ beforeAll(async () => {
   const m2m = { grant_types: ['client_credentials'], response_types: [], redirect_uris: [] };
   as = await startAuthorizationServer({
     clients: [
-      { client_id: 'm2m-basic', client_secret: 'basic-secret', token_endpoint_auth_method: 'client_secret_basic', ...m2m },
+      {
+        client_id: 'm2m-basic',
+        client_secret: 'basic-secret',
+        token_endpoint_auth_method: 'client_secret_basic',
+        ...m2m,
+      },
       { client_id: 'm2m-post', client_secret: 'post-secret', token_endpoint_auth_method: 'client_secret_post', ...m2m },
-      { client_id: 'm2m-jwt', token_endpoint_auth_method: 'private_key_jwt', token_endpoint_auth_signing_alg: 'ES256', jwks: { keys: [publicJwk] }, ...m2m },
+      {
+        client_id: 'm2m-jwt',
+        token_endpoint_auth_method: 'private_key_jwt',
+        token_endpoint_auth_signing_alg: 'ES256',
+        jwks: { keys: [publicJwk] },
+        ...m2m,
+      },
       {
         client_id: 'app-pre',
         token_endpoint_auth_method: 'none',
@@ -128,7 +162,9 @@ describe('authorization code with PKCE through BrowserOAuth', () => {
     const grant = after.grants.at(-1);
     expect(grant).toMatchObject({ grantType: 'authorization_code', resource: rs.url, dpop: false });
     const rsStats = await stats<RsStats>(rs);
-    expect(rsStats.requests.filter((r) => r.status === 200).every((r) => r.scheme === 'Bearer' && r.issuer === as.url)).toBe(true);
+    expect(
+      rsStats.requests.filter((r) => r.status === 200).every((r) => r.scheme === 'Bearer' && r.issuer === as.url),
+    ).toBe(true);
     expect(logger.lines.filter((l) => l.includes('deprecated: dynamic-client-registration'))).toHaveLength(1);
 
     // A second registration in this process gives no second notice.
@@ -201,7 +237,11 @@ describe('authorization code with PKCE through BrowserOAuth', () => {
     // And without help: past expiry the provider refreshes before presenting.
     await new Promise((r) => setTimeout(r, 2_600));
     expect(await callTool(engine, 'echo', { message: 'proactive' })).toBe('Echo: proactive');
-    expect((await stats<AsStats>(shortAs)).grants.map((g) => g.grantType)).toEqual(['authorization_code', 'refresh_token', 'refresh_token']);
+    expect((await stats<AsStats>(shortAs)).grants.map((g) => g.grantType)).toEqual([
+      'authorization_code',
+      'refresh_token',
+      'refresh_token',
+    ]);
     await shortAs.stop();
   });
 });
@@ -209,7 +249,10 @@ describe('authorization code with PKCE through BrowserOAuth', () => {
 describe('client credentials', () => {
   it.each([
     ['client_secret_basic', { clientId: 'm2m-basic', clientSecret: 'basic-secret' }],
-    ['client_secret_post', { clientId: 'm2m-post', clientSecret: 'post-secret', tokenEndpointAuthMethod: 'client_secret_post' }],
+    [
+      'client_secret_post',
+      { clientId: 'm2m-post', clientSecret: 'post-secret', tokenEndpointAuthMethod: 'client_secret_post' },
+    ],
     ['private_key_jwt', { clientId: 'm2m-jwt', keyId: 'm2m-jwt-key' }],
   ] as const)('authenticates with %s and calls a tool', async (method, info) => {
     const provider = new OAuthProvider({
@@ -223,7 +266,11 @@ describe('client credentials', () => {
     const who = JSON.parse(await callTool(engine, 'whoami')) as { client_id: string; scope: string };
     expect(who.client_id).toBe(info.clientId);
     expect(who.scope).toContain('mcp');
-    expect((await stats<AsStats>(as)).grants.at(-1)).toMatchObject({ grantType: 'client_credentials', clientAuthMethod: method, resource: rs.url });
+    expect((await stats<AsStats>(as)).grants.at(-1)).toMatchObject({
+      grantType: 'client_credentials',
+      clientAuthMethod: method,
+      resource: rs.url,
+    });
   });
 });
 
@@ -231,7 +278,14 @@ describe('DPoP (RFC 9449)', () => {
   it('binds the token at the token endpoint, proves every MCP request, and answers nonces on both', async () => {
     const dpopAs = await startAuthorizationServer({ dpopNonce: true });
     const dpopRs = await startResourceServer({ authorizationServers: [dpopAs.url], dpopNonce: true });
-    const provider = new OAuthProvider({ serverUrl: dpopRs.url, redirectUri: REDIRECT, scope: 'mcp', dpop: true, interaction: new BrowserOAuth({ openUrl: browser() }), logger: recordingLogger() });
+    const provider = new OAuthProvider({
+      serverUrl: dpopRs.url,
+      redirectUri: REDIRECT,
+      scope: 'mcp',
+      dpop: true,
+      interaction: new BrowserOAuth({ openUrl: browser() }),
+      logger: recordingLogger(),
+    });
     const engine = await connect(dpopRs.url, provider);
     expect(await callTool(engine, 'echo', { message: 'bound' })).toBe('Echo: bound');
     const tokens = await provider.tokens();
@@ -278,10 +332,17 @@ describe('scope step-up', () => {
     // A new process (a new provider on the same file) that meets another challenge keeps both.
     await control(rs, { toolScopes: { write_file: 'files:write', whoami: 'admin' } });
     const restartedVisits: URL[] = [];
-    const restarted = interactive({ storage: new FileStorage(file), scope: 'files:read', visited: restartedVisits, stepUp: 'reauthorize' }).provider;
+    const restarted = interactive({
+      storage: new FileStorage(file),
+      scope: 'files:read',
+      visited: restartedVisits,
+      stepUp: 'reauthorize',
+    }).provider;
     const engine2 = await connect(rs.url, restarted);
     expect(JSON.parse(await callTool(engine2, 'whoami'))).toMatchObject({ iss: as.url });
-    expect(restartedVisits[0]?.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['files:read', 'files:write', 'admin']));
+    expect(restartedVisits[0]?.searchParams.get('scope')?.split(' ')).toEqual(
+      expect.arrayContaining(['files:read', 'files:write', 'admin']),
+    );
     expect(await callTool(engine2, 'write_file')).toBe('written');
   });
 });
@@ -327,7 +388,12 @@ describe('authorization server binding', () => {
 describe('non-interactive use', () => {
   it('fails fast without a stored token, and uses the tokens an earlier interactive run stored', async () => {
     const file = join(dir, 'ci.json');
-    const ci = new OAuthProvider({ serverUrl: rs.url, redirectUri: REDIRECT, storage: new FileStorage(file), logger: recordingLogger() });
+    const ci = new OAuthProvider({
+      serverUrl: rs.url,
+      redirectUri: REDIRECT,
+      storage: new FileStorage(file),
+      logger: recordingLogger(),
+    });
     const started = Date.now();
     const error = await connect(rs.url, ci).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthorizationRequiredError);
@@ -336,7 +402,12 @@ describe('non-interactive use', () => {
     const { provider } = interactive({ storage: new FileStorage(file) });
     await callTool(await connect(rs.url, provider), 'echo', { message: 'seed' });
 
-    const later = new OAuthProvider({ serverUrl: rs.url, redirectUri: REDIRECT, storage: new FileStorage(file), logger: recordingLogger() });
+    const later = new OAuthProvider({
+      serverUrl: rs.url,
+      redirectUri: REDIRECT,
+      storage: new FileStorage(file),
+      logger: recordingLogger(),
+    });
     expect(await callTool(await connect(rs.url, later), 'echo', { message: 'ci' })).toBe('Echo: ci');
   });
 });

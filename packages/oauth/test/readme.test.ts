@@ -24,7 +24,9 @@ afterAll(stopAll);
 
 describe('README', () => {
   it('shows exactly the example that examples/browser-login.mjs runs', () => {
-    const block = /## Example: sign in, call a tool, refresh[\s\S]*?```js\n([\s\S]*?)```/.exec(read('../README.md'))?.[1];
+    const block = /## Example: sign in, call a tool, refresh[\s\S]*?```js\n([\s\S]*?)```/.exec(
+      read('../README.md'),
+    )?.[1];
     const example = read('../examples/browser-login.mjs');
     expect(block).toBe(example.slice(example.indexOf('import ')));
   });

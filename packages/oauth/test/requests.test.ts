@@ -11,7 +11,9 @@ describe('well-known URLs', () => {
       'https://example.com/.well-known/oauth-protected-resource/public/mcp',
       'https://example.com/.well-known/oauth-protected-resource',
     ]);
-    expect(wellKnownResourceMetadataUrls(new URL('https://example.com/'))).toEqual(['https://example.com/.well-known/oauth-protected-resource']);
+    expect(wellKnownResourceMetadataUrls(new URL('https://example.com/'))).toEqual([
+      'https://example.com/.well-known/oauth-protected-resource',
+    ]);
   });
   it('authorization server metadata in the MCP order', () => {
     expect(authorizationServerMetadataUrls('https://auth.example.com/tenant1')).toEqual([
@@ -23,7 +25,9 @@ describe('well-known URLs', () => {
       'https://auth.example.com/.well-known/oauth-authorization-server',
       'https://auth.example.com/.well-known/openid-configuration',
     ]);
-    expect(authorizationServerMetadataUrls('https://auth.example.com/tenant1/')[0]).toBe('https://auth.example.com/.well-known/oauth-authorization-server/tenant1');
+    expect(authorizationServerMetadataUrls('https://auth.example.com/tenant1/')[0]).toBe(
+      'https://auth.example.com/.well-known/oauth-authorization-server/tenant1',
+    );
   });
 });
 
@@ -40,9 +44,21 @@ describe('resource identifiers', () => {
 });
 
 describe('authorization URL', () => {
-  const request = { clientId: 'c', redirectUri: 'http://127.0.0.1/cb', scope: 'mcp files:read', state: 's', codeChallenge: 'cc', resource: 'https://mcp.example.com' };
+  const request = {
+    clientId: 'c',
+    redirectUri: 'http://127.0.0.1/cb',
+    scope: 'mcp files:read',
+    state: 's',
+    codeChallenge: 'cc',
+    resource: 'https://mcp.example.com',
+  };
   it('keeps the endpoint query and sends each parameter once', () => {
-    const url = buildAuthorizationUrl(new URL('https://as.example/authorize?tenant=t&scope=openid&state=x&client_id=y&code_challenge=z&code_challenge_method=plain'), request);
+    const url = buildAuthorizationUrl(
+      new URL(
+        'https://as.example/authorize?tenant=t&scope=openid&state=x&client_id=y&code_challenge=z&code_challenge_method=plain',
+      ),
+      request,
+    );
     const names = [...url.searchParams.keys()];
     expect(new Set(names).size).toBe(names.length);
     expect(url.searchParams.get('tenant')).toBe('t');
@@ -53,13 +69,19 @@ describe('authorization URL', () => {
     expect(url.searchParams.get('resource')).toBe('https://mcp.example.com');
   });
   it('omits scope when there is none to send', () => {
-    expect(buildAuthorizationUrl(new URL('https://as.example/authorize'), { ...request, scope: undefined }).searchParams.has('scope')).toBe(false);
+    expect(
+      buildAuthorizationUrl(new URL('https://as.example/authorize'), { ...request, scope: undefined }).searchParams.has(
+        'scope',
+      ),
+    ).toBe(false);
   });
 });
 
 describe('callback parameters', () => {
   it('refuses any parameter given twice', () => {
-    expect(() => callbackParameters('http://127.0.0.1/cb?code=a&state=s&iss=x&iss=x')).toThrow(/repeats the parameter "iss"/);
+    expect(() => callbackParameters('http://127.0.0.1/cb?code=a&state=s&iss=x&iss=x')).toThrow(
+      /repeats the parameter "iss"/,
+    );
     expect(() => callbackParameters('?code=a&foo=1&foo=2')).toThrow(/repeats/);
     expect(callbackParameters('code=a&state=s').get('code')).toBe('a');
   });

@@ -32,10 +32,18 @@ export function useScriptedStack(): void {
   });
   afterEach(async () => {
     await cleanup();
-    for (const f of [sas, sas2, rs]) await fetch(new URL('/_reset', f.url), { method: 'POST' }).then((r) => r.arrayBuffer());
+    for (const f of [sas, sas2, rs])
+      await fetch(new URL('/_reset', f.url), { method: 'POST' }).then((r) => r.arrayBuffer());
   });
   afterAll(stopAll);
 }
 
 export const headless = (options: Partial<OAuthProviderOptions> = {}) =>
-  new OAuthProvider({ serverUrl: rs.url, redirectUri: REDIRECT, scope: 'mcp', interaction: headlessInteraction(), logger: recordingLogger(), ...options });
+  new OAuthProvider({
+    serverUrl: rs.url,
+    redirectUri: REDIRECT,
+    scope: 'mcp',
+    interaction: headlessInteraction(),
+    logger: recordingLogger(),
+    ...options,
+  });

@@ -18,14 +18,35 @@ afterAll(stopAll);
 describe('@mcpc/transport-sse-legacy with an OAuthProvider', () => {
   it('authorizes on the stream GET, presents the token on every POST, and recovers from a 401 on a POST', async () => {
     const as = await startScriptedAs();
-    const server = await startOAuthFixtureTracked('sse-resource-server.mjs', ['--config', JSON.stringify({ authorizationServers: [as.url] })]);
-    const provider = new OAuthProvider({ serverUrl: server.url, redirectUri: 'http://127.0.0.1/callback', scope: 'mcp', interaction: headlessInteraction(), logger: recordingLogger() });
-    const engine = new JsonRpcEngine(new SseTransport({ url: server.url, auth: provider, deprecationNotice: false, pingIntervalMs: 0, retries: 0 }), { requestTimeout: 20_000 });
+    const server = await startOAuthFixtureTracked('sse-resource-server.mjs', [
+      '--config',
+      JSON.stringify({ authorizationServers: [as.url] }),
+    ]);
+    const provider = new OAuthProvider({
+      serverUrl: server.url,
+      redirectUri: 'http://127.0.0.1/callback',
+      scope: 'mcp',
+      interaction: headlessInteraction(),
+      logger: recordingLogger(),
+    });
+    const engine = new JsonRpcEngine(
+      new SseTransport({ url: server.url, auth: provider, deprecationNotice: false, pingIntervalMs: 0, retries: 0 }),
+      { requestTimeout: 20_000 },
+    );
     try {
       await engine.start();
-      await engine.request('initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'mcpc-oauth-sse-test', version: '0.0.0' } });
+      await engine.request('initialize', {
+        protocolVersion: '2024-11-05',
+        capabilities: {},
+        clientInfo: { name: 'mcpc-oauth-sse-test', version: '0.0.0' },
+      });
       await engine.notify('notifications/initialized');
-      const call = async (message: string) => ((await engine.request('tools/call', { name: 'echo', arguments: { message } })) as { content: { text: string }[] }).content[0]?.text;
+      const call = async (message: string) =>
+        (
+          (await engine.request('tools/call', { name: 'echo', arguments: { message } })) as {
+            content: { text: string }[];
+          }
+        ).content[0]?.text;
       expect(await call('one')).toBe('Echo: one');
 
       // The server stops accepting the token: the next POST is refused, the provider gets a new one, and

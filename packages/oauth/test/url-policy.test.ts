@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { InsecureUrlError, OAuthConfigError, checkClientIdMetadataUrl, checkPeerUrl, checkRedirectUri, classifyHost } from '../src/index.js';
+import {
+  InsecureUrlError,
+  OAuthConfigError,
+  checkClientIdMetadataUrl,
+  checkPeerUrl,
+  checkRedirectUri,
+  classifyHost,
+} from '../src/index.js';
 
 describe('classifyHost (textual, never resolved)', () => {
   it.each([
@@ -52,7 +59,9 @@ describe('checkPeerUrl', () => {
     'https://auth.example.com/#frag',
     'ftp://auth.example.com/',
     'not a url',
-  ])('refuses %s for a remote server', (url) => expect(() => checkPeerUrl(url, 'issuer', remote)).toThrow(InsecureUrlError));
+  ])('refuses %s for a remote server', (url) =>
+    expect(() => checkPeerUrl(url, 'issuer', remote)).toThrow(InsecureUrlError),
+  );
   it('lets a local stack use loopback, plain HTTP included, but nothing private or link-local', () => {
     expect(checkPeerUrl('http://127.0.0.1:9000/', 'issuer', local).port).toBe('9000');
     expect(checkPeerUrl('http://localhost:9000/', 'issuer', local).hostname).toBe('localhost');
@@ -64,22 +73,37 @@ describe('checkPeerUrl', () => {
 });
 
 describe('checkRedirectUri', () => {
-  it.each(['http://127.0.0.1/callback', 'http://127.0.0.1:8080/cb', 'http://localhost:3000/callback', 'http://[::1]/cb', 'https://app.example.com/cb', 'com.example.app:/oauth/cb'])(
-    'accepts %s',
-    (uri) => expect(() => checkRedirectUri(uri)).not.toThrow(),
-  );
-  it.each(['http://app.example.com/callback', 'http://10.0.0.1/cb', 'javascript:alert(1)', 'data:text/html,x', 'file:///tmp/x', 'myapp:/cb', 'https://app.example.com/cb#f'])(
-    'refuses %s',
-    (uri) => expect(() => checkRedirectUri(uri)).toThrow(InsecureUrlError),
-  );
+  it.each([
+    'http://127.0.0.1/callback',
+    'http://127.0.0.1:8080/cb',
+    'http://localhost:3000/callback',
+    'http://[::1]/cb',
+    'https://app.example.com/cb',
+    'com.example.app:/oauth/cb',
+  ])('accepts %s', (uri) => expect(() => checkRedirectUri(uri)).not.toThrow());
+  it.each([
+    'http://app.example.com/callback',
+    'http://10.0.0.1/cb',
+    'javascript:alert(1)',
+    'data:text/html,x',
+    'file:///tmp/x',
+    'myapp:/cb',
+    'https://app.example.com/cb#f',
+  ])('refuses %s', (uri) => expect(() => checkRedirectUri(uri)).toThrow(InsecureUrlError));
 });
 
 describe('checkClientIdMetadataUrl', () => {
   it('accepts an HTTPS URL with a path', () => {
-    expect(checkClientIdMetadataUrl('https://conformance-test.local/client-metadata.json')).toBe('https://conformance-test.local/client-metadata.json');
+    expect(checkClientIdMetadataUrl('https://conformance-test.local/client-metadata.json')).toBe(
+      'https://conformance-test.local/client-metadata.json',
+    );
   });
-  it.each(['http://app.example/client.json', 'https://app.example', 'https://app.example/', 'https://app.example/a/../client.json', 'https://app.example/client.json#x', 'https://u:p@app.example/c.json'])(
-    'refuses %s',
-    (url) => expect(() => checkClientIdMetadataUrl(url)).toThrow(OAuthConfigError),
-  );
+  it.each([
+    'http://app.example/client.json',
+    'https://app.example',
+    'https://app.example/',
+    'https://app.example/a/../client.json',
+    'https://app.example/client.json#x',
+    'https://u:p@app.example/c.json',
+  ])('refuses %s', (url) => expect(() => checkClientIdMetadataUrl(url)).toThrow(OAuthConfigError));
 });

@@ -44,7 +44,10 @@ export interface Build {
   /** A bounded matcher for a pattern; throws `SchemaError` when it is not an ECMA-262 pattern. */
   pattern(source: JsonValue, at: string): PatternTest;
   /** The node a reference resolves to (throws `SchemaReferenceError`), and the fragment it resolved. */
-  ref(ref: string, at: string): { node: SchemaNode; value: JsonValue; info: SchemaInfo; fragment: string; plainName: boolean };
+  ref(
+    ref: string,
+    at: string,
+  ): { node: SchemaNode; value: JsonValue; info: SchemaInfo; fragment: string; plainName: boolean };
   /** Records the use of an annotation-only keyword: results are `partial`. */
   annotation(keyword: AnnotationKeyword): void;
   /**
@@ -72,6 +75,11 @@ export function boundedValue(b: Build, keyword: string, value: JsonValue): void 
   // A value `maxSchemaDepth` deep as a whole sits one level down inside `enum`'s array.
   const max = keyword === 'enum' ? b.maxSchemaDepth + 1 : b.maxSchemaDepth;
   if (nestsDeeperThan(value, max)) {
-    throw new SchemaLimitError('maxSchemaDepth', b.maxSchemaDepth, `${keyword} at ${b.loc} nests deeper than ${b.maxSchemaDepth} levels`, `${b.loc}/${keyword}`);
+    throw new SchemaLimitError(
+      'maxSchemaDepth',
+      b.maxSchemaDepth,
+      `${keyword} at ${b.loc} nests deeper than ${b.maxSchemaDepth} levels`,
+      `${b.loc}/${keyword}`,
+    );
   }
 }

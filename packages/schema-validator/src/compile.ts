@@ -84,13 +84,26 @@ export class Compiler {
     if (value === true) return { run: () => true, loc: info.loc, res: info.res };
     if (value === false) {
       const at = info.loc;
-      return { run: (_d, ctx, path) => fail(ctx, path, 'false', at, 'no value is allowed here (the schema is false)'), loc: at, res: info.res };
+      return {
+        run: (_d, ctx, path) => fail(ctx, path, 'false', at, 'no value is allowed here (the schema is false)'),
+        loc: at,
+        res: info.res,
+      };
     }
-    if (!isObject(value)) throw new SchemaError(`the schema at ${info.loc} must be an object or a boolean`, { schemaPath: info.loc });
+    if (!isObject(value))
+      throw new SchemaError(`the schema at ${info.loc} must be an object or a boolean`, { schemaPath: info.loc });
     const known = this.nodes.get(value);
     if (known !== undefined) return known.node;
     const node = { run: notYet, loc: info.loc, res: info.res };
-    const p: Pending = { node, value, info, checks: { any: [], string: [], number: [], object: [], array: [] }, last: [], edges: [], collects: false };
+    const p: Pending = {
+      node,
+      value,
+      info,
+      checks: { any: [], string: [], number: [], object: [], array: [] },
+      last: [],
+      edges: [],
+      collects: false,
+    };
     this.nodes.set(value, p);
     this.queue.push(p);
     if (info.res.rootValue === value) info.res.root = node;
@@ -253,7 +266,8 @@ export class Compiler {
       },
       pattern(source, at): PatternTest {
         const where = `${loc}/${at}`;
-        if (typeof source !== 'string') throw new SchemaError(`the pattern at ${where} must be a string`, { schemaPath: where });
+        if (typeof source !== 'string')
+          throw new SchemaError(`the pattern at ${where} must be a string`, { schemaPath: where });
         if (source.length > limits.maxPatternLength) {
           throw new SchemaLimitError(
             'maxPatternLength',
@@ -264,7 +278,10 @@ export class Compiler {
         }
         const compiled = compilePattern(source);
         if (compiled instanceof SyntaxError) {
-          throw new SchemaError(`the pattern at ${where} is not an ECMA-262 regular expression (u flag): ${compiled.message}`, { schemaPath: where, cause: compiled });
+          throw new SchemaError(
+            `the pattern at ${where} is not an ECMA-262 regular expression (u flag): ${compiled.message}`,
+            { schemaPath: where, cause: compiled },
+          );
         }
         return patternTester(compiled, budget, at.split('/')[0] ?? 'pattern', where);
       },
@@ -273,7 +290,13 @@ export class Compiler {
         const target = registry.resolve(ref, info.base, at, dialect);
         const fragment = target.fragment;
         const plainName = fragment !== '' && !fragment.startsWith('/') && splitFragment(ref).fragment !== '';
-        return { node: this.node(target.value, target.info), value: target.value, info: target.info, fragment, plainName };
+        return {
+          node: this.node(target.value, target.info),
+          value: target.value,
+          info: target.info,
+          fragment,
+          plainName,
+        };
       },
       annotation: (keyword) => {
         this.partial.add(keyword);
@@ -341,10 +364,13 @@ export class Compiler {
         if (c === GREY) {
           const from = stack.findIndex((f) => f.node === to);
           const cycle = [...stack.slice(from).map((f) => f.node.loc), to.loc].join(' → ');
-          throw new SchemaError(`the schema refers to itself without descending into the instance (${cycle}); evaluating it would never end`, {
-            code: 'MCPC_SCHEMA_REF_CYCLE',
-            schemaPath: to.loc,
-          });
+          throw new SchemaError(
+            `the schema refers to itself without descending into the instance (${cycle}); evaluating it would never end`,
+            {
+              code: 'MCPC_SCHEMA_REF_CYCLE',
+              schemaPath: to.loc,
+            },
+          );
         }
         if (c === WHITE && edgesOf.has(to)) {
           color.set(to, GREY);
@@ -369,7 +395,10 @@ function assemble(p: Pending, dynamic: boolean): Check {
   const collects = p.collects;
   const res = p.node.res;
   if (any.length + str.length + num.length + obj.length + arr.length + last.length === 0) return () => true;
-  const single = !collects && !dynamic && str.length + num.length + obj.length + arr.length === 0 && any.length === 1 ? any[0] : undefined;
+  const single =
+    !collects && !dynamic && str.length + num.length + obj.length + arr.length === 0 && any.length === 1
+      ? any[0]
+      : undefined;
   if (single !== undefined) return single;
   return (data, ctx, path, ev, scope) => {
     if (dynamic && scope !== null && scope.res !== res) scope = { res, up: scope };
@@ -413,4 +442,3 @@ function assemble(p: Pending, dynamic: boolean): Check {
     return ok;
   };
 }
-

@@ -84,7 +84,12 @@ export class ValidationError extends McpError {
   /** The annotation-only keywords the schema uses (see `ValidationResult.partial`). */
   readonly partial: readonly string[];
 
-  constructor(errors: readonly ValidationIssue[], partial: readonly string[], what = 'value', code = 'MCPC_VALIDATION_FAILED') {
+  constructor(
+    errors: readonly ValidationIssue[],
+    partial: readonly string[],
+    what = 'value',
+    code = 'MCPC_VALIDATION_FAILED',
+  ) {
     const first = errors[0];
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     super(
@@ -109,7 +114,13 @@ export class EvaluationLimitError extends ValidationError {
   readonly limit: string;
   readonly value: number;
 
-  constructor(limit: string, value: number, errors: readonly ValidationIssue[], partial: readonly string[], what = 'value') {
+  constructor(
+    limit: string,
+    value: number,
+    errors: readonly ValidationIssue[],
+    partial: readonly string[],
+    what = 'value',
+  ) {
     super(errors, partial, what, 'MCPC_SCHEMA_EVALUATION_LIMIT');
     this.message = `the ${what} could not be validated: ${errors[0]?.message ?? `limits.${limit} was passed`}`;
     this.limit = limit;
@@ -128,7 +139,12 @@ export class PatternCheckError extends ValidationError {
   static override readonly brand: string = 'PatternCheckError';
   readonly reason: PatternAbortReason;
 
-  constructor(reason: PatternAbortReason, errors: readonly ValidationIssue[], partial: readonly string[], what = 'value') {
+  constructor(
+    reason: PatternAbortReason,
+    errors: readonly ValidationIssue[],
+    partial: readonly string[],
+    what = 'value',
+  ) {
     super(errors, partial, what, 'MCPC_SCHEMA_PATTERN_UNCHECKED');
     this.message = `the ${what} could not be validated: ${errors[0]?.message ?? 'a pattern check could not finish'}`;
     this.reason = reason;

@@ -6,5 +6,13 @@ export type { ValidationResult, ValidationIssue, AnnotationKeyword } from './res
 export type { Dialect } from './dialect.js';
 export { SUPPORTED_DIALECTS } from './dialect.js';
 export type { JsonValue, JsonObject } from './json.js';
-export { SchemaError, UnsupportedDialectError, SchemaReferenceError, SchemaLimitError, ValidationError, EvaluationLimitError, PatternCheckError } from './errors.js';
+export {
+  SchemaError,
+  UnsupportedDialectError,
+  SchemaReferenceError,
+  SchemaLimitError,
+  ValidationError,
+  EvaluationLimitError,
+  PatternCheckError,
+} from './errors.js';
 export { stopPatternWorker } from './pattern-worker.js';

@@ -17,7 +17,8 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
     const { v, depth } = top;
     if (typeof v !== 'object' || v === null) continue;
     if (depth >= max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) pending.push({ v: child, depth: depth + 1 });
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (typeof child === 'object' && child !== null) pending.push({ v: child, depth: depth + 1 });
   }
   return false;
 }

@@ -6,1139 +6,1071 @@
 // They are kept as plain object literals (not JSON imports) so the package needs no import attributes
 // and tsc emits them as ordinary modules.
 
-import type { JsonValue } from "./json.js";
+import type { JsonValue } from './json.js';
 
 export const META_SCHEMAS: readonly JsonValue[] = [
   // http://json-schema.org/draft-07/schema#
   {
-    "$schema": "http://json-schema.org/draft-07/schema#",
-    "$id": "http://json-schema.org/draft-07/schema#",
-    "title": "Core schema meta-schema",
-    "definitions": {
-      "schemaArray": {
-        "type": "array",
-        "minItems": 1,
-        "items": {
-          "$ref": "#"
-        }
-      },
-      "nonNegativeInteger": {
-        "type": "integer",
-        "minimum": 0
-      },
-      "nonNegativeIntegerDefault0": {
-        "allOf": [
-          {
-            "$ref": "#/definitions/nonNegativeInteger"
-          },
-          {
-            "default": 0
-          }
-        ]
-      },
-      "simpleTypes": {
-        "enum": [
-          "array",
-          "boolean",
-          "integer",
-          "null",
-          "number",
-          "object",
-          "string"
-        ]
-      },
-      "stringArray": {
-        "type": "array",
-        "items": {
-          "type": "string"
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'http://json-schema.org/draft-07/schema#',
+    title: 'Core schema meta-schema',
+    definitions: {
+      schemaArray: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          $ref: '#',
         },
-        "uniqueItems": true,
-        "default": []
-      }
-    },
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "$id": {
-        "type": "string",
-        "format": "uri-reference"
       },
-      "$schema": {
-        "type": "string",
-        "format": "uri"
+      nonNegativeInteger: {
+        type: 'integer',
+        minimum: 0,
       },
-      "$ref": {
-        "type": "string",
-        "format": "uri-reference"
-      },
-      "$comment": {
-        "type": "string"
-      },
-      "title": {
-        "type": "string"
-      },
-      "description": {
-        "type": "string"
-      },
-      "default": true,
-      "readOnly": {
-        "type": "boolean",
-        "default": false
-      },
-      "examples": {
-        "type": "array",
-        "items": true
-      },
-      "multipleOf": {
-        "type": "number",
-        "exclusiveMinimum": 0
-      },
-      "maximum": {
-        "type": "number"
-      },
-      "exclusiveMaximum": {
-        "type": "number"
-      },
-      "minimum": {
-        "type": "number"
-      },
-      "exclusiveMinimum": {
-        "type": "number"
-      },
-      "maxLength": {
-        "$ref": "#/definitions/nonNegativeInteger"
-      },
-      "minLength": {
-        "$ref": "#/definitions/nonNegativeIntegerDefault0"
-      },
-      "pattern": {
-        "type": "string",
-        "format": "regex"
-      },
-      "additionalItems": {
-        "$ref": "#"
-      },
-      "items": {
-        "anyOf": [
+      nonNegativeIntegerDefault0: {
+        allOf: [
           {
-            "$ref": "#"
+            $ref: '#/definitions/nonNegativeInteger',
           },
           {
-            "$ref": "#/definitions/schemaArray"
-          }
+            default: 0,
+          },
         ],
-        "default": true
       },
-      "maxItems": {
-        "$ref": "#/definitions/nonNegativeInteger"
+      simpleTypes: {
+        enum: ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'],
       },
-      "minItems": {
-        "$ref": "#/definitions/nonNegativeIntegerDefault0"
-      },
-      "uniqueItems": {
-        "type": "boolean",
-        "default": false
-      },
-      "contains": {
-        "$ref": "#"
-      },
-      "maxProperties": {
-        "$ref": "#/definitions/nonNegativeInteger"
-      },
-      "minProperties": {
-        "$ref": "#/definitions/nonNegativeIntegerDefault0"
-      },
-      "required": {
-        "$ref": "#/definitions/stringArray"
-      },
-      "additionalProperties": {
-        "$ref": "#"
-      },
-      "definitions": {
-        "type": "object",
-        "additionalProperties": {
-          "$ref": "#"
+      stringArray: {
+        type: 'array',
+        items: {
+          type: 'string',
         },
-        "default": {}
+        uniqueItems: true,
+        default: [],
       },
-      "properties": {
-        "type": "object",
-        "additionalProperties": {
-          "$ref": "#"
-        },
-        "default": {}
+    },
+    type: ['object', 'boolean'],
+    properties: {
+      $id: {
+        type: 'string',
+        format: 'uri-reference',
       },
-      "patternProperties": {
-        "type": "object",
-        "additionalProperties": {
-          "$ref": "#"
-        },
-        "propertyNames": {
-          "format": "regex"
-        },
-        "default": {}
+      $schema: {
+        type: 'string',
+        format: 'uri',
       },
-      "dependencies": {
-        "type": "object",
-        "additionalProperties": {
-          "anyOf": [
-            {
-              "$ref": "#"
-            },
-            {
-              "$ref": "#/definitions/stringArray"
-            }
-          ]
-        }
+      $ref: {
+        type: 'string',
+        format: 'uri-reference',
       },
-      "propertyNames": {
-        "$ref": "#"
+      $comment: {
+        type: 'string',
       },
-      "const": true,
-      "enum": {
-        "type": "array",
-        "items": true,
-        "minItems": 1,
-        "uniqueItems": true
+      title: {
+        type: 'string',
       },
-      "type": {
-        "anyOf": [
+      description: {
+        type: 'string',
+      },
+      default: true,
+      readOnly: {
+        type: 'boolean',
+        default: false,
+      },
+      examples: {
+        type: 'array',
+        items: true,
+      },
+      multipleOf: {
+        type: 'number',
+        exclusiveMinimum: 0,
+      },
+      maximum: {
+        type: 'number',
+      },
+      exclusiveMaximum: {
+        type: 'number',
+      },
+      minimum: {
+        type: 'number',
+      },
+      exclusiveMinimum: {
+        type: 'number',
+      },
+      maxLength: {
+        $ref: '#/definitions/nonNegativeInteger',
+      },
+      minLength: {
+        $ref: '#/definitions/nonNegativeIntegerDefault0',
+      },
+      pattern: {
+        type: 'string',
+        format: 'regex',
+      },
+      additionalItems: {
+        $ref: '#',
+      },
+      items: {
+        anyOf: [
           {
-            "$ref": "#/definitions/simpleTypes"
+            $ref: '#',
           },
           {
-            "type": "array",
-            "items": {
-              "$ref": "#/definitions/simpleTypes"
+            $ref: '#/definitions/schemaArray',
+          },
+        ],
+        default: true,
+      },
+      maxItems: {
+        $ref: '#/definitions/nonNegativeInteger',
+      },
+      minItems: {
+        $ref: '#/definitions/nonNegativeIntegerDefault0',
+      },
+      uniqueItems: {
+        type: 'boolean',
+        default: false,
+      },
+      contains: {
+        $ref: '#',
+      },
+      maxProperties: {
+        $ref: '#/definitions/nonNegativeInteger',
+      },
+      minProperties: {
+        $ref: '#/definitions/nonNegativeIntegerDefault0',
+      },
+      required: {
+        $ref: '#/definitions/stringArray',
+      },
+      additionalProperties: {
+        $ref: '#',
+      },
+      definitions: {
+        type: 'object',
+        additionalProperties: {
+          $ref: '#',
+        },
+        default: {},
+      },
+      properties: {
+        type: 'object',
+        additionalProperties: {
+          $ref: '#',
+        },
+        default: {},
+      },
+      patternProperties: {
+        type: 'object',
+        additionalProperties: {
+          $ref: '#',
+        },
+        propertyNames: {
+          format: 'regex',
+        },
+        default: {},
+      },
+      dependencies: {
+        type: 'object',
+        additionalProperties: {
+          anyOf: [
+            {
+              $ref: '#',
             },
-            "minItems": 1,
-            "uniqueItems": true
-          }
-        ]
+            {
+              $ref: '#/definitions/stringArray',
+            },
+          ],
+        },
       },
-      "format": {
-        "type": "string"
+      propertyNames: {
+        $ref: '#',
       },
-      "contentMediaType": {
-        "type": "string"
+      const: true,
+      enum: {
+        type: 'array',
+        items: true,
+        minItems: 1,
+        uniqueItems: true,
       },
-      "contentEncoding": {
-        "type": "string"
+      type: {
+        anyOf: [
+          {
+            $ref: '#/definitions/simpleTypes',
+          },
+          {
+            type: 'array',
+            items: {
+              $ref: '#/definitions/simpleTypes',
+            },
+            minItems: 1,
+            uniqueItems: true,
+          },
+        ],
       },
-      "if": {
-        "$ref": "#"
+      format: {
+        type: 'string',
       },
-      "then": {
-        "$ref": "#"
+      contentMediaType: {
+        type: 'string',
       },
-      "else": {
-        "$ref": "#"
+      contentEncoding: {
+        type: 'string',
       },
-      "allOf": {
-        "$ref": "#/definitions/schemaArray"
+      if: {
+        $ref: '#',
       },
-      "anyOf": {
-        "$ref": "#/definitions/schemaArray"
+      then: {
+        $ref: '#',
       },
-      "oneOf": {
-        "$ref": "#/definitions/schemaArray"
+      else: {
+        $ref: '#',
       },
-      "not": {
-        "$ref": "#"
-      }
+      allOf: {
+        $ref: '#/definitions/schemaArray',
+      },
+      anyOf: {
+        $ref: '#/definitions/schemaArray',
+      },
+      oneOf: {
+        $ref: '#/definitions/schemaArray',
+      },
+      not: {
+        $ref: '#',
+      },
     },
-    "default": true
+    default: true,
   },
   // https://json-schema.org/draft/2019-09/schema
   {
-    "$schema": "https://json-schema.org/draft/2019-09/schema",
-    "$id": "https://json-schema.org/draft/2019-09/schema",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2019-09/vocab/core": true,
-      "https://json-schema.org/draft/2019-09/vocab/applicator": true,
-      "https://json-schema.org/draft/2019-09/vocab/validation": true,
-      "https://json-schema.org/draft/2019-09/vocab/meta-data": true,
-      "https://json-schema.org/draft/2019-09/vocab/format": false,
-      "https://json-schema.org/draft/2019-09/vocab/content": true
+    $schema: 'https://json-schema.org/draft/2019-09/schema',
+    $id: 'https://json-schema.org/draft/2019-09/schema',
+    $vocabulary: {
+      'https://json-schema.org/draft/2019-09/vocab/core': true,
+      'https://json-schema.org/draft/2019-09/vocab/applicator': true,
+      'https://json-schema.org/draft/2019-09/vocab/validation': true,
+      'https://json-schema.org/draft/2019-09/vocab/meta-data': true,
+      'https://json-schema.org/draft/2019-09/vocab/format': false,
+      'https://json-schema.org/draft/2019-09/vocab/content': true,
     },
-    "$recursiveAnchor": true,
-    "title": "Core and Validation specifications meta-schema",
-    "allOf": [
+    $recursiveAnchor: true,
+    title: 'Core and Validation specifications meta-schema',
+    allOf: [
       {
-        "$ref": "meta/core"
+        $ref: 'meta/core',
       },
       {
-        "$ref": "meta/applicator"
+        $ref: 'meta/applicator',
       },
       {
-        "$ref": "meta/validation"
+        $ref: 'meta/validation',
       },
       {
-        "$ref": "meta/meta-data"
+        $ref: 'meta/meta-data',
       },
       {
-        "$ref": "meta/format"
+        $ref: 'meta/format',
       },
       {
-        "$ref": "meta/content"
-      }
+        $ref: 'meta/content',
+      },
     ],
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "definitions": {
-        "$comment": "While no longer an official keyword as it is replaced by $defs, this keyword is retained in the meta-schema to prevent incompatible extensions as it remains in common use.",
-        "type": "object",
-        "additionalProperties": {
-          "$recursiveRef": "#"
+    type: ['object', 'boolean'],
+    properties: {
+      definitions: {
+        $comment:
+          'While no longer an official keyword as it is replaced by $defs, this keyword is retained in the meta-schema to prevent incompatible extensions as it remains in common use.',
+        type: 'object',
+        additionalProperties: {
+          $recursiveRef: '#',
         },
-        "default": {}
+        default: {},
       },
-      "dependencies": {
-        "$comment": "\"dependencies\" is no longer a keyword, but schema authors should avoid redefining it to facilitate a smooth transition to \"dependentSchemas\" and \"dependentRequired\"",
-        "type": "object",
-        "additionalProperties": {
-          "anyOf": [
+      dependencies: {
+        $comment:
+          '"dependencies" is no longer a keyword, but schema authors should avoid redefining it to facilitate a smooth transition to "dependentSchemas" and "dependentRequired"',
+        type: 'object',
+        additionalProperties: {
+          anyOf: [
             {
-              "$recursiveRef": "#"
+              $recursiveRef: '#',
             },
             {
-              "$ref": "meta/validation#/$defs/stringArray"
-            }
-          ]
-        }
-      }
-    }
+              $ref: 'meta/validation#/$defs/stringArray',
+            },
+          ],
+        },
+      },
+    },
   },
   // https://json-schema.org/draft/2019-09/meta/applicator
   {
-    "$schema": "https://json-schema.org/draft/2019-09/schema",
-    "$id": "https://json-schema.org/draft/2019-09/meta/applicator",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2019-09/vocab/applicator": true
+    $schema: 'https://json-schema.org/draft/2019-09/schema',
+    $id: 'https://json-schema.org/draft/2019-09/meta/applicator',
+    $vocabulary: {
+      'https://json-schema.org/draft/2019-09/vocab/applicator': true,
     },
-    "$recursiveAnchor": true,
-    "title": "Applicator vocabulary meta-schema",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "additionalItems": {
-        "$recursiveRef": "#"
+    $recursiveAnchor: true,
+    title: 'Applicator vocabulary meta-schema',
+    type: ['object', 'boolean'],
+    properties: {
+      additionalItems: {
+        $recursiveRef: '#',
       },
-      "unevaluatedItems": {
-        "$recursiveRef": "#"
+      unevaluatedItems: {
+        $recursiveRef: '#',
       },
-      "items": {
-        "anyOf": [
+      items: {
+        anyOf: [
           {
-            "$recursiveRef": "#"
+            $recursiveRef: '#',
           },
           {
-            "$ref": "#/$defs/schemaArray"
-          }
-        ]
+            $ref: '#/$defs/schemaArray',
+          },
+        ],
       },
-      "contains": {
-        "$recursiveRef": "#"
+      contains: {
+        $recursiveRef: '#',
       },
-      "additionalProperties": {
-        "$recursiveRef": "#"
+      additionalProperties: {
+        $recursiveRef: '#',
       },
-      "unevaluatedProperties": {
-        "$recursiveRef": "#"
+      unevaluatedProperties: {
+        $recursiveRef: '#',
       },
-      "properties": {
-        "type": "object",
-        "additionalProperties": {
-          "$recursiveRef": "#"
+      properties: {
+        type: 'object',
+        additionalProperties: {
+          $recursiveRef: '#',
         },
-        "default": {}
+        default: {},
       },
-      "patternProperties": {
-        "type": "object",
-        "additionalProperties": {
-          "$recursiveRef": "#"
+      patternProperties: {
+        type: 'object',
+        additionalProperties: {
+          $recursiveRef: '#',
         },
-        "propertyNames": {
-          "format": "regex"
+        propertyNames: {
+          format: 'regex',
         },
-        "default": {}
+        default: {},
       },
-      "dependentSchemas": {
-        "type": "object",
-        "additionalProperties": {
-          "$recursiveRef": "#"
-        }
+      dependentSchemas: {
+        type: 'object',
+        additionalProperties: {
+          $recursiveRef: '#',
+        },
       },
-      "propertyNames": {
-        "$recursiveRef": "#"
+      propertyNames: {
+        $recursiveRef: '#',
       },
-      "if": {
-        "$recursiveRef": "#"
+      if: {
+        $recursiveRef: '#',
       },
-      "then": {
-        "$recursiveRef": "#"
+      then: {
+        $recursiveRef: '#',
       },
-      "else": {
-        "$recursiveRef": "#"
+      else: {
+        $recursiveRef: '#',
       },
-      "allOf": {
-        "$ref": "#/$defs/schemaArray"
+      allOf: {
+        $ref: '#/$defs/schemaArray',
       },
-      "anyOf": {
-        "$ref": "#/$defs/schemaArray"
+      anyOf: {
+        $ref: '#/$defs/schemaArray',
       },
-      "oneOf": {
-        "$ref": "#/$defs/schemaArray"
+      oneOf: {
+        $ref: '#/$defs/schemaArray',
       },
-      "not": {
-        "$recursiveRef": "#"
-      }
+      not: {
+        $recursiveRef: '#',
+      },
     },
-    "$defs": {
-      "schemaArray": {
-        "type": "array",
-        "minItems": 1,
-        "items": {
-          "$recursiveRef": "#"
-        }
-      }
-    }
+    $defs: {
+      schemaArray: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          $recursiveRef: '#',
+        },
+      },
+    },
   },
   // https://json-schema.org/draft/2019-09/meta/content
   {
-    "$schema": "https://json-schema.org/draft/2019-09/schema",
-    "$id": "https://json-schema.org/draft/2019-09/meta/content",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2019-09/vocab/content": true
+    $schema: 'https://json-schema.org/draft/2019-09/schema',
+    $id: 'https://json-schema.org/draft/2019-09/meta/content',
+    $vocabulary: {
+      'https://json-schema.org/draft/2019-09/vocab/content': true,
     },
-    "$recursiveAnchor": true,
-    "title": "Content vocabulary meta-schema",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "contentMediaType": {
-        "type": "string"
+    $recursiveAnchor: true,
+    title: 'Content vocabulary meta-schema',
+    type: ['object', 'boolean'],
+    properties: {
+      contentMediaType: {
+        type: 'string',
       },
-      "contentEncoding": {
-        "type": "string"
+      contentEncoding: {
+        type: 'string',
       },
-      "contentSchema": {
-        "$recursiveRef": "#"
-      }
-    }
+      contentSchema: {
+        $recursiveRef: '#',
+      },
+    },
   },
   // https://json-schema.org/draft/2019-09/meta/core
   {
-    "$schema": "https://json-schema.org/draft/2019-09/schema",
-    "$id": "https://json-schema.org/draft/2019-09/meta/core",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2019-09/vocab/core": true
+    $schema: 'https://json-schema.org/draft/2019-09/schema',
+    $id: 'https://json-schema.org/draft/2019-09/meta/core',
+    $vocabulary: {
+      'https://json-schema.org/draft/2019-09/vocab/core': true,
     },
-    "$recursiveAnchor": true,
-    "title": "Core vocabulary meta-schema",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "$id": {
-        "type": "string",
-        "format": "uri-reference",
-        "$comment": "Non-empty fragments not allowed.",
-        "pattern": "^[^#]*#?$"
+    $recursiveAnchor: true,
+    title: 'Core vocabulary meta-schema',
+    type: ['object', 'boolean'],
+    properties: {
+      $id: {
+        type: 'string',
+        format: 'uri-reference',
+        $comment: 'Non-empty fragments not allowed.',
+        pattern: '^[^#]*#?$',
       },
-      "$schema": {
-        "type": "string",
-        "format": "uri"
+      $schema: {
+        type: 'string',
+        format: 'uri',
       },
-      "$anchor": {
-        "type": "string",
-        "pattern": "^[A-Za-z][-A-Za-z0-9.:_]*$"
+      $anchor: {
+        type: 'string',
+        pattern: '^[A-Za-z][-A-Za-z0-9.:_]*$',
       },
-      "$ref": {
-        "type": "string",
-        "format": "uri-reference"
+      $ref: {
+        type: 'string',
+        format: 'uri-reference',
       },
-      "$recursiveRef": {
-        "type": "string",
-        "format": "uri-reference"
+      $recursiveRef: {
+        type: 'string',
+        format: 'uri-reference',
       },
-      "$recursiveAnchor": {
-        "type": "boolean",
-        "default": false
+      $recursiveAnchor: {
+        type: 'boolean',
+        default: false,
       },
-      "$vocabulary": {
-        "type": "object",
-        "propertyNames": {
-          "type": "string",
-          "format": "uri"
+      $vocabulary: {
+        type: 'object',
+        propertyNames: {
+          type: 'string',
+          format: 'uri',
         },
-        "additionalProperties": {
-          "type": "boolean"
-        }
-      },
-      "$comment": {
-        "type": "string"
-      },
-      "$defs": {
-        "type": "object",
-        "additionalProperties": {
-          "$recursiveRef": "#"
+        additionalProperties: {
+          type: 'boolean',
         },
-        "default": {}
-      }
-    }
+      },
+      $comment: {
+        type: 'string',
+      },
+      $defs: {
+        type: 'object',
+        additionalProperties: {
+          $recursiveRef: '#',
+        },
+        default: {},
+      },
+    },
   },
   // https://json-schema.org/draft/2019-09/meta/format
   {
-    "$schema": "https://json-schema.org/draft/2019-09/schema",
-    "$id": "https://json-schema.org/draft/2019-09/meta/format",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2019-09/vocab/format": true
+    $schema: 'https://json-schema.org/draft/2019-09/schema',
+    $id: 'https://json-schema.org/draft/2019-09/meta/format',
+    $vocabulary: {
+      'https://json-schema.org/draft/2019-09/vocab/format': true,
     },
-    "$recursiveAnchor": true,
-    "title": "Format vocabulary meta-schema",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "format": {
-        "type": "string"
-      }
-    }
+    $recursiveAnchor: true,
+    title: 'Format vocabulary meta-schema',
+    type: ['object', 'boolean'],
+    properties: {
+      format: {
+        type: 'string',
+      },
+    },
   },
   // https://json-schema.org/draft/2019-09/meta/meta-data
   {
-    "$schema": "https://json-schema.org/draft/2019-09/schema",
-    "$id": "https://json-schema.org/draft/2019-09/meta/meta-data",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2019-09/vocab/meta-data": true
+    $schema: 'https://json-schema.org/draft/2019-09/schema',
+    $id: 'https://json-schema.org/draft/2019-09/meta/meta-data',
+    $vocabulary: {
+      'https://json-schema.org/draft/2019-09/vocab/meta-data': true,
     },
-    "$recursiveAnchor": true,
-    "title": "Meta-data vocabulary meta-schema",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "title": {
-        "type": "string"
+    $recursiveAnchor: true,
+    title: 'Meta-data vocabulary meta-schema',
+    type: ['object', 'boolean'],
+    properties: {
+      title: {
+        type: 'string',
       },
-      "description": {
-        "type": "string"
+      description: {
+        type: 'string',
       },
-      "default": true,
-      "deprecated": {
-        "type": "boolean",
-        "default": false
+      default: true,
+      deprecated: {
+        type: 'boolean',
+        default: false,
       },
-      "readOnly": {
-        "type": "boolean",
-        "default": false
+      readOnly: {
+        type: 'boolean',
+        default: false,
       },
-      "writeOnly": {
-        "type": "boolean",
-        "default": false
+      writeOnly: {
+        type: 'boolean',
+        default: false,
       },
-      "examples": {
-        "type": "array",
-        "items": true
-      }
-    }
+      examples: {
+        type: 'array',
+        items: true,
+      },
+    },
   },
   // https://json-schema.org/draft/2019-09/meta/validation
   {
-    "$schema": "https://json-schema.org/draft/2019-09/schema",
-    "$id": "https://json-schema.org/draft/2019-09/meta/validation",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2019-09/vocab/validation": true
+    $schema: 'https://json-schema.org/draft/2019-09/schema',
+    $id: 'https://json-schema.org/draft/2019-09/meta/validation',
+    $vocabulary: {
+      'https://json-schema.org/draft/2019-09/vocab/validation': true,
     },
-    "$recursiveAnchor": true,
-    "title": "Validation vocabulary meta-schema",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "multipleOf": {
-        "type": "number",
-        "exclusiveMinimum": 0
+    $recursiveAnchor: true,
+    title: 'Validation vocabulary meta-schema',
+    type: ['object', 'boolean'],
+    properties: {
+      multipleOf: {
+        type: 'number',
+        exclusiveMinimum: 0,
       },
-      "maximum": {
-        "type": "number"
+      maximum: {
+        type: 'number',
       },
-      "exclusiveMaximum": {
-        "type": "number"
+      exclusiveMaximum: {
+        type: 'number',
       },
-      "minimum": {
-        "type": "number"
+      minimum: {
+        type: 'number',
       },
-      "exclusiveMinimum": {
-        "type": "number"
+      exclusiveMinimum: {
+        type: 'number',
       },
-      "maxLength": {
-        "$ref": "#/$defs/nonNegativeInteger"
+      maxLength: {
+        $ref: '#/$defs/nonNegativeInteger',
       },
-      "minLength": {
-        "$ref": "#/$defs/nonNegativeIntegerDefault0"
+      minLength: {
+        $ref: '#/$defs/nonNegativeIntegerDefault0',
       },
-      "pattern": {
-        "type": "string",
-        "format": "regex"
+      pattern: {
+        type: 'string',
+        format: 'regex',
       },
-      "maxItems": {
-        "$ref": "#/$defs/nonNegativeInteger"
+      maxItems: {
+        $ref: '#/$defs/nonNegativeInteger',
       },
-      "minItems": {
-        "$ref": "#/$defs/nonNegativeIntegerDefault0"
+      minItems: {
+        $ref: '#/$defs/nonNegativeIntegerDefault0',
       },
-      "uniqueItems": {
-        "type": "boolean",
-        "default": false
+      uniqueItems: {
+        type: 'boolean',
+        default: false,
       },
-      "maxContains": {
-        "$ref": "#/$defs/nonNegativeInteger"
+      maxContains: {
+        $ref: '#/$defs/nonNegativeInteger',
       },
-      "minContains": {
-        "$ref": "#/$defs/nonNegativeInteger",
-        "default": 1
+      minContains: {
+        $ref: '#/$defs/nonNegativeInteger',
+        default: 1,
       },
-      "maxProperties": {
-        "$ref": "#/$defs/nonNegativeInteger"
+      maxProperties: {
+        $ref: '#/$defs/nonNegativeInteger',
       },
-      "minProperties": {
-        "$ref": "#/$defs/nonNegativeIntegerDefault0"
+      minProperties: {
+        $ref: '#/$defs/nonNegativeIntegerDefault0',
       },
-      "required": {
-        "$ref": "#/$defs/stringArray"
+      required: {
+        $ref: '#/$defs/stringArray',
       },
-      "dependentRequired": {
-        "type": "object",
-        "additionalProperties": {
-          "$ref": "#/$defs/stringArray"
-        }
+      dependentRequired: {
+        type: 'object',
+        additionalProperties: {
+          $ref: '#/$defs/stringArray',
+        },
       },
-      "const": true,
-      "enum": {
-        "type": "array",
-        "items": true
+      const: true,
+      enum: {
+        type: 'array',
+        items: true,
       },
-      "type": {
-        "anyOf": [
+      type: {
+        anyOf: [
           {
-            "$ref": "#/$defs/simpleTypes"
+            $ref: '#/$defs/simpleTypes',
           },
           {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/simpleTypes"
+            type: 'array',
+            items: {
+              $ref: '#/$defs/simpleTypes',
             },
-            "minItems": 1,
-            "uniqueItems": true
-          }
-        ]
-      }
+            minItems: 1,
+            uniqueItems: true,
+          },
+        ],
+      },
     },
-    "$defs": {
-      "nonNegativeInteger": {
-        "type": "integer",
-        "minimum": 0
+    $defs: {
+      nonNegativeInteger: {
+        type: 'integer',
+        minimum: 0,
       },
-      "nonNegativeIntegerDefault0": {
-        "$ref": "#/$defs/nonNegativeInteger",
-        "default": 0
+      nonNegativeIntegerDefault0: {
+        $ref: '#/$defs/nonNegativeInteger',
+        default: 0,
       },
-      "simpleTypes": {
-        "enum": [
-          "array",
-          "boolean",
-          "integer",
-          "null",
-          "number",
-          "object",
-          "string"
-        ]
+      simpleTypes: {
+        enum: ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'],
       },
-      "stringArray": {
-        "type": "array",
-        "items": {
-          "type": "string"
+      stringArray: {
+        type: 'array',
+        items: {
+          type: 'string',
         },
-        "uniqueItems": true,
-        "default": []
-      }
-    }
+        uniqueItems: true,
+        default: [],
+      },
+    },
   },
   // https://json-schema.org/draft/2020-12/schema
   {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "https://json-schema.org/draft/2020-12/schema",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2020-12/vocab/core": true,
-      "https://json-schema.org/draft/2020-12/vocab/applicator": true,
-      "https://json-schema.org/draft/2020-12/vocab/unevaluated": true,
-      "https://json-schema.org/draft/2020-12/vocab/validation": true,
-      "https://json-schema.org/draft/2020-12/vocab/meta-data": true,
-      "https://json-schema.org/draft/2020-12/vocab/format-annotation": true,
-      "https://json-schema.org/draft/2020-12/vocab/content": true
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://json-schema.org/draft/2020-12/schema',
+    $vocabulary: {
+      'https://json-schema.org/draft/2020-12/vocab/core': true,
+      'https://json-schema.org/draft/2020-12/vocab/applicator': true,
+      'https://json-schema.org/draft/2020-12/vocab/unevaluated': true,
+      'https://json-schema.org/draft/2020-12/vocab/validation': true,
+      'https://json-schema.org/draft/2020-12/vocab/meta-data': true,
+      'https://json-schema.org/draft/2020-12/vocab/format-annotation': true,
+      'https://json-schema.org/draft/2020-12/vocab/content': true,
     },
-    "$dynamicAnchor": "meta",
-    "title": "Core and Validation specifications meta-schema",
-    "allOf": [
+    $dynamicAnchor: 'meta',
+    title: 'Core and Validation specifications meta-schema',
+    allOf: [
       {
-        "$ref": "meta/core"
+        $ref: 'meta/core',
       },
       {
-        "$ref": "meta/applicator"
+        $ref: 'meta/applicator',
       },
       {
-        "$ref": "meta/unevaluated"
+        $ref: 'meta/unevaluated',
       },
       {
-        "$ref": "meta/validation"
+        $ref: 'meta/validation',
       },
       {
-        "$ref": "meta/meta-data"
+        $ref: 'meta/meta-data',
       },
       {
-        "$ref": "meta/format-annotation"
+        $ref: 'meta/format-annotation',
       },
       {
-        "$ref": "meta/content"
-      }
+        $ref: 'meta/content',
+      },
     ],
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "$comment": "This meta-schema also defines keywords that have appeared in previous drafts in order to prevent incompatible extensions as they remain in common use.",
-    "properties": {
-      "definitions": {
-        "$comment": "\"definitions\" has been replaced by \"$defs\".",
-        "type": "object",
-        "additionalProperties": {
-          "$dynamicRef": "#meta"
+    type: ['object', 'boolean'],
+    $comment:
+      'This meta-schema also defines keywords that have appeared in previous drafts in order to prevent incompatible extensions as they remain in common use.',
+    properties: {
+      definitions: {
+        $comment: '"definitions" has been replaced by "$defs".',
+        type: 'object',
+        additionalProperties: {
+          $dynamicRef: '#meta',
         },
-        "deprecated": true,
-        "default": {}
+        deprecated: true,
+        default: {},
       },
-      "dependencies": {
-        "$comment": "\"dependencies\" has been split and replaced by \"dependentSchemas\" and \"dependentRequired\" in order to serve their differing semantics.",
-        "type": "object",
-        "additionalProperties": {
-          "anyOf": [
+      dependencies: {
+        $comment:
+          '"dependencies" has been split and replaced by "dependentSchemas" and "dependentRequired" in order to serve their differing semantics.',
+        type: 'object',
+        additionalProperties: {
+          anyOf: [
             {
-              "$dynamicRef": "#meta"
+              $dynamicRef: '#meta',
             },
             {
-              "$ref": "meta/validation#/$defs/stringArray"
-            }
-          ]
+              $ref: 'meta/validation#/$defs/stringArray',
+            },
+          ],
         },
-        "deprecated": true,
-        "default": {}
+        deprecated: true,
+        default: {},
       },
-      "$recursiveAnchor": {
-        "$comment": "\"$recursiveAnchor\" has been replaced by \"$dynamicAnchor\".",
-        "$ref": "meta/core#/$defs/anchorString",
-        "deprecated": true
+      $recursiveAnchor: {
+        $comment: '"$recursiveAnchor" has been replaced by "$dynamicAnchor".',
+        $ref: 'meta/core#/$defs/anchorString',
+        deprecated: true,
       },
-      "$recursiveRef": {
-        "$comment": "\"$recursiveRef\" has been replaced by \"$dynamicRef\".",
-        "$ref": "meta/core#/$defs/uriReferenceString",
-        "deprecated": true
-      }
-    }
+      $recursiveRef: {
+        $comment: '"$recursiveRef" has been replaced by "$dynamicRef".',
+        $ref: 'meta/core#/$defs/uriReferenceString',
+        deprecated: true,
+      },
+    },
   },
   // https://json-schema.org/draft/2020-12/meta/applicator
   {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "https://json-schema.org/draft/2020-12/meta/applicator",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2020-12/vocab/applicator": true
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://json-schema.org/draft/2020-12/meta/applicator',
+    $vocabulary: {
+      'https://json-schema.org/draft/2020-12/vocab/applicator': true,
     },
-    "$dynamicAnchor": "meta",
-    "title": "Applicator vocabulary meta-schema",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "prefixItems": {
-        "$ref": "#/$defs/schemaArray"
+    $dynamicAnchor: 'meta',
+    title: 'Applicator vocabulary meta-schema',
+    type: ['object', 'boolean'],
+    properties: {
+      prefixItems: {
+        $ref: '#/$defs/schemaArray',
       },
-      "items": {
-        "$dynamicRef": "#meta"
+      items: {
+        $dynamicRef: '#meta',
       },
-      "contains": {
-        "$dynamicRef": "#meta"
+      contains: {
+        $dynamicRef: '#meta',
       },
-      "additionalProperties": {
-        "$dynamicRef": "#meta"
+      additionalProperties: {
+        $dynamicRef: '#meta',
       },
-      "properties": {
-        "type": "object",
-        "additionalProperties": {
-          "$dynamicRef": "#meta"
+      properties: {
+        type: 'object',
+        additionalProperties: {
+          $dynamicRef: '#meta',
         },
-        "default": {}
+        default: {},
       },
-      "patternProperties": {
-        "type": "object",
-        "additionalProperties": {
-          "$dynamicRef": "#meta"
+      patternProperties: {
+        type: 'object',
+        additionalProperties: {
+          $dynamicRef: '#meta',
         },
-        "propertyNames": {
-          "format": "regex"
+        propertyNames: {
+          format: 'regex',
         },
-        "default": {}
+        default: {},
       },
-      "dependentSchemas": {
-        "type": "object",
-        "additionalProperties": {
-          "$dynamicRef": "#meta"
+      dependentSchemas: {
+        type: 'object',
+        additionalProperties: {
+          $dynamicRef: '#meta',
         },
-        "default": {}
+        default: {},
       },
-      "propertyNames": {
-        "$dynamicRef": "#meta"
+      propertyNames: {
+        $dynamicRef: '#meta',
       },
-      "if": {
-        "$dynamicRef": "#meta"
+      if: {
+        $dynamicRef: '#meta',
       },
-      "then": {
-        "$dynamicRef": "#meta"
+      then: {
+        $dynamicRef: '#meta',
       },
-      "else": {
-        "$dynamicRef": "#meta"
+      else: {
+        $dynamicRef: '#meta',
       },
-      "allOf": {
-        "$ref": "#/$defs/schemaArray"
+      allOf: {
+        $ref: '#/$defs/schemaArray',
       },
-      "anyOf": {
-        "$ref": "#/$defs/schemaArray"
+      anyOf: {
+        $ref: '#/$defs/schemaArray',
       },
-      "oneOf": {
-        "$ref": "#/$defs/schemaArray"
+      oneOf: {
+        $ref: '#/$defs/schemaArray',
       },
-      "not": {
-        "$dynamicRef": "#meta"
-      }
+      not: {
+        $dynamicRef: '#meta',
+      },
     },
-    "$defs": {
-      "schemaArray": {
-        "type": "array",
-        "minItems": 1,
-        "items": {
-          "$dynamicRef": "#meta"
-        }
-      }
-    }
+    $defs: {
+      schemaArray: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          $dynamicRef: '#meta',
+        },
+      },
+    },
   },
   // https://json-schema.org/draft/2020-12/meta/content
   {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "https://json-schema.org/draft/2020-12/meta/content",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2020-12/vocab/content": true
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://json-schema.org/draft/2020-12/meta/content',
+    $vocabulary: {
+      'https://json-schema.org/draft/2020-12/vocab/content': true,
     },
-    "$dynamicAnchor": "meta",
-    "title": "Content vocabulary meta-schema",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "contentEncoding": {
-        "type": "string"
+    $dynamicAnchor: 'meta',
+    title: 'Content vocabulary meta-schema',
+    type: ['object', 'boolean'],
+    properties: {
+      contentEncoding: {
+        type: 'string',
       },
-      "contentMediaType": {
-        "type": "string"
+      contentMediaType: {
+        type: 'string',
       },
-      "contentSchema": {
-        "$dynamicRef": "#meta"
-      }
-    }
+      contentSchema: {
+        $dynamicRef: '#meta',
+      },
+    },
   },
   // https://json-schema.org/draft/2020-12/meta/core
   {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "https://json-schema.org/draft/2020-12/meta/core",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2020-12/vocab/core": true
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://json-schema.org/draft/2020-12/meta/core',
+    $vocabulary: {
+      'https://json-schema.org/draft/2020-12/vocab/core': true,
     },
-    "$dynamicAnchor": "meta",
-    "title": "Core vocabulary meta-schema",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "$id": {
-        "$ref": "#/$defs/uriReferenceString",
-        "$comment": "Non-empty fragments not allowed.",
-        "pattern": "^[^#]*#?$"
+    $dynamicAnchor: 'meta',
+    title: 'Core vocabulary meta-schema',
+    type: ['object', 'boolean'],
+    properties: {
+      $id: {
+        $ref: '#/$defs/uriReferenceString',
+        $comment: 'Non-empty fragments not allowed.',
+        pattern: '^[^#]*#?$',
       },
-      "$schema": {
-        "$ref": "#/$defs/uriString"
+      $schema: {
+        $ref: '#/$defs/uriString',
       },
-      "$ref": {
-        "$ref": "#/$defs/uriReferenceString"
+      $ref: {
+        $ref: '#/$defs/uriReferenceString',
       },
-      "$anchor": {
-        "$ref": "#/$defs/anchorString"
+      $anchor: {
+        $ref: '#/$defs/anchorString',
       },
-      "$dynamicRef": {
-        "$ref": "#/$defs/uriReferenceString"
+      $dynamicRef: {
+        $ref: '#/$defs/uriReferenceString',
       },
-      "$dynamicAnchor": {
-        "$ref": "#/$defs/anchorString"
+      $dynamicAnchor: {
+        $ref: '#/$defs/anchorString',
       },
-      "$vocabulary": {
-        "type": "object",
-        "propertyNames": {
-          "$ref": "#/$defs/uriString"
+      $vocabulary: {
+        type: 'object',
+        propertyNames: {
+          $ref: '#/$defs/uriString',
         },
-        "additionalProperties": {
-          "type": "boolean"
-        }
+        additionalProperties: {
+          type: 'boolean',
+        },
       },
-      "$comment": {
-        "type": "string"
+      $comment: {
+        type: 'string',
       },
-      "$defs": {
-        "type": "object",
-        "additionalProperties": {
-          "$dynamicRef": "#meta"
-        }
-      }
+      $defs: {
+        type: 'object',
+        additionalProperties: {
+          $dynamicRef: '#meta',
+        },
+      },
     },
-    "$defs": {
-      "anchorString": {
-        "type": "string",
-        "pattern": "^[A-Za-z_][-A-Za-z0-9._]*$"
+    $defs: {
+      anchorString: {
+        type: 'string',
+        pattern: '^[A-Za-z_][-A-Za-z0-9._]*$',
       },
-      "uriString": {
-        "type": "string",
-        "format": "uri"
+      uriString: {
+        type: 'string',
+        format: 'uri',
       },
-      "uriReferenceString": {
-        "type": "string",
-        "format": "uri-reference"
-      }
-    }
+      uriReferenceString: {
+        type: 'string',
+        format: 'uri-reference',
+      },
+    },
   },
   // https://json-schema.org/draft/2020-12/meta/format-annotation
   {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "https://json-schema.org/draft/2020-12/meta/format-annotation",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2020-12/vocab/format-annotation": true
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://json-schema.org/draft/2020-12/meta/format-annotation',
+    $vocabulary: {
+      'https://json-schema.org/draft/2020-12/vocab/format-annotation': true,
     },
-    "$dynamicAnchor": "meta",
-    "title": "Format vocabulary meta-schema for annotation results",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "format": {
-        "type": "string"
-      }
-    }
+    $dynamicAnchor: 'meta',
+    title: 'Format vocabulary meta-schema for annotation results',
+    type: ['object', 'boolean'],
+    properties: {
+      format: {
+        type: 'string',
+      },
+    },
   },
   // https://json-schema.org/draft/2020-12/meta/meta-data
   {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "https://json-schema.org/draft/2020-12/meta/meta-data",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2020-12/vocab/meta-data": true
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://json-schema.org/draft/2020-12/meta/meta-data',
+    $vocabulary: {
+      'https://json-schema.org/draft/2020-12/vocab/meta-data': true,
     },
-    "$dynamicAnchor": "meta",
-    "title": "Meta-data vocabulary meta-schema",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "title": {
-        "type": "string"
+    $dynamicAnchor: 'meta',
+    title: 'Meta-data vocabulary meta-schema',
+    type: ['object', 'boolean'],
+    properties: {
+      title: {
+        type: 'string',
       },
-      "description": {
-        "type": "string"
+      description: {
+        type: 'string',
       },
-      "default": true,
-      "deprecated": {
-        "type": "boolean",
-        "default": false
+      default: true,
+      deprecated: {
+        type: 'boolean',
+        default: false,
       },
-      "readOnly": {
-        "type": "boolean",
-        "default": false
+      readOnly: {
+        type: 'boolean',
+        default: false,
       },
-      "writeOnly": {
-        "type": "boolean",
-        "default": false
+      writeOnly: {
+        type: 'boolean',
+        default: false,
       },
-      "examples": {
-        "type": "array",
-        "items": true
-      }
-    }
+      examples: {
+        type: 'array',
+        items: true,
+      },
+    },
   },
   // https://json-schema.org/draft/2020-12/meta/unevaluated
   {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "https://json-schema.org/draft/2020-12/meta/unevaluated",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2020-12/vocab/unevaluated": true
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://json-schema.org/draft/2020-12/meta/unevaluated',
+    $vocabulary: {
+      'https://json-schema.org/draft/2020-12/vocab/unevaluated': true,
     },
-    "$dynamicAnchor": "meta",
-    "title": "Unevaluated applicator vocabulary meta-schema",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "unevaluatedItems": {
-        "$dynamicRef": "#meta"
+    $dynamicAnchor: 'meta',
+    title: 'Unevaluated applicator vocabulary meta-schema',
+    type: ['object', 'boolean'],
+    properties: {
+      unevaluatedItems: {
+        $dynamicRef: '#meta',
       },
-      "unevaluatedProperties": {
-        "$dynamicRef": "#meta"
-      }
-    }
+      unevaluatedProperties: {
+        $dynamicRef: '#meta',
+      },
+    },
   },
   // https://json-schema.org/draft/2020-12/meta/validation
   {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "https://json-schema.org/draft/2020-12/meta/validation",
-    "$vocabulary": {
-      "https://json-schema.org/draft/2020-12/vocab/validation": true
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://json-schema.org/draft/2020-12/meta/validation',
+    $vocabulary: {
+      'https://json-schema.org/draft/2020-12/vocab/validation': true,
     },
-    "$dynamicAnchor": "meta",
-    "title": "Validation vocabulary meta-schema",
-    "type": [
-      "object",
-      "boolean"
-    ],
-    "properties": {
-      "type": {
-        "anyOf": [
+    $dynamicAnchor: 'meta',
+    title: 'Validation vocabulary meta-schema',
+    type: ['object', 'boolean'],
+    properties: {
+      type: {
+        anyOf: [
           {
-            "$ref": "#/$defs/simpleTypes"
+            $ref: '#/$defs/simpleTypes',
           },
           {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/simpleTypes"
+            type: 'array',
+            items: {
+              $ref: '#/$defs/simpleTypes',
             },
-            "minItems": 1,
-            "uniqueItems": true
-          }
-        ]
+            minItems: 1,
+            uniqueItems: true,
+          },
+        ],
       },
-      "const": true,
-      "enum": {
-        "type": "array",
-        "items": true
+      const: true,
+      enum: {
+        type: 'array',
+        items: true,
       },
-      "multipleOf": {
-        "type": "number",
-        "exclusiveMinimum": 0
+      multipleOf: {
+        type: 'number',
+        exclusiveMinimum: 0,
       },
-      "maximum": {
-        "type": "number"
+      maximum: {
+        type: 'number',
       },
-      "exclusiveMaximum": {
-        "type": "number"
+      exclusiveMaximum: {
+        type: 'number',
       },
-      "minimum": {
-        "type": "number"
+      minimum: {
+        type: 'number',
       },
-      "exclusiveMinimum": {
-        "type": "number"
+      exclusiveMinimum: {
+        type: 'number',
       },
-      "maxLength": {
-        "$ref": "#/$defs/nonNegativeInteger"
+      maxLength: {
+        $ref: '#/$defs/nonNegativeInteger',
       },
-      "minLength": {
-        "$ref": "#/$defs/nonNegativeIntegerDefault0"
+      minLength: {
+        $ref: '#/$defs/nonNegativeIntegerDefault0',
       },
-      "pattern": {
-        "type": "string",
-        "format": "regex"
+      pattern: {
+        type: 'string',
+        format: 'regex',
       },
-      "maxItems": {
-        "$ref": "#/$defs/nonNegativeInteger"
+      maxItems: {
+        $ref: '#/$defs/nonNegativeInteger',
       },
-      "minItems": {
-        "$ref": "#/$defs/nonNegativeIntegerDefault0"
+      minItems: {
+        $ref: '#/$defs/nonNegativeIntegerDefault0',
       },
-      "uniqueItems": {
-        "type": "boolean",
-        "default": false
+      uniqueItems: {
+        type: 'boolean',
+        default: false,
       },
-      "maxContains": {
-        "$ref": "#/$defs/nonNegativeInteger"
+      maxContains: {
+        $ref: '#/$defs/nonNegativeInteger',
       },
-      "minContains": {
-        "$ref": "#/$defs/nonNegativeInteger",
-        "default": 1
+      minContains: {
+        $ref: '#/$defs/nonNegativeInteger',
+        default: 1,
       },
-      "maxProperties": {
-        "$ref": "#/$defs/nonNegativeInteger"
+      maxProperties: {
+        $ref: '#/$defs/nonNegativeInteger',
       },
-      "minProperties": {
-        "$ref": "#/$defs/nonNegativeIntegerDefault0"
+      minProperties: {
+        $ref: '#/$defs/nonNegativeIntegerDefault0',
       },
-      "required": {
-        "$ref": "#/$defs/stringArray"
+      required: {
+        $ref: '#/$defs/stringArray',
       },
-      "dependentRequired": {
-        "type": "object",
-        "additionalProperties": {
-          "$ref": "#/$defs/stringArray"
-        }
-      }
-    },
-    "$defs": {
-      "nonNegativeInteger": {
-        "type": "integer",
-        "minimum": 0
-      },
-      "nonNegativeIntegerDefault0": {
-        "$ref": "#/$defs/nonNegativeInteger",
-        "default": 0
-      },
-      "simpleTypes": {
-        "enum": [
-          "array",
-          "boolean",
-          "integer",
-          "null",
-          "number",
-          "object",
-          "string"
-        ]
-      },
-      "stringArray": {
-        "type": "array",
-        "items": {
-          "type": "string"
+      dependentRequired: {
+        type: 'object',
+        additionalProperties: {
+          $ref: '#/$defs/stringArray',
         },
-        "uniqueItems": true,
-        "default": []
-      }
-    }
+      },
+    },
+    $defs: {
+      nonNegativeInteger: {
+        type: 'integer',
+        minimum: 0,
+      },
+      nonNegativeIntegerDefault0: {
+        $ref: '#/$defs/nonNegativeInteger',
+        default: 0,
+      },
+      simpleTypes: {
+        enum: ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'],
+      },
+      stringArray: {
+        type: 'array',
+        items: {
+          type: 'string',
+        },
+        uniqueItems: true,
+        default: [],
+      },
+    },
   },
 ];

@@ -170,7 +170,11 @@ class Builder {
           default: {
             let look = this.shared.lookarounds.get(e);
             if (look === undefined) {
-              look = { id: this.shared.looks++, negate: e.negate, body: new Automaton(e.alternatives, false, this.shared, e.kind === 'lookbehind') };
+              look = {
+                id: this.shared.looks++,
+                negate: e.negate,
+                body: new Automaton(e.alternatives, false, this.shared, e.kind === 'lookbehind'),
+              };
               this.shared.lookarounds.set(e, look);
             }
             return this.push({ op: LOOK, look, next });
@@ -223,7 +227,16 @@ interface DfaState {
 
 function newState(kernel: Int32Array, atStart: boolean, prevWord: boolean): DfaState {
   // Filled, not holey: the hot loop reads these arrays on every character.
-  return { kernel, atStart, prevWord, ascii: new Array<DfaState | null>(128).fill(null), wide: new Map(), atEnd: null, volatile: false, dead: kernel.length === 0 };
+  return {
+    kernel,
+    atStart,
+    prevWord,
+    ascii: new Array<DfaState | null>(128).fill(null),
+    wide: new Map(),
+    atEnd: null,
+    volatile: false,
+    dead: kernel.length === 0,
+  };
 }
 
 /** The transition taken when a match ends before the character: the answer is yes. */
@@ -317,7 +330,7 @@ class Automaton {
     const which = (from === 0 ? 2 : 0) + (prevWord ? 1 : 0);
     let s = (this.starts[which] ??= this.state(new Int32Array([this.start]), from === 0, prevWord));
     let read = 0;
-    for (let i = from; i < n; ) {
+    for (let i = from; i < n;) {
       let cp = input.charCodeAt(i);
       let t: DfaState | null | undefined;
       if (cp < 128) t = s.ascii[cp];
@@ -353,7 +366,7 @@ class Automaton {
     const which = (from === n ? 2 : 0) + (prevWord ? 1 : 0);
     let s = (this.starts[which] ??= this.state(new Int32Array([this.start]), from === n, prevWord));
     let read = 0;
-    for (let i = from; i > 0; ) {
+    for (let i = from; i > 0;) {
       let cp = input.charCodeAt(i - 1);
       let t: DfaState | null | undefined;
       if (cp < 128) t = s.ascii[cp];
@@ -426,7 +439,15 @@ class Automaton {
    * match node is reached. With `consume`, collects into `reached` the successors of the character
    * nodes that accept `cp`.
    */
-  private closure(r: Run, s: DfaState, at: number, nextWord: boolean, consume: boolean, reached?: number[], cp = 0): boolean {
+  private closure(
+    r: Run,
+    s: DfaState,
+    at: number,
+    nextWord: boolean,
+    consume: boolean,
+    reached?: number[],
+    cp = 0,
+  ): boolean {
     const nodes = this.nodes;
     const mark = this.mark;
     const seen = this.seen;
@@ -506,7 +527,9 @@ export class NfaMatcher {
   constructor(ast: AST.Pattern) {
     const shared: BuildShared = { nodes: 0, looks: 0, tests: new Map(), lookarounds: new Map() };
     // Every alternative starts with `^`: a match can only begin at position 0.
-    const anchored = ast.alternatives.every((a) => a.elements[0]?.type === 'Assertion' && a.elements[0].kind === 'start');
+    const anchored = ast.alternatives.every(
+      (a) => a.elements[0]?.type === 'Assertion' && a.elements[0].kind === 'start',
+    );
     this.top = new Automaton(ast.alternatives, !anchored, shared);
     this.insidePairs = !anchored && this.top.emptyInsidePair();
     this.size = shared.nodes;

@@ -78,7 +78,14 @@ export function compilePattern(source: string): CompiledPattern | SyntaxError {
     const ast = parsePattern(source);
     const cost = ast === undefined ? analysePattern(source) : analysePattern(ast);
     const nativeUpTo = longestWithin(cost, NATIVE_STEP_BUDGET);
-    out = { source, regexp, cost, nativeUpTo, untimedUpTo: longestWithin(cost, UNTIMED_STEP_BUDGET, nativeUpTo), linear: lazyMatcher(ast) };
+    out = {
+      source,
+      regexp,
+      cost,
+      nativeUpTo,
+      untimedUpTo: longestWithin(cost, UNTIMED_STEP_BUDGET, nativeUpTo),
+      linear: lazyMatcher(ast),
+    };
   } catch (e) {
     out = e instanceof SyntaxError ? e : new SyntaxError(String(e));
   }
@@ -133,7 +140,12 @@ const shown = (source: string): string => (source.length > 80 ? source.slice(0, 
 export function patternTester(p: CompiledPattern, budgetMs: number, keyword: string, schemaPath: string): PatternTest {
   const { regexp, nativeUpTo, untimedUpTo, source } = p;
   const stop = (reason: PatternAbortReason, input: string, detail: string): EvaluationAborted =>
-    new EvaluationAborted(keyword, schemaPath, `the pattern /${shown(source)}/ ${detail} on a ${input.length}-character string, so the value cannot be validated`, reason);
+    new EvaluationAborted(
+      keyword,
+      schemaPath,
+      `the pattern /${shown(source)}/ ${detail} on a ${input.length}-character string, so the value cannot be validated`,
+      reason,
+    );
   const native = (input: string): boolean => {
     try {
       return regexp.test(input);
@@ -168,17 +180,29 @@ export function patternTester(p: CompiledPattern, budgetMs: number, keyword: str
       linearKnown = true;
       nfa = p.linear();
       // Without lookarounds the matcher's work is linear in the input; with them, quadratic at worst.
-      if (nfa !== undefined) nfaUntimedUpTo = Math.floor(nfa.lookaround ? Math.sqrt(UNTIMED_NFA_WORK / nfa.size) : UNTIMED_NFA_WORK / nfa.size);
+      if (nfa !== undefined)
+        nfaUntimedUpTo = Math.floor(
+          nfa.lookaround ? Math.sqrt(UNTIMED_NFA_WORK / nfa.size) : UNTIMED_NFA_WORK / nfa.size,
+        );
     }
     if (nfa !== undefined && input.length <= nfaUntimedUpTo) return nfa.test(input);
-    if (remaining <= 0) throw stop('budget', input, `was not run: the value's pattern checks already took their ${total} ms (validationBudgetMs)`);
+    if (remaining <= 0)
+      throw stop(
+        'budget',
+        input,
+        `was not run: the value's pattern checks already took their ${total} ms (validationBudgetMs)`,
+      );
     const started = performance.now();
     try {
       if (input.length <= nativeUpTo) return native(input);
       const allowed = Math.min(budgetMs, remaining);
       const late = (): EvaluationAborted =>
         allowed < budgetMs
-          ? stop('budget', input, `did not finish within what was left of the value's ${total} ms for pattern checks (validationBudgetMs)`)
+          ? stop(
+              'budget',
+              input,
+              `did not finish within what was left of the value's ${total} ms for pattern checks (validationBudgetMs)`,
+            )
           : stop('timeout', input, `did not finish within ${budgetMs} ms`);
       if (nfa !== undefined && (nfa.size <= LARGE_NFA || nfa.lookaround || !p.cost.bounded)) {
         try {
@@ -190,7 +214,11 @@ export function patternTester(p: CompiledPattern, budgetMs: number, keyword: str
       }
       if (p.cost.lookaround) {
         const steps = p.cost.steps(input.length);
-        throw stop('too-costly', input, `has lookarounds V8 cannot always interrupt and may need up to ${steps.toExponential(1)} steps`);
+        throw stop(
+          'too-costly',
+          input,
+          `has lookarounds V8 cannot always interrupt and may need up to ${steps.toExponential(1)} steps`,
+        );
       }
       const r = testWithDeadline(source, input, allowed);
       if (r === true || r === false) return r;

@@ -57,7 +57,14 @@ const SUBSCHEMA_KEYWORDS: Readonly<Record<Dialect, { single: string[]; array: st
     map: ['properties', 'patternProperties', 'definitions', 'dependencies'],
   },
   '2019-09': {
-    single: [...SINGLE_COMMON, 'additionalItems', 'items', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'],
+    single: [
+      ...SINGLE_COMMON,
+      'additionalItems',
+      'items',
+      'unevaluatedItems',
+      'unevaluatedProperties',
+      'contentSchema',
+    ],
     array: [...ARRAY_COMMON, 'items'],
     map: ['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas'],
   },
@@ -101,9 +108,14 @@ export class Registry {
         return seen;
       }
     }
-    if (!isSchema(doc)) throw new SchemaError(`the schema at ${uri} is not an object or a boolean`, { schemaPath: loc });
-    const explicit = isObject(doc) && typeof doc.$schema === 'string' && dialect === undefined ? doc.$schema : undefined;
-    const { dialect: d, vocab } = explicit === undefined ? { dialect: dialect ?? '2020-12', vocab: ALL_VOCABULARIES } : this.dialectOf(explicit, loc);
+    if (!isSchema(doc))
+      throw new SchemaError(`the schema at ${uri} is not an object or a boolean`, { schemaPath: loc });
+    const explicit =
+      isObject(doc) && typeof doc.$schema === 'string' && dialect === undefined ? doc.$schema : undefined;
+    const { dialect: d, vocab } =
+      explicit === undefined
+        ? { dialect: dialect ?? '2020-12', vocab: ALL_VOCABULARIES }
+        : this.dialectOf(explicit, loc);
     let base = uri;
     if (isObject(doc)) {
       const id = this.idOf(doc, d);
@@ -139,7 +151,12 @@ export class Registry {
    * Resolves `ref` (as written at `at`) against `base`: the target value and where it sits.
    * Throws `SchemaReferenceError` when the document does not hold it.
    */
-  resolve(ref: string, base: string, at: string, dialect: Dialect): { value: JsonValue; info: SchemaInfo; fragment: string } {
+  resolve(
+    ref: string,
+    base: string,
+    at: string,
+    dialect: Dialect,
+  ): { value: JsonValue; info: SchemaInfo; fragment: string } {
     const abs = resolveUri(ref, base);
     const { base: resUri, fragment } = splitFragment(abs);
     const res = this.resource(resUri, dialect);
@@ -158,7 +175,8 @@ export class Registry {
       let loc = res.loc;
       for (const token of tokens) {
         if (Array.isArray(value)) {
-          if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) throw new SchemaReferenceError(ref, abs, false, at);
+          if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length)
+            throw new SchemaReferenceError(ref, abs, false, at);
           value = (value as JsonValue[])[Number(token)] as JsonValue;
         } else if (isObject(value) && hasOwn(value, token)) {
           value = value[token] as JsonValue;
@@ -188,12 +206,17 @@ export class Registry {
   }
 
   /** The dialect and vocabularies a `$schema` value selects; a custom meta-schema must be in `resources`. */
-  dialectOf(schemaUri: string, at: string, seen: Set<string> = new Set()): { dialect: Dialect; vocab: ReadonlySet<Vocabulary> } {
+  dialectOf(
+    schemaUri: string,
+    at: string,
+    seen: Set<string> = new Set(),
+  ): { dialect: Dialect; vocab: ReadonlySet<Vocabulary> } {
     const known = dialectOfUri(schemaUri);
     if (known !== undefined) return { dialect: known, vocab: ALL_VOCABULARIES };
     const uri = splitFragment(schemaUri).base;
     const meta = this.externals.get(uri) ?? this.externals.get(uri + '#');
-    if (!isObject(meta) || seen.has(uri) || seen.size > 8) throw new UnsupportedDialectError(schemaUri, SUPPORTED_DIALECTS, at);
+    if (!isObject(meta) || seen.has(uri) || seen.size > 8)
+      throw new UnsupportedDialectError(schemaUri, SUPPORTED_DIALECTS, at);
     seen.add(uri);
     const parent = typeof meta.$schema === 'string' ? this.dialectOf(meta.$schema, at, seen) : undefined;
     if (parent === undefined) throw new UnsupportedDialectError(schemaUri, SUPPORTED_DIALECTS, at);
@@ -225,13 +248,22 @@ export class Registry {
     return id;
   }
 
-  private newResource(uri: string, root: JsonValue, dialect: Dialect, vocab: ReadonlySet<Vocabulary>, loc: string): ResourceEntry {
+  private newResource(
+    uri: string,
+    root: JsonValue,
+    dialect: Dialect,
+    vocab: ReadonlySet<Vocabulary>,
+    loc: string,
+  ): ResourceEntry {
     const existing = this.resources.get(uri);
     if (existing !== undefined && existing.rootValue !== root) {
-      throw new SchemaError(`two schema resources have the $id ${uri} (at ${existing.loc} and ${loc}); references to it would be ambiguous`, {
-        code: 'MCPC_SCHEMA_DUPLICATE_ID',
-        schemaPath: loc,
-      });
+      throw new SchemaError(
+        `two schema resources have the $id ${uri} (at ${existing.loc} and ${loc}); references to it would be ambiguous`,
+        {
+          code: 'MCPC_SCHEMA_DUPLICATE_ID',
+          schemaPath: loc,
+        },
+      );
     }
     if (existing !== undefined) return existing;
     const res: ResourceEntry = {
@@ -253,10 +285,13 @@ export class Registry {
   private addAnchor(res: ResourceEntry, name: string, value: JsonObject, loc: string): void {
     const existing = res.anchors.get(name);
     if (existing !== undefined && existing !== value) {
-      throw new SchemaError(`the anchor "${name}" is declared twice in ${res.uri} (the second at ${loc}); references to it would be ambiguous`, {
-        code: 'MCPC_SCHEMA_DUPLICATE_ANCHOR',
-        schemaPath: loc,
-      });
+      throw new SchemaError(
+        `the anchor "${name}" is declared twice in ${res.uri} (the second at ${loc}); references to it would be ambiguous`,
+        {
+          code: 'MCPC_SCHEMA_DUPLICATE_ANCHOR',
+          schemaPath: loc,
+        },
+      );
     }
     res.anchors.set(name, value);
   }
@@ -265,10 +300,20 @@ export class Registry {
     if (!isObject(value)) return;
     if (this.info.has(value)) return;
     if (++this.nodes > this.limits.maxSchemaNodes) {
-      throw new SchemaLimitError('maxSchemaNodes', this.limits.maxSchemaNodes, `the schema has more than ${this.limits.maxSchemaNodes} subschemas`, loc);
+      throw new SchemaLimitError(
+        'maxSchemaNodes',
+        this.limits.maxSchemaNodes,
+        `the schema has more than ${this.limits.maxSchemaNodes} subschemas`,
+        loc,
+      );
     }
     if (depth > this.limits.maxSchemaDepth) {
-      throw new SchemaLimitError('maxSchemaDepth', this.limits.maxSchemaDepth, `the schema nests deeper than ${this.limits.maxSchemaDepth} subschemas`, loc);
+      throw new SchemaLimitError(
+        'maxSchemaDepth',
+        this.limits.maxSchemaDepth,
+        `the schema nests deeper than ${this.limits.maxSchemaDepth} subschemas`,
+        loc,
+      );
     }
     let frame = parent;
     let dialect = parent.dialect;
@@ -283,7 +328,8 @@ export class Registry {
       } else {
         let vocab = parent.vocab;
         if (typeof value.$schema === 'string') ({ dialect, vocab } = this.dialectOf(value.$schema, loc));
-        if (!isAbsolute(base)) throw new SchemaError(`$id "${id}" does not resolve to an absolute URI`, { schemaPath: loc });
+        if (!isAbsolute(base))
+          throw new SchemaError(`$id "${id}" does not resolve to an absolute URI`, { schemaPath: loc });
         const res = this.newResource(base, value, dialect, vocab, loc);
         frame = { res, dialect, vocab };
         if (dialect === 'draft-07' && fragment !== '') this.addAnchor(res, fragment, value, loc);
@@ -296,13 +342,17 @@ export class Registry {
     if (dialect !== 'draft-07') {
       const anchor = value.$anchor;
       if (anchor !== undefined) {
-        if (typeof anchor !== 'string' || !ANCHOR_RE.test(anchor)) throw new SchemaError(`$anchor must be a plain name, got ${JSON.stringify(anchor)}`, { schemaPath: loc });
+        if (typeof anchor !== 'string' || !ANCHOR_RE.test(anchor))
+          throw new SchemaError(`$anchor must be a plain name, got ${JSON.stringify(anchor)}`, { schemaPath: loc });
         this.addAnchor(res, anchor, value, loc);
       }
       if (dialect === '2020-12') {
         const dyn = value.$dynamicAnchor;
         if (dyn !== undefined) {
-          if (typeof dyn !== 'string' || !ANCHOR_RE.test(dyn)) throw new SchemaError(`$dynamicAnchor must be a plain name, got ${JSON.stringify(dyn)}`, { schemaPath: loc });
+          if (typeof dyn !== 'string' || !ANCHOR_RE.test(dyn))
+            throw new SchemaError(`$dynamicAnchor must be a plain name, got ${JSON.stringify(dyn)}`, {
+              schemaPath: loc,
+            });
           this.addAnchor(res, dyn, value, loc);
           this.dynamicAnchorDecls.push({ res, name: dyn, value });
         }
@@ -319,14 +369,15 @@ export class Registry {
     }
     for (const k of kw.array) {
       const arr = hasOwn(value, k) ? value[k] : undefined;
-      if (Array.isArray(arr)) arr.forEach((s: JsonValue, i: number) => this.walk(s, frame, `${loc}/${k}/${i}`, depth + 1, false));
+      if (Array.isArray(arr))
+        arr.forEach((s: JsonValue, i: number) => this.walk(s, frame, `${loc}/${k}/${i}`, depth + 1, false));
     }
     for (const k of kw.map) {
       const map = hasOwn(value, k) ? value[k] : undefined;
       if (isObject(map)) {
-        for (const name of Object.keys(map)) this.walk(map[name] as JsonValue, frame, `${loc}/${k}/${escapeToken(name)}`, depth + 1, false);
+        for (const name of Object.keys(map))
+          this.walk(map[name] as JsonValue, frame, `${loc}/${k}/${escapeToken(name)}`, depth + 1, false);
       }
     }
   }
 }
-

@@ -59,7 +59,10 @@ export interface Ctx {
 
 export interface Memo {
   size: number;
-  readonly byNode: Map<SchemaNode, Map<unknown, { readonly path: Path | null; readonly issues: readonly ValidationIssue[] | null }>>;
+  readonly byNode: Map<
+    SchemaNode,
+    Map<unknown, { readonly path: Path | null; readonly issues: readonly ValidationIssue[] | null }>
+  >;
 }
 
 export type Check = (data: unknown, ctx: Ctx, path: Path | null, ev: Evaluated | null, scope: Scope | null) => boolean;
@@ -70,7 +73,13 @@ export interface SchemaNode {
   readonly res: Resource;
 }
 
-export const newEvaluated = (): Evaluated => ({ props: null, allProps: false, items: 0, itemSet: null, allItems: false });
+export const newEvaluated = (): Evaluated => ({
+  props: null,
+  allProps: false,
+  items: 0,
+  itemSet: null,
+  allItems: false,
+});
 
 /** Adds `from`'s annotations to `into`: a passing in-place subschema's annotations are its parent's. */
 export function mergeEvaluated(into: Evaluated, from: Evaluated): void {
@@ -97,11 +106,13 @@ export function addProp(ev: Evaluated, name: string): void {
 /** The instance root when issues are collected (null stands for "no paths"). */
 export const ROOT: Path = { up: null, key: '' };
 
-export const child = (path: Path | null, key: string | number): Path | null => (path === null ? null : { up: path, key });
+export const child = (path: Path | null, key: string | number): Path | null =>
+  path === null ? null : { up: path, key };
 
 export function pointer(path: Path | null): string {
   const keys: string[] = [];
-  for (let p: Path | null = path; p !== null && p.up !== null; p = p.up) keys.push(typeof p.key === 'number' ? String(p.key) : escapeToken(p.key));
+  for (let p: Path | null = path; p !== null && p.up !== null; p = p.up)
+    keys.push(typeof p.key === 'number' ? String(p.key) : escapeToken(p.key));
   return keys.length === 0 ? '' : '/' + keys.reverse().join('/');
 }
 

@@ -43,7 +43,8 @@ function builtinResources(): Map<string, JsonValue> {
 function externals(resources: CompileOptions['resources']): Map<string, JsonValue> {
   const out = new Map(builtinResources());
   if (resources === undefined) return out;
-  const entries = resources instanceof Map ? resources.entries() : Object.entries(resources as Record<string, JsonValue>);
+  const entries =
+    resources instanceof Map ? resources.entries() : Object.entries(resources as Record<string, JsonValue>);
   for (const [uri, doc] of entries as Iterable<[string, JsonValue]>) out.set(splitFragment(uri).base, doc);
   return out;
 }
@@ -66,9 +67,11 @@ const ABORTED_KEYWORD = (e: EvaluationAborted): ValidationIssue => {
 export function compile(schema: JsonValue | object, options: CompileOptions = {}): Validator {
   const limits = resolveLimits(options.limits);
   const budget = options.patternBudgetMs ?? DEFAULT_PATTERN_BUDGET_MS;
-  if (typeof budget !== 'number' || !(budget > 0)) throw new TypeError('patternBudgetMs must be a positive number (or Infinity)');
+  if (typeof budget !== 'number' || !(budget > 0))
+    throw new TypeError('patternBudgetMs must be a positive number (or Infinity)');
   const patternTotal = options.validationBudgetMs ?? DEFAULT_VALIDATION_BUDGET_MS;
-  if (typeof patternTotal !== 'number' || !(patternTotal > 0)) throw new TypeError('validationBudgetMs must be a positive number (or Infinity)');
+  if (typeof patternTotal !== 'number' || !(patternTotal > 0))
+    throw new TypeError('validationBudgetMs must be a positive number (or Infinity)');
   let dialect = undefined;
   if (options.dialect !== undefined) {
     dialect = parseDialectOption(options.dialect);
@@ -78,9 +81,21 @@ export function compile(schema: JsonValue | object, options: CompileOptions = {}
   const root = registry.indexDocument(schema as JsonValue, DEFAULT_BASE, '#', dialect);
   const compiler = new Compiler(registry, limits, budget);
   const info = typeof schema === 'object' && schema !== null ? registry.infoOf(schema) : undefined;
-  const node = compiler.node(schema as JsonValue, info ?? { res: root, loc: '#', dialect: root.dialect, vocab: root.vocab, base: root.uri });
+  const node = compiler.node(
+    schema as JsonValue,
+    info ?? { res: root, loc: '#', dialect: root.dialect, vocab: root.vocab, base: root.uri },
+  );
   compiler.finish();
-  return new CompiledValidator(node, compiler.dynamic, [...compiler.partial].sort(), limits.maxErrors, limits.maxRefDepth, root.dialect, limits.maxEvaluationSteps, patternTotal);
+  return new CompiledValidator(
+    node,
+    compiler.dynamic,
+    [...compiler.partial].sort(),
+    limits.maxErrors,
+    limits.maxRefDepth,
+    root.dialect,
+    limits.maxEvaluationSteps,
+    patternTotal,
+  );
 }
 
 class CompiledValidator implements Validator {
@@ -119,7 +134,12 @@ class CompiledValidator implements Validator {
       if (e instanceof RangeError) {
         if (errors !== null) {
           errors.length = 0;
-          errors.push({ instancePath: '', keyword: 'limits', schemaPath: '#', message: `the value is nested too deeply to be validated (${e.message})` });
+          errors.push({
+            instancePath: '',
+            keyword: 'limits',
+            schemaPath: '#',
+            message: `the value is nested too deeply to be validated (${e.message})`,
+          });
         }
         return false;
       }

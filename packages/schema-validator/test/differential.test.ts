@@ -27,7 +27,8 @@ const KNOWN_DIFFERENCES: readonly { reason: string; matches: (schema: Schema, in
     reason:
       'hyperjump decides multipleOf by comparing the JS remainder with 0 or the divisor within 1.19e-7; for a negative ' +
       'number the remainder is negative, so -2 is not a multiple of 0.1 there (it is: -2 = -20 × 0.1)',
-    matches: (schema, instance) => multipleOfs(schema).some((m) => !Number.isInteger(m)) && numbers(instance).some((n) => n < 0),
+    matches: (schema, instance) =>
+      multipleOfs(schema).some((m) => !Number.isInteger(m)) && numbers(instance).some((n) => n < 0),
   },
   {
     reason:
@@ -35,7 +36,10 @@ const KNOWN_DIFFERENCES: readonly { reason: string; matches: (schema: Schema, in
       'and 1.5e-9 is a multiple of 0.1',
     matches: (schema, instance) => {
       const ms = multipleOfs(schema);
-      return ms.some((m) => m < 1.19209290e-7) || (ms.length > 0 && numbers(instance).some((n) => n !== 0 && Math.abs(n) < 1.19209290e-7));
+      return (
+        ms.some((m) => m < 1.1920929e-7) ||
+        (ms.length > 0 && numbers(instance).some((n) => n !== 0 && Math.abs(n) < 1.1920929e-7))
+      );
     },
   },
 ];
@@ -52,7 +56,8 @@ function collect(value: JsonValue, keep: (key: string | undefined, v: JsonValue)
   }
   return out;
 }
-const multipleOfs = (schema: Schema): number[] => collect(schema, (k, v) => k === 'multipleOf' && typeof v === 'number') as number[];
+const multipleOfs = (schema: Schema): number[] =>
+  collect(schema, (k, v) => k === 'multipleOf' && typeof v === 'number') as number[];
 const numbers = (instance: JsonValue): number[] => collect(instance, (_k, v) => typeof v === 'number') as number[];
 
 const KEYS = ['a', 'b', 'c'];
@@ -76,7 +81,15 @@ const names = fc.uniqueArray(fc.constantFrom(...KEYS), { minLength: 1, maxLength
 
 /** Keywords that assert on the instance itself. */
 const assertion: fc.Arbitrary<Record<string, JsonValue>> = fc.oneof(
-  fc.record({ type: fc.oneof(fc.constantFrom('null', 'boolean', 'object', 'array', 'number', 'string', 'integer'), fc.uniqueArray(fc.constantFrom('string', 'number', 'integer', 'array', 'object', 'null'), { minLength: 1, maxLength: 3 })) }),
+  fc.record({
+    type: fc.oneof(
+      fc.constantFrom('null', 'boolean', 'object', 'array', 'number', 'string', 'integer'),
+      fc.uniqueArray(fc.constantFrom('string', 'number', 'integer', 'array', 'object', 'null'), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+    ),
+  }),
   fc.record({ enum: fc.array(instanceArb, { minLength: 1, maxLength: 3 }) }),
   fc.record({ const: instanceArb }),
   fc.record({ minimum: fc.constantFrom(...NUMBERS) }),
@@ -106,8 +119,14 @@ const schemaArbitrary = (withRefs: boolean): fc.Arbitrary<Schema> =>
           // that descends, so every cycle goes through the instance.
           fc.record({ $ref: fc.constantFrom('#/$defs/d', '#/$defs/e') }),
           // One target reached twice at one location: what the evaluator memoises.
-          fc.record({ allOf: fc.constant([{ $ref: '#/$defs/d' }, { $ref: '#/$defs/d' }]), unevaluatedProperties: sub }, { requiredKeys: ['allOf'] }),
-          fc.record({ anyOf: fc.constant([{ $ref: '#/$defs/d' }, { $ref: '#/$defs/e' }]), oneOf: fc.constant([{ $ref: '#/$defs/d' }, true]) }),
+          fc.record(
+            { allOf: fc.constant([{ $ref: '#/$defs/d' }, { $ref: '#/$defs/d' }]), unevaluatedProperties: sub },
+            { requiredKeys: ['allOf'] },
+          ),
+          fc.record({
+            anyOf: fc.constant([{ $ref: '#/$defs/d' }, { $ref: '#/$defs/e' }]),
+            oneOf: fc.constant([{ $ref: '#/$defs/d' }, true]),
+          }),
           fc.record({ items: fc.constant({ $ref: '#' }) }),
           fc.record({ properties: fc.record({ a: fc.constant({ $ref: '#' }) }) }),
         ]
@@ -134,13 +153,22 @@ const schemaArbitrary = (withRefs: boolean): fc.Arbitrary<Schema> =>
       fc.record({ anyOf: subs, unevaluatedProperties: sub }),
       fc.record({ oneOf: subs, unevaluatedItems: sub }),
       fc.record({ allOf: subs, unevaluatedProperties: sub }),
-      fc.record({ if: sub, then: sub, else: sub, unevaluatedProperties: sub }, { requiredKeys: ['if', 'unevaluatedProperties'] }),
+      fc.record(
+        { if: sub, then: sub, else: sub, unevaluatedProperties: sub },
+        { requiredKeys: ['if', 'unevaluatedProperties'] },
+      ),
       fc.record({ prefixItems: subs, contains: sub, unevaluatedItems: sub }, { requiredKeys: ['unevaluatedItems'] }),
       ...refs,
     );
     return {
-      object: fc.array(keyword, { maxLength: 3 }).map((parts) => Object.assign({}, ...parts) as Record<string, JsonValue>),
-      schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.boolean(), tie('object') as fc.Arbitrary<Schema>),
+      object: fc
+        .array(keyword, { maxLength: 3 })
+        .map((parts) => Object.assign({}, ...parts) as Record<string, JsonValue>),
+      schema: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.boolean(),
+        tie('object') as fc.Arbitrary<Schema>,
+      ),
     };
   }).schema;
 
@@ -173,7 +201,11 @@ async function theirs(hyperjump: Hyperjump, schema: Schema, instances: readonly 
   const { registerSchema, unregisterSchema, validate: hyperjumpValidator } = hyperjump;
   // A fresh id per schema: hyperjump keeps registered schemas process-wide.
   const id = `https://mcpc.test/differential/${nextId++}`;
-  registerSchema({ ...(schema as SchemaObject), $id: id, $schema: 'https://json-schema.org/draft/2020-12/schema' } as SchemaObject);
+  registerSchema({
+    ...(schema as SchemaObject),
+    $id: id,
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+  } as SchemaObject);
   try {
     const v = await hyperjumpValidator(id);
     return instances.map((i) => v(i as never).valid);
@@ -187,22 +219,26 @@ describe('differential check against @hyperjump/json-schema 1.18.0 (2020-12)', (
     const hyperjump = await loadHyperjump();
     let compared = 0;
     await fc.assert(
-      fc.asyncProperty(rootArb, fc.array(instanceArb, { minLength: INSTANCES_PER_SCHEMA, maxLength: INSTANCES_PER_SCHEMA }), async (schema, instances) => {
-        const ours = compile(schema);
-        const expected = await theirs(hyperjump, schema, instances);
-        instances.forEach((instance, i) => {
-          if (KNOWN_DIFFERENCES.some((k) => k.matches(schema, instance))) return;
-          const mine = ours.isValid(instance);
-          const full = ours.validate(instance).valid;
-          compared++;
-          if (mine !== expected[i] || full !== mine) {
-            throw new Error(
-              `disagreement (seed ${SEED}): mcpc isValid=${mine} validate=${full}, hyperjump=${String(expected[i])}\n` +
-                `schema: ${JSON.stringify(schema)}\ninstance: ${JSON.stringify(instance)}`,
-            );
-          }
-        });
-      }),
+      fc.asyncProperty(
+        rootArb,
+        fc.array(instanceArb, { minLength: INSTANCES_PER_SCHEMA, maxLength: INSTANCES_PER_SCHEMA }),
+        async (schema, instances) => {
+          const ours = compile(schema);
+          const expected = await theirs(hyperjump, schema, instances);
+          instances.forEach((instance, i) => {
+            if (KNOWN_DIFFERENCES.some((k) => k.matches(schema, instance))) return;
+            const mine = ours.isValid(instance);
+            const full = ours.validate(instance).valid;
+            compared++;
+            if (mine !== expected[i] || full !== mine) {
+              throw new Error(
+                `disagreement (seed ${SEED}): mcpc isValid=${mine} validate=${full}, hyperjump=${String(expected[i])}\n` +
+                  `schema: ${JSON.stringify(schema)}\ninstance: ${JSON.stringify(instance)}`,
+              );
+            }
+          });
+        },
+      ),
       { seed: SEED, numRuns: RUNS, endOnFailure: false },
     );
     expect(compared).toBeGreaterThan(RUNS * INSTANCES_PER_SCHEMA * 0.9);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { McpError } from '@mcpc/jsonrpc';
-import { DEFAULT_LIMITS, EvaluationLimitError, SchemaError, SchemaLimitError, ValidationError, compile } from '../src/index.js';
+import {
+  DEFAULT_LIMITS,
+  EvaluationLimitError,
+  SchemaError,
+  SchemaLimitError,
+  ValidationError,
+  compile,
+} from '../src/index.js';
 import type { JsonValue } from '../src/index.js';
 
 function deepFreeze<T>(v: T): T {
@@ -69,8 +76,15 @@ describe('reference cycles', () => {
   });
 
   it('refuses longer in-place cycles', () => {
-    expect(() => compile({ $defs: { a: { allOf: [{ $ref: '#/$defs/b' }] }, b: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/a' }] } }, $ref: '#/$defs/a' })).toThrow(/never end/);
-    expect(() => compile({ $defs: { a: { $ref: '#/$defs/a' } }, properties: { x: { $ref: '#/$defs/a' } } })).toThrow(SchemaError);
+    expect(() =>
+      compile({
+        $defs: { a: { allOf: [{ $ref: '#/$defs/b' }] }, b: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/a' }] } },
+        $ref: '#/$defs/a',
+      }),
+    ).toThrow(/never end/);
+    expect(() => compile({ $defs: { a: { $ref: '#/$defs/a' } }, properties: { x: { $ref: '#/$defs/a' } } })).toThrow(
+      SchemaError,
+    );
   });
 
   it('accepts recursion that descends into the instance', () => {
@@ -172,7 +186,8 @@ describe('bounded evaluation work', () => {
   /** Each level applies the next twice at the same instance location: 2^levels evaluations, naively. */
   const fanOut = (levels: number): { $ref: string; $defs: Record<string, JsonValue> } => {
     const $defs: Record<string, JsonValue> = { [`l${levels}`]: { type: 'integer' } };
-    for (let i = 0; i < levels; i++) $defs[`l${i}`] = { allOf: [{ $ref: `#/$defs/l${i + 1}` }, { $ref: `#/$defs/l${i + 1}` }] };
+    for (let i = 0; i < levels; i++)
+      $defs[`l${i}`] = { allOf: [{ $ref: `#/$defs/l${i + 1}` }, { $ref: `#/$defs/l${i + 1}` }] };
     return { $ref: '#/$defs/l0', $defs };
   };
   /** The same under `unevaluatedProperties`: annotations are collected, so nothing is memoised. */
@@ -188,15 +203,27 @@ describe('bounded evaluation work', () => {
     expect(r.valid).toBe(false);
     // Every path reports the leaf's issue, as without memoising, up to maxErrors.
     expect(r.errors).toHaveLength(100);
-    expect(r.errors[0]).toEqual({ instancePath: '', keyword: 'type', schemaPath: '#/$defs/l40/type', message: 'must be integer' });
-    expect(compile({ properties: { a: { $ref: '#/$defs/l0' } }, $defs: fanOut(40).$defs }).validate({ a: 1.5 }).errors[0]?.instancePath).toBe('/a');
+    expect(r.errors[0]).toEqual({
+      instancePath: '',
+      keyword: 'type',
+      schemaPath: '#/$defs/l40/type',
+      message: 'must be integer',
+    });
+    expect(
+      compile({ properties: { a: { $ref: '#/$defs/l0' } }, $defs: fanOut(40).$defs }).validate({ a: 1.5 }).errors[0]
+        ?.instancePath,
+    ).toBe('/a');
     // Generous: proves it does not take 2^40 evaluations.
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('memoises per value and location: propertyNames runs its subschema on each name at one path', () => {
     const $defs = { n: { maxLength: 1 } };
-    const v = compile({ propertyNames: { $ref: '#/$defs/n' }, allOf: [{ propertyNames: { $ref: '#/$defs/n' } }], $defs });
+    const v = compile({
+      propertyNames: { $ref: '#/$defs/n' },
+      allOf: [{ propertyNames: { $ref: '#/$defs/n' } }],
+      $defs,
+    });
     expect(v.isValid({ a: 1, b: 2 })).toBe(true);
     expect(v.isValid({ a: 1, bb: 2 })).toBe(false);
     expect(v.validate({ a: 1, bb: 2 }).errors.map((e) => [e.keyword, e.schemaPath])).toEqual([
@@ -204,18 +231,29 @@ describe('bounded evaluation work', () => {
       ['maxLength', '#/$defs/n/maxLength'],
     ]);
     // One value at two locations: each location reports its own issues.
-    const items = compile({ items: { allOf: [{ $ref: '#/$defs/i' }, { $ref: '#/$defs/i' }] }, $defs: { i: { type: 'integer' } } });
+    const items = compile({
+      items: { allOf: [{ $ref: '#/$defs/i' }, { $ref: '#/$defs/i' }] },
+      $defs: { i: { type: 'integer' } },
+    });
     expect(items.validate([1.5, 1.5]).errors.map((e) => e.instancePath)).toEqual(['/0', '/0', '/1', '/1']);
     expect(items.isValid([1, 1.5])).toBe(false);
     // A shared target under unevaluatedProperties still contributes its annotations.
-    const u = compile({ allOf: [{ $ref: '#/$defs/p' }, { $ref: '#/$defs/p' }], unevaluatedProperties: false, $defs: { p: { properties: { a: true } } } });
+    const u = compile({
+      allOf: [{ $ref: '#/$defs/p' }, { $ref: '#/$defs/p' }],
+      unevaluatedProperties: false,
+      $defs: { p: { properties: { a: true } } },
+    });
     expect(u.isValid({ a: 1 })).toBe(true);
     expect(u.isValid({ a: 1, b: 1 })).toBe(false);
     // Found by the differential check: the shared target's annotations are needed where
     // unevaluatedProperties reads them, so it is not memoised there.
     const w = compile({
       $ref: '#/$defs/d',
-      unevaluatedProperties: { if: false, else: { allOf: [{ $ref: '#/$defs/d' }, { $ref: '#/$defs/d' }] }, unevaluatedProperties: false },
+      unevaluatedProperties: {
+        if: false,
+        else: { allOf: [{ $ref: '#/$defs/d' }, { $ref: '#/$defs/d' }] },
+        unevaluatedProperties: false,
+      },
       $defs: { d: { maxItems: 0, properties: { c: {} } } },
     });
     expect(w.isValid({ c: [null] })).toBe(true);
@@ -238,7 +276,9 @@ describe('bounded evaluation work', () => {
   });
 
   it('makes validateOrThrow throw a typed EvaluationLimitError, not a plain validation failure', () => {
-    const e = thrown(() => compile(fanOutCollecting(30), { limits: { maxEvaluationSteps: 1000 } }).validateOrThrow(1, 'tool output'));
+    const e = thrown(() =>
+      compile(fanOutCollecting(30), { limits: { maxEvaluationSteps: 1000 } }).validateOrThrow(1, 'tool output'),
+    );
     expect(e).toBeInstanceOf(EvaluationLimitError);
     // Still a ValidationError (and an McpError) for callers that catch those.
     expect(e).toBeInstanceOf(ValidationError);
@@ -247,7 +287,9 @@ describe('bounded evaluation work', () => {
     expect(l.code).toBe('MCPC_SCHEMA_EVALUATION_LIMIT');
     expect(l.limit).toBe('maxEvaluationSteps');
     expect(l.value).toBe(1000);
-    expect(l.message).toMatch(/^the tool output could not be validated: the evaluation followed more than 1000 references/);
+    expect(l.message).toMatch(
+      /^the tool output could not be validated: the evaluation followed more than 1000 references/,
+    );
     let deep: unknown = [];
     for (let i = 0; i < 1000; i++) deep = [deep];
     const d = thrown(() => compile({ items: { $ref: '#' } }).validateOrThrow(deep)) as EvaluationLimitError;
@@ -280,7 +322,12 @@ describe('bounded evaluation work', () => {
       for (let j = 0; j < 10; j++) properties[`p${j}`] = { $dynamicRef: '#node' };
       $defs[`r${i}`] = { $id: `urn:example:r${i}`, $dynamicAnchor: 'node', type: 'object', properties };
     }
-    const schema = { $id: 'urn:example:root', $dynamicAnchor: 'node', $defs, properties: { x: { $ref: 'urn:example:r0' } } };
+    const schema = {
+      $id: 'urn:example:root',
+      $dynamicAnchor: 'node',
+      $defs,
+      properties: { x: { $ref: 'urn:example:r0' } },
+    };
     const started = performance.now();
     const v = compile(schema);
     // Generous: proves the compile is not quadratic (it takes well under a second).
@@ -289,9 +336,13 @@ describe('bounded evaluation work', () => {
     expect(v.isValid({ x: { p0: 5 } })).toBe(true);
     expect(v.isValid({ x: 5 })).toBe(false);
     // Still a cycle when a dynamic reference can land back where it started.
-    expect(() => compile({ $dynamicAnchor: 'n', $defs: { a: { $id: 'urn:a', $dynamicAnchor: 'n', allOf: [{ $dynamicRef: '#n' }] } }, $ref: 'urn:a' })).toThrow(
-      /refers to itself/,
-    );
+    expect(() =>
+      compile({
+        $dynamicAnchor: 'n',
+        $defs: { a: { $id: 'urn:a', $dynamicAnchor: 'n', allOf: [{ $dynamicRef: '#n' }] } },
+        $ref: 'urn:a',
+      }),
+    ).toThrow(/refers to itself/);
   });
 });
 
@@ -312,7 +363,9 @@ describe('reference chains', () => {
     expect(() => compile(chain(11), { limits: { maxRefDepth: 10 } })).toThrow(SchemaLimitError);
     // Through in-place applicators too; a chain at the bound is fine and validates.
     const { $defs } = chain(11) as { $defs: JsonValue };
-    expect(() => compile({ allOf: [{ type: 'string' }, { $ref: '#/$defs/d1' }], $defs }, { limits: { maxRefDepth: 10 } })).toThrow(/maxRefDepth is 10/);
+    expect(() =>
+      compile({ allOf: [{ type: 'string' }, { $ref: '#/$defs/d1' }], $defs }, { limits: { maxRefDepth: 10 } }),
+    ).toThrow(/maxRefDepth is 10/);
     const v = compile(chain(10), { limits: { maxRefDepth: 10 } });
     expect(v.isValid('x')).toBe(true);
     expect(v.isValid(1)).toBe(false);

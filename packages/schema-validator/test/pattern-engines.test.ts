@@ -11,14 +11,24 @@ vi.mock('../src/pattern-worker.js', () => ({
 const { compile } = await import('../src/index.js');
 
 const BENIGN: [string, string, string[], string[]][] = [
-  ['slug', '^[a-z0-9]+(?:-[a-z0-9]+)*$', ['my-tool-name', 'x'.repeat(5000) + '-y'], ['-x', 'a--b', 'x'.repeat(5000) + '-']],
+  [
+    'slug',
+    '^[a-z0-9]+(?:-[a-z0-9]+)*$',
+    ['my-tool-name', 'x'.repeat(5000) + '-y'],
+    ['-x', 'a--b', 'x'.repeat(5000) + '-'],
+  ],
   [
     'semver',
     '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$',
     ['1.2.3', '10.20.30-rc.1+build.5', '1.0.0-' + 'alpha.'.repeat(500) + '1'],
     ['1.2', '01.2.3', '1.0.0-' + 'alpha.'.repeat(500)],
   ],
-  ['email', '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', ['someone@example.com', 'a'.repeat(3000) + '@b.co'], ['a@b', 'a b@c.d', 'a'.repeat(3000) + '@b']],
+  [
+    'email',
+    '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$',
+    ['someone@example.com', 'a'.repeat(3000) + '@b.co'],
+    ['a@b', 'a b@c.d', 'a'.repeat(3000) + '@b'],
+  ],
   [
     'hostname',
     '^(?=.{1,253}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$',

@@ -1,5 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_VALIDATION_BUDGET_MS, PatternCheckError, SchemaError, SchemaLimitError, ValidationError, compile, stopPatternWorker } from '../src/index.js';
+import {
+  DEFAULT_VALIDATION_BUDGET_MS,
+  PatternCheckError,
+  SchemaError,
+  SchemaLimitError,
+  ValidationError,
+  compile,
+  stopPatternWorker,
+} from '../src/index.js';
 import { analysePattern } from '../src/pattern-analysis.js';
 
 afterAll(stopPatternWorker);
@@ -52,7 +60,10 @@ describe('pattern budget', () => {
     expect(elapsed).toBeLessThan(3000);
     expect(v.isValid(LONG_A)).toBe(false);
     expect(v.isValid('a'.repeat(20))).toBe(false);
-    expect(caught(() => v.validateOrThrow(LONG_A))).toMatchObject({ code: 'MCPC_SCHEMA_PATTERN_UNCHECKED', reason: 'timeout' });
+    expect(caught(() => v.validateOrThrow(LONG_A))).toMatchObject({
+      code: 'MCPC_SCHEMA_PATTERN_UNCHECKED',
+      reason: 'timeout',
+    });
     // A value that does not match is a plain ValidationError.
     expect(caught(() => v.validateOrThrow('b'))).not.toBeInstanceOf(PatternCheckError);
   });
@@ -123,7 +134,10 @@ describe('pattern budget', () => {
   it('reports a stack overflow in the worker as one, and the worker stays usable', () => {
     // A backreference keeps it from the linear-time matcher; V8's backtracking stack overflows on it.
     // A generous per-check budget: copying 10 MB to the worker and overflowing takes V8 ~200 ms.
-    const v = compile({ type: 'string', pattern: '^(x)(?:(a)b)*\\1$' }, { patternBudgetMs: 10_000, validationBudgetMs: 10_000 });
+    const v = compile(
+      { type: 'string', pattern: '^(x)(?:(a)b)*\\1$' },
+      { patternBudgetMs: 10_000, validationBudgetMs: 10_000 },
+    );
     const r = v.validate('x' + 'ab'.repeat(5_000_000));
     expect(r.valid).toBe(false);
     expect(r.errors[0]?.keyword).toBe('pattern');
@@ -155,7 +169,8 @@ describe('pattern budget', () => {
   });
 
   it('classifies nested repetition and alternation under repetition as unbounded', () => {
-    for (const p of ['^(a+)+$', '(a|b)*c', '^(\\w+\\s?)*$', '(?=(a+)+)']) expect(analysePattern(p).bounded, p).toBe(false);
+    for (const p of ['^(a+)+$', '(a|b)*c', '^(\\w+\\s?)*$', '(?=(a+)+)'])
+      expect(analysePattern(p).bounded, p).toBe(false);
     // A backreference compares at most the rest of the input: bounded.
     expect(analysePattern('(x)\\1').bounded).toBe(true);
     // Unanchored, a match is tried from each position.
@@ -197,7 +212,11 @@ describe('the budget of one validation', () => {
     expect(v.validate(strings).errors[0]?.message).toMatch(/validationBudgetMs/);
     // The next validation has its own budget: its one slow string is checked, not refused.
     expect(v.validate(strings.slice(0, 1)).errors[0]?.message).toMatch(/must match the pattern/);
-    expect(compile({ items: { pattern: '^(\\w+)-\\1$' } }, { validationBudgetMs: 200 }).isValid(['x'.repeat(3000) + '-' + 'x'.repeat(3000)])).toBe(true);
+    expect(
+      compile({ items: { pattern: '^(\\w+)-\\1$' } }, { validationBudgetMs: 200 }).isValid([
+        'x'.repeat(3000) + '-' + 'x'.repeat(3000),
+      ]),
+    ).toBe(true);
   });
 
   it('takes a positive number', () => {

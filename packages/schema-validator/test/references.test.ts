@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { McpError } from '@mcpc/jsonrpc';
-import { SchemaError, SchemaReferenceError, SUPPORTED_DIALECTS, UnsupportedDialectError, compile } from '../src/index.js';
+import {
+  SchemaError,
+  SchemaReferenceError,
+  SUPPORTED_DIALECTS,
+  UnsupportedDialectError,
+  compile,
+} from '../src/index.js';
 
 function thrown(f: () => unknown): unknown {
   try {
@@ -18,13 +24,21 @@ describe('dialects', () => {
     expect(compile(s).dialect).toBe('2020-12');
     expect(compile(s).isValid([1])).toBe(false);
     expect(compile({ ...s, $schema: 'http://json-schema.org/draft-07/schema#' }).isValid([1])).toBe(true);
-    expect(compile({ items: [{ type: 'string' }], $schema: 'http://json-schema.org/draft-07/schema#' }).isValid([1])).toBe(false);
-    expect(compile({ $schema: 'https://json-schema.org/draft/2019-09/schema', items: [{ type: 'string' }] }).isValid([1])).toBe(false);
+    expect(
+      compile({ items: [{ type: 'string' }], $schema: 'http://json-schema.org/draft-07/schema#' }).isValid([1]),
+    ).toBe(false);
+    expect(
+      compile({ $schema: 'https://json-schema.org/draft/2019-09/schema', items: [{ type: 'string' }] }).isValid([1]),
+    ).toBe(false);
     expect(compile(s, { dialect: 'draft-07' }).dialect).toBe('draft-07');
   });
 
   it('ignores $ref siblings in draft-07 only', () => {
-    const s = { $defs: { n: { type: 'number' } }, definitions: { n: { type: 'number' } }, properties: { x: { $ref: '#/definitions/n', maximum: 1 } } };
+    const s = {
+      $defs: { n: { type: 'number' } },
+      definitions: { n: { type: 'number' } },
+      properties: { x: { $ref: '#/definitions/n', maximum: 1 } },
+    };
     expect(compile({ ...s, $schema: 'http://json-schema.org/draft-07/schema#' }).isValid({ x: 5 })).toBe(true);
     expect(compile(s).isValid({ x: 5 })).toBe(false);
   });
@@ -50,7 +64,9 @@ describe('dialects', () => {
     expect(meta.isValid({ type: 'strin' })).toBe(false);
     expect(meta.isValid({ $defs: { a: { minLength: -1 } } })).toBe(false);
     expect(compile({ $ref: 'http://json-schema.org/draft-07/schema#' }).isValid({ minItems: 'x' })).toBe(false);
-    expect(compile({ $ref: 'https://json-schema.org/draft/2019-09/schema' }).isValid({ properties: { a: 1 } })).toBe(false);
+    expect(compile({ $ref: 'https://json-schema.org/draft/2019-09/schema' }).isValid({ properties: { a: 1 } })).toBe(
+      false,
+    );
   });
 });
 
@@ -76,7 +92,8 @@ describe('references', () => {
       },
     });
     expect(v.isValid({ a: 's', b: 1, c: true, d: 'x', e: null, self: { a: 's' } })).toBe(true);
-    for (const bad of [{ a: 1 }, { b: 's' }, { c: 1 }, { d: 'y' }, { e: 0 }, { self: { a: 1 } }]) expect(v.isValid(bad), JSON.stringify(bad)).toBe(false);
+    for (const bad of [{ a: 1 }, { b: 's' }, { c: 1 }, { d: 'y' }, { e: 0 }, { self: { a: 1 } }])
+      expect(v.isValid(bad), JSON.stringify(bad)).toBe(false);
   });
 
   it('reports a reference to a resource the document does not carry as external, at compile time', () => {
@@ -91,10 +108,16 @@ describe('references', () => {
   });
 
   it('resolves an external reference from resources, never fetching', () => {
-    const v = compile({ $ref: 'https://example.com/remote.json#/$defs/n' }, { resources: { 'https://example.com/remote.json': { $defs: { n: { type: 'number' } } } } });
+    const v = compile(
+      { $ref: 'https://example.com/remote.json#/$defs/n' },
+      { resources: { 'https://example.com/remote.json': { $defs: { n: { type: 'number' } } } } },
+    );
     expect(v.isValid(1)).toBe(true);
     expect(v.isValid('1')).toBe(false);
-    const m = compile({ $ref: 'https://example.com/r' }, { resources: new Map([['https://example.com/r', { type: 'string' }]]) });
+    const m = compile(
+      { $ref: 'https://example.com/r' },
+      { resources: new Map([['https://example.com/r', { type: 'string' }]]) },
+    );
     expect(m.isValid('x')).toBe(true);
   });
 
@@ -107,7 +130,12 @@ describe('references', () => {
 
   it('refuses colliding $ids', () => {
     const e = thrown(() =>
-      compile({ $defs: { a: { $id: 'https://example.com/a.json', type: 'string' }, b: { $id: 'https://example.com/a.json', type: 'number' } } }),
+      compile({
+        $defs: {
+          a: { $id: 'https://example.com/a.json', type: 'string' },
+          b: { $id: 'https://example.com/a.json', type: 'number' },
+        },
+      }),
     ) as SchemaError;
     expect(e).toBeInstanceOf(SchemaError);
     expect(e.code).toBe('MCPC_SCHEMA_DUPLICATE_ID');
@@ -117,6 +145,8 @@ describe('references', () => {
   it('refuses colliding anchors within one resource, allows them in different resources', () => {
     const e = thrown(() => compile({ $defs: { a: { $anchor: 'x' }, b: { $anchor: 'x' } } })) as SchemaError;
     expect(e.code).toBe('MCPC_SCHEMA_DUPLICATE_ANCHOR');
-    expect(() => compile({ $defs: { a: { $id: 'urn:a', $anchor: 'x' }, b: { $id: 'urn:b', $anchor: 'x' } } })).not.toThrow();
+    expect(() =>
+      compile({ $defs: { a: { $id: 'urn:a', $anchor: 'x' }, b: { $id: 'urn:b', $anchor: 'x' } } }),
+    ).not.toThrow();
   });
 });

@@ -42,7 +42,8 @@ function remotes(): Map<string, JsonValue> {
         const doc = JSON.parse(readFileSync(p, 'utf8')) as JsonValue;
         out.set(`http://localhost:1234/${relative(root, p).split('\\').join('/')}`, doc);
         // Some remotes declare an $id other than where they are served (see the suite's README).
-        const id = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as { $id?: unknown }).$id : undefined;
+        const id =
+          typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as { $id?: unknown }).$id : undefined;
         if (typeof id === 'string' && !out.has(id)) out.set(id, doc);
       }
     }
@@ -70,7 +71,9 @@ describe.skipIf(!existsSync(SUITE))('JSON Schema Test Suite', () => {
   for (const [dir, dialect] of Object.entries(DIALECTS)) {
     const t = (tally[dialect] = { passed: 0, failed: 0, skipped: 0 });
     const folder = join(SUITE, 'tests', dir);
-    for (const file of readdirSync(folder).filter((f) => f.endsWith('.json')).sort()) {
+    for (const file of readdirSync(folder)
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
       const cases = JSON.parse(readFileSync(join(folder, file), 'utf8')) as SuiteCase[];
       describe(`${dialect}/${file}`, () => {
         for (const c of cases) {

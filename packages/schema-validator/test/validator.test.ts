@@ -20,16 +20,41 @@ describe('issues', () => {
     expect(r.valid).toBe(false);
     expect(r.errors).toEqual(
       expect.arrayContaining([
-        { instancePath: '/query', keyword: 'minLength', schemaPath: '#/properties/query/minLength', message: 'must not have fewer than 1 characters' },
+        {
+          instancePath: '/query',
+          keyword: 'minLength',
+          schemaPath: '#/properties/query/minLength',
+          message: 'must not have fewer than 1 characters',
+        },
         { instancePath: '/limit', keyword: 'type', schemaPath: '#/properties/limit/type', message: 'must be integer' },
-        { instancePath: '/limit', keyword: 'maximum', schemaPath: '#/properties/limit/maximum', message: 'must be <= 100' },
-        { instancePath: '/a~1b~0c/1', keyword: 'enum', schemaPath: '#/$defs/tag/enum', message: 'must be equal to one of the allowed values' },
-        { instancePath: '', keyword: 'additionalProperties', schemaPath: '#/additionalProperties', message: 'must not have additional property "extra"' },
+        {
+          instancePath: '/limit',
+          keyword: 'maximum',
+          schemaPath: '#/properties/limit/maximum',
+          message: 'must be <= 100',
+        },
+        {
+          instancePath: '/a~1b~0c/1',
+          keyword: 'enum',
+          schemaPath: '#/$defs/tag/enum',
+          message: 'must be equal to one of the allowed values',
+        },
+        {
+          instancePath: '',
+          keyword: 'additionalProperties',
+          schemaPath: '#/additionalProperties',
+          message: 'must not have additional property "extra"',
+        },
       ]),
     );
     expect(r.errors).toHaveLength(5);
     expect(compile(tool).validate({ limit: 1 }).errors).toEqual([
-      { instancePath: '', keyword: 'required', schemaPath: '#/required', message: 'must have required property "query"' },
+      {
+        instancePath: '',
+        keyword: 'required',
+        schemaPath: '#/required',
+        message: 'must have required property "query"',
+      },
     ]);
   });
 
@@ -41,7 +66,8 @@ describe('issues', () => {
 
   it('agree with isValid, which builds none', () => {
     const v = compile(tool);
-    for (const d of [{ query: 'a', limit: 1 }, { query: 'a' }, { query: 'a', limit: 1, 'a/b~c': ['q'] }, 5]) expect(v.isValid(d)).toBe(v.validate(d).valid);
+    for (const d of [{ query: 'a', limit: 1 }, { query: 'a' }, { query: 'a', limit: 1, 'a/b~c': ['q'] }, 5])
+      expect(v.isValid(d)).toBe(v.validate(d).valid);
   });
 
   it('validateOrThrow returns the value or throws a ValidationError', () => {
@@ -69,7 +95,12 @@ describe('annotations', () => {
       type: 'object',
       properties: {
         when: { type: 'string', format: 'date-time' },
-        blob: { type: 'string', contentEncoding: 'base64', contentMediaType: 'application/json', contentSchema: { type: 'object' } },
+        blob: {
+          type: 'string',
+          contentEncoding: 'base64',
+          contentMediaType: 'application/json',
+          contentSchema: { type: 'object' },
+        },
       },
     });
     const r = v.validate({ when: 'not a date', blob: '%%%' });
@@ -87,7 +118,9 @@ describe('annotations', () => {
 
 describe('malformed schemas', () => {
   it('are refused with the keyword and where it is', () => {
-    expect(() => compile({ properties: { a: { minLength: -1 } } })).toThrow(/minLength at #\/properties\/a must be a non-negative integer/);
+    expect(() => compile({ properties: { a: { minLength: -1 } } })).toThrow(
+      /minLength at #\/properties\/a must be a non-negative integer/,
+    );
     expect(() => compile({ type: 'strin' })).toThrow(SchemaError);
     expect(() => compile({ required: 'a' })).toThrow(SchemaError);
     expect(() => compile(5 as never)).toThrow(SchemaError);

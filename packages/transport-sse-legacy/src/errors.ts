@@ -9,9 +9,12 @@ export class EndpointOriginError extends TransportError {
   readonly expectedOrigin: string;
 
   constructor(expectedOrigin: string) {
-    super(`the server's endpoint event named a URL off ${expectedOrigin}; refused, so credentials never reach another host`, {
-      code: 'MCPC_ENDPOINT_OFF_ORIGIN',
-    });
+    super(
+      `the server's endpoint event named a URL off ${expectedOrigin}; refused, so credentials never reach another host`,
+      {
+        code: 'MCPC_ENDPOINT_OFF_ORIGIN',
+      },
+    );
     this.expectedOrigin = expectedOrigin;
   }
 }
@@ -21,6 +24,8 @@ export class EndpointTimeoutError extends TransportError {
   static override readonly brand: string = 'EndpointTimeoutError';
 
   constructor(timeoutMs: number) {
-    super(`the server sent no endpoint event within ${timeoutMs} ms (is this an HTTP+SSE server?)`, { code: 'MCPC_ENDPOINT_TIMEOUT' });
+    super(`the server sent no endpoint event within ${timeoutMs} ms (is this an HTTP+SSE server?)`, {
+      code: 'MCPC_ENDPOINT_TIMEOUT',
+    });
   }
 }

@@ -1,5 +1,14 @@
 import type { Logger } from '@mcpc/jsonrpc';
-import { atLeastOne, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES, type BackoffOptions, type HeadersOption, type HttpAuth, type HttpClientChoice, type UndiciDispatcher } from '@mcpc/http';
+import {
+  atLeastOne,
+  DEFAULT_MAX_CONCURRENT_REPLIES,
+  DEFAULT_MAX_QUEUED_REPLIES,
+  type BackoffOptions,
+  type HeadersOption,
+  type HttpAuth,
+  type HttpClientChoice,
+  type UndiciDispatcher,
+} from '@mcpc/http';
 
 export interface SseTransportOptions {
   /** The SSE endpoint (GET), e.g. `https://example.com/sse`. */
@@ -62,7 +71,8 @@ export interface ResolvedSseOptions {
 
 export function resolveOptions(o: SseTransportOptions): ResolvedSseOptions {
   const url = new URL(o.url);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`an SSE endpoint must be an http: or https: URL, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`an SSE endpoint must be an http: or https: URL, not ${url.protocol}`);
   return {
     url,
     headers: o.headers,

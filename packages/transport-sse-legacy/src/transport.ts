@@ -87,7 +87,12 @@ export class SseTransport implements Transport {
 
   constructor(options: SseTransportOptions) {
     this.#options = resolveOptions(options);
-    this.#settings = { url: this.#options.url, retries: this.#options.retries, retryDelay: this.#options.retryDelay, readTimeout: this.#options.readTimeout };
+    this.#settings = {
+      url: this.#options.url,
+      retries: this.#options.retries,
+      retryDelay: this.#options.retryDelay,
+      readTimeout: this.#options.readTimeout,
+    };
     this.#logger = options.logger ?? warningsToConsole;
     this.#http = createHttpClient({
       choice: options.httpClient ?? 'auto',
@@ -95,7 +100,11 @@ export class SseTransport implements Transport {
       connectTimeout: this.#options.connectTimeout,
       maxConnections: this.#options.maxConnections,
     });
-    this.#replies = new ReplyQueue({ maxInFlight: this.#options.maxConcurrentReplies, maxQueued: this.#options.maxQueuedReplies, warn: (w) => this.#warn(w) });
+    this.#replies = new ReplyQueue({
+      maxInFlight: this.#options.maxConcurrentReplies,
+      maxQueued: this.#options.maxQueuedReplies,
+      warn: (w) => this.#warn(w),
+    });
   }
 
   async start(sink: TransportSink): Promise<void> {
@@ -136,7 +145,12 @@ export class SseTransport implements Transport {
       if (isRequest && message.method === 'initialize') this.#initialize = message;
       const answered = isRequest ? this.#await(message, signal) : undefined;
       try {
-        await this.#post(message, signal, options.retryable === true && !(isRequest && message.method === 'tools/call'), options.headers);
+        await this.#post(
+          message,
+          signal,
+          options.retryable === true && !(isRequest && message.method === 'tools/call'),
+          options.headers,
+        );
       } catch (error) {
         if (isRequest) this.#waiting.delete(message.id);
         throw error;
@@ -187,7 +201,14 @@ export class SseTransport implements Transport {
     const done = (async () => {
       try {
         const headers = await this.#headers({ accept: 'text/event-stream' });
-        const response = await exchange(this.#http, this.#settings, { method: 'GET', headers, signal, retryable: false, bodyTimeout: 0, auth: this.#options.auth });
+        const response = await exchange(this.#http, this.#settings, {
+          method: 'GET',
+          headers,
+          signal,
+          retryable: false,
+          bodyTimeout: 0,
+          auth: this.#options.auth,
+        });
         if (response.statusCode === 401 || response.statusCode === 403) {
           await discard(response);
           throw this.#unauthorized(response.statusCode, header(response, 'www-authenticate'), this.#options.url);
@@ -197,28 +218,32 @@ export class SseTransport implements Transport {
           await discard(response);
           throw new HttpError(response.statusCode, this.#noStream(response.statusCode, type), { contentType: type });
         }
-        await readSse(bodyChunks(response.body, header(response, 'content-encoding'), undefined), this.#options.maxSseEventBytes, {
-          onId: () => {},
-          onRetry: () => {},
-          onWarning: (w) => this.#warn(w),
-          onEvent: (event) => {
-            this.#lastInbound = Date.now();
-            if (event.event === 'endpoint') {
-              const url = this.#endpointFrom(event.data);
-              if (url instanceof Error) {
-                settleReady.reject(url);
-                abort.abort(url);
-                return;
+        await readSse(
+          bodyChunks(response.body, header(response, 'content-encoding'), undefined),
+          this.#options.maxSseEventBytes,
+          {
+            onId: () => {},
+            onRetry: () => {},
+            onWarning: (w) => this.#warn(w),
+            onEvent: (event) => {
+              this.#lastInbound = Date.now();
+              if (event.event === 'endpoint') {
+                const url = this.#endpointFrom(event.data);
+                if (url instanceof Error) {
+                  settleReady.reject(url);
+                  abort.abort(url);
+                  return;
+                }
+                known = true;
+                settleReady.resolve(url);
+                // A later endpoint event on the same stream moves the endpoint along with it.
+                if (this.#stream?.abort === abort) this.#endpoint = Promise.resolve(url);
+              } else if (event.event === undefined || event.event === 'message') {
+                this.#onMessage(event.data);
               }
-              known = true;
-              settleReady.resolve(url);
-              // A later endpoint event on the same stream moves the endpoint along with it.
-              if (this.#stream?.abort === abort) this.#endpoint = Promise.resolve(url);
-            } else if (event.event === undefined || event.event === 'message') {
-              this.#onMessage(event.data);
-            }
+            },
           },
-        });
+        );
       } catch (error) {
         const why = abort.signal.reason instanceof Error ? abort.signal.reason : error;
         settleReady.reject(why);
@@ -246,7 +271,9 @@ export class SseTransport implements Transport {
       let fail!: (e: unknown) => void;
       this.#endpoint = new Promise<URL>((resolve, reject) => ((settle = resolve), (fail = reject)));
       this.#endpoint.catch(() => {});
-      this.#failWaiting(new ResponseStreamClosedError(undefined, `the SSE stream dropped before the answer (${cause.message})`));
+      this.#failWaiting(
+        new ResponseStreamClosedError(undefined, `the SSE stream dropped before the answer (${cause.message})`),
+      );
       const next = await this.#reopen(cause);
       if (next === undefined) return fail(new ConnectionClosedError(undefined, cause));
       stream = next;
@@ -256,7 +283,9 @@ export class SseTransport implements Transport {
       this.#lastInbound = Date.now();
       const endpoint = await next.ready;
       // Nothing else goes out on the new session before it is initialized again.
-      await this.#replayInitialize(endpoint).catch((e: unknown) => this.#warn(`could not re-initialize the new session: ${escapeForLog(String(e))}`));
+      await this.#replayInitialize(endpoint).catch((e: unknown) =>
+        this.#warn(`could not re-initialize the new session: ${escapeForLog(String(e))}`),
+      );
       settle(endpoint);
     }
   }
@@ -275,7 +304,11 @@ export class SseTransport implements Transport {
       } catch (error) {
         if (this.#state !== 'open') return undefined;
         // The server refusing us, or pointing off-origin, will not improve by asking again.
-        if (error instanceof UnauthorizedError || error instanceof EndpointOriginError || (error instanceof HttpError && error.status < 500)) {
+        if (
+          error instanceof UnauthorizedError ||
+          error instanceof EndpointOriginError ||
+          (error instanceof HttpError && error.status < 500)
+        ) {
           await this.#fail(error);
           return undefined;
         }
@@ -290,10 +323,20 @@ export class SseTransport implements Transport {
   async #replayInitialize(endpoint: URL): Promise<void> {
     if (this.#initialize === undefined) return;
     const replay: JsonRpcRequest = { ...this.#initialize, id: `mcpc-session-renewal-${++this.#internalIds}` };
-    const answered = this.#await(replay, AbortSignal.any([this.#closing.signal, AbortSignal.timeout(this.#options.endpointTimeoutMs)]));
+    const answered = this.#await(
+      replay,
+      AbortSignal.any([this.#closing.signal, AbortSignal.timeout(this.#options.endpointTimeoutMs)]),
+    );
     await this.#post(replay, this.#closing.signal, true, undefined, endpoint);
     await answered;
-    if (this.#initialized) await this.#post({ jsonrpc: '2.0', method: 'notifications/initialized' }, this.#closing.signal, true, undefined, endpoint);
+    if (this.#initialized)
+      await this.#post(
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        this.#closing.signal,
+        true,
+        undefined,
+        endpoint,
+      );
   }
 
   #endpointFrom(data: string): URL | Error {
@@ -328,11 +371,26 @@ export class SseTransport implements Transport {
 
   // ── sending ─────────────────────────────────────────────────────────────────────────────────────
 
-  async #post(message: JsonRpcMessage, signal: AbortSignal, retryable: boolean, extra: Readonly<Record<string, string>> | undefined, to?: URL): Promise<void> {
+  async #post(
+    message: JsonRpcMessage,
+    signal: AbortSignal,
+    retryable: boolean,
+    extra: Readonly<Record<string, string>> | undefined,
+    to?: URL,
+  ): Promise<void> {
     const url = to ?? (await untilAborted(this.#endpointOrTimeout(), signal));
     const headers = await this.#headers({ 'content-type': 'application/json' }, extra);
     const method = 'method' in message ? message.method : undefined;
-    const response = await exchange(this.#http, this.#settings, { method: 'POST', url, headers, body: JSON.stringify(message), signal, retryable, rpcMethod: method, auth: this.#options.auth });
+    const response = await exchange(this.#http, this.#settings, {
+      method: 'POST',
+      url,
+      headers,
+      body: JSON.stringify(message),
+      signal,
+      retryable,
+      rpcMethod: method,
+      auth: this.#options.auth,
+    });
     await discard(response);
     const status = response.statusCode;
     if (status === 401 || status === 403) throw this.#unauthorized(status, header(response, 'www-authenticate'), url);
@@ -345,14 +403,19 @@ export class SseTransport implements Transport {
   /** The GET did not open an SSE stream: a web page, a Streamable HTTP endpoint, a wrong path. */
   #noStream(status: number, type: string): string {
     const url = this.#options.url;
-    if (status >= 200 && status < 300) return notAnEndpoint(url, status, type, 'text/event-stream', 'an HTTP+SSE endpoint');
+    if (status >= 200 && status < 300)
+      return notAnEndpoint(url, status, type, 'text/event-stream', 'an HTTP+SSE endpoint');
     return `${endpointLabel(url)} answered ${statusLine(status)} (${contentTypeLabel(type)}) to the GET that opens the SSE stream, not an HTTP+SSE endpoint — check the URL`;
   }
 
   #unauthorized(status: number, wwwAuthenticate: string | undefined, url: URL): UnauthorizedError {
     const configured = this.#options.headers;
-    const fromHeaders = typeof configured === 'object' && Object.keys(configured).some((name) => name.toLowerCase() === 'authorization');
-    return new UnauthorizedError(status, wwwAuthenticate, { url, authConfigured: this.#options.auth !== undefined || fromHeaders });
+    const fromHeaders =
+      typeof configured === 'object' && Object.keys(configured).some((name) => name.toLowerCase() === 'authorization');
+    return new UnauthorizedError(status, wwwAuthenticate, {
+      url,
+      authConfigured: this.#options.auth !== undefined || fromHeaders,
+    });
   }
 
   /** The current endpoint; while the stream is re-opening, waits for the next one, within a bound. */
@@ -380,7 +443,11 @@ export class SseTransport implements Transport {
   #failWaiting(error: Error): void {
     for (const [id, waiter] of this.#waiting) {
       this.#waiting.delete(id);
-      waiter.reject(error instanceof ResponseStreamClosedError ? new ResponseStreamClosedError(waiter.method, error.message) : error);
+      waiter.reject(
+        error instanceof ResponseStreamClosedError
+          ? new ResponseStreamClosedError(waiter.method, error.message)
+          : error,
+      );
     }
   }
 
@@ -424,8 +491,12 @@ export class SseTransport implements Transport {
 
   // ── plumbing ────────────────────────────────────────────────────────────────────────────────────
 
-  async #headers(own: Record<string, string>, extra?: Readonly<Record<string, string>>): Promise<Record<string, string>> {
-    const configured = typeof this.#options.headers === 'function' ? await this.#options.headers() : this.#options.headers;
+  async #headers(
+    own: Record<string, string>,
+    extra?: Readonly<Record<string, string>>,
+  ): Promise<Record<string, string>> {
+    const configured =
+      typeof this.#options.headers === 'function' ? await this.#options.headers() : this.#options.headers;
     const headers: Record<string, string> = {};
     for (const source of [configured, extra, own]) {
       if (source === undefined) continue;
@@ -445,4 +516,5 @@ export class SseTransport implements Transport {
 }
 
 /** The media type of a `Content-Type` (`text/event-stream`), lower case; '' when there is none. */
-const mediaTypeOf = (contentType: string | undefined): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+const mediaTypeOf = (contentType: string | undefined): string =>
+  (contentType ?? '').split(';')[0]!.trim().toLowerCase();

@@ -19,46 +19,68 @@ async function server(handle: (req: IncomingMessage, res: ServerResponse) => voi
 }
 
 const start = (url: string, httpClient: 'undici' | 'node'): Promise<unknown> =>
-  new SseTransport({ url, httpClient, logger: silentLogger, deprecationNotice: false }).start({ message() {}, error() {}, close() {} }).catch((e: unknown) => e);
+  new SseTransport({ url, httpClient, logger: silentLogger, deprecationNotice: false })
+    .start({ message() {}, error() {}, close() {} })
+    .catch((e: unknown) => e);
 
-describe.each(['undici', 'node'] as const)('over %s: a URL that is not an HTTP+SSE endpoint, in the user\'s words', (httpClient) => {
-  it('a web page', async () => {
-    const url = await server((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<html>');
+describe.each(['undici', 'node'] as const)(
+  "over %s: a URL that is not an HTTP+SSE endpoint, in the user's words",
+  (httpClient) => {
+    it('a web page', async () => {
+      const url = await server((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html>');
+      });
+      const error = await start(url, httpClient);
+      expect(error).toBeInstanceOf(HttpError);
+      expect(error).toMatchObject({ code: 'MCPC_HTTP_ERROR', status: 200, contentType: 'text/html' });
+      // Before: `the server did not open an SSE stream (HTTP 200, text/html)`.
+      expect((error as Error).message).toBe(
+        `${url} answered 200 text/html, not an HTTP+SSE endpoint (expected text/event-stream) — check the URL`,
+      );
     });
-    const error = await start(url, httpClient);
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ code: 'MCPC_HTTP_ERROR', status: 200, contentType: 'text/html' });
-    // Before: `the server did not open an SSE stream (HTTP 200, text/html)`.
-    expect((error as Error).message).toBe(`${url} answered 200 text/html, not an HTTP+SSE endpoint (expected text/event-stream) — check the URL`);
-  });
 
-  it('a 404', async () => {
-    const url = await server((_req, res) => {
-      res.writeHead(404);
-      res.end();
+    it('a 404', async () => {
+      const url = await server((_req, res) => {
+        res.writeHead(404);
+        res.end();
+      });
+      const error = await start(url, httpClient);
+      expect(error).toMatchObject({ code: 'MCPC_HTTP_ERROR', status: 404 });
+      expect((error as Error).message).toBe(
+        `${url} answered 404 Not Found (no content type) to the GET that opens the SSE stream, not an HTTP+SSE endpoint — check the URL`,
+      );
     });
-    const error = await start(url, httpClient);
-    expect(error).toMatchObject({ code: 'MCPC_HTTP_ERROR', status: 404 });
-    expect((error as Error).message).toBe(`${url} answered 404 Not Found (no content type) to the GET that opens the SSE stream, not an HTTP+SSE endpoint — check the URL`);
-  });
 
-  it('401 says to pass `auth`', async () => {
-    const url = await server((_req, res) => {
-      res.writeHead(401, { 'www-authenticate': 'Bearer' });
-      res.end();
+    it('401 says to pass `auth`', async () => {
+      const url = await server((_req, res) => {
+        res.writeHead(401, { 'www-authenticate': 'Bearer' });
+        res.end();
+      });
+      const error = await start(url, httpClient);
+      expect(error).toBeInstanceOf(UnauthorizedError);
+      expect(error).toMatchObject({ code: 'MCPC_UNAUTHORIZED', status: 401, wwwAuthenticate: 'Bearer' });
+      expect((error as Error).message).toBe(
+        `${url} answered 401 Unauthorized: this server requires authorization — pass \`auth\` (see @mcpc/oauth)`,
+      );
     });
-    const error = await start(url, httpClient);
-    expect(error).toBeInstanceOf(UnauthorizedError);
-    expect(error).toMatchObject({ code: 'MCPC_UNAUTHORIZED', status: 401, wwwAuthenticate: 'Bearer' });
-    expect((error as Error).message).toBe(`${url} answered 401 Unauthorized: this server requires authorization — pass \`auth\` (see @mcpc/oauth)`);
-  });
-});
+  },
+);
 
 describe('the HTTP errors, exported from this package', () => {
   it('are the classes of @mcpc/http, so one catch fits this transport and the Streamable HTTP one', () => {
-    for (const name of ['HttpError', 'UnauthorizedError', 'TransientServerError', 'NetworkError', 'ResponseTooLargeError', 'ResponseStreamClosedError', 'HttpClientUnavailableError', 'ProxyConfigError', 'ProxyConnectError', 'ReplyQueueFullError'] as const) {
+    for (const name of [
+      'HttpError',
+      'UnauthorizedError',
+      'TransientServerError',
+      'NetworkError',
+      'ResponseTooLargeError',
+      'ResponseStreamClosedError',
+      'HttpClientUnavailableError',
+      'ProxyConfigError',
+      'ProxyConnectError',
+      'ReplyQueueFullError',
+    ] as const) {
       expect(legacy[name], name).toBe(http[name]);
     }
   });

@@ -11,9 +11,16 @@ afterEach(async () => {
 });
 
 async function open(url: string) {
-  const engine = new JsonRpcEngine(new SseTransport({ url, logger: silentLogger }), { logger: silentLogger, requestTimeout: 15_000 });
+  const engine = new JsonRpcEngine(new SseTransport({ url, logger: silentLogger }), {
+    logger: silentLogger,
+    requestTimeout: 15_000,
+  });
   engines.push(engine);
-  engine.setRequestHandler('sampling/createMessage', () => ({ role: 'assistant', model: 'm', content: { type: 'text', text: 'sampled over SSE' } }));
+  engine.setRequestHandler('sampling/createMessage', () => ({
+    role: 'assistant',
+    model: 'm',
+    content: { type: 'text', text: 'sampled over SSE' },
+  }));
   await engine.start();
   const init = (await engine.request('initialize', {
     protocolVersion: '2024-11-05',
@@ -24,7 +31,7 @@ async function open(url: string) {
   return { engine, init };
 }
 
-const text = (r: unknown): string => ((r as { content: { text: string }[] }).content[0]?.text ?? '');
+const text = (r: unknown): string => (r as { content: { text: string }[] }).content[0]?.text ?? '';
 
 describe('the SDK HTTP+SSE server', () => {
   let server: Fixture;
@@ -46,13 +53,23 @@ describe('the SDK HTTP+SSE server', () => {
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'slow', 'ask_sampling']));
     expect(text(await engine.request('tools/call', { name: 'echo', arguments: { message: 'sse' } }))).toBe('Echo: sse');
     const seen: number[] = [];
-    await engine.request('tools/call', { name: 'slow', arguments: { ms: 60, steps: 3 } }, { onProgress: (p) => seen.push(p.progress) });
+    await engine.request(
+      'tools/call',
+      { name: 'slow', arguments: { ms: 60, steps: 3 } },
+      { onProgress: (p) => seen.push(p.progress) },
+    );
     expect(seen).toEqual([1, 2, 3]);
-    expect(text(await engine.request('tools/call', { name: 'ask_sampling', arguments: {} }))).toContain('sampled over SSE');
+    expect(text(await engine.request('tools/call', { name: 'ask_sampling', arguments: {} }))).toContain(
+      'sampled over SSE',
+    );
   });
 
   it('refuses a server whose endpoint event points at another origin, and sends it nothing', async () => {
-    const transport = new SseTransport({ url: hostile.url, headers: { authorization: 'Bearer secret' }, logger: silentLogger });
+    const transport = new SseTransport({
+      url: hostile.url,
+      headers: { authorization: 'Bearer secret' },
+      logger: silentLogger,
+    });
     await expect(transport.start({ message() {}, error() {}, close() {} })).rejects.toBeInstanceOf(EndpointOriginError);
     const stats = await getJson<{ posts: number }>(new URL('/_stats', hostile.url));
     expect(stats.posts).toBe(0);
@@ -70,6 +87,8 @@ describe('server-everything over HTTP+SSE', () => {
     const { engine } = await open(server.url);
     const { tools } = (await engine.request('tools/list')) as { tools: { name: string }[] };
     expect(tools.length).toBeGreaterThan(5);
-    expect(text(await engine.request('tools/call', { name: 'echo', arguments: { message: 'legacy' } }))).toContain('legacy');
+    expect(text(await engine.request('tools/call', { name: 'echo', arguments: { message: 'legacy' } }))).toContain(
+      'legacy',
+    );
   });
 });

@@ -39,11 +39,15 @@ async function floodingServer() {
       }
       accept();
       if ('id' in message) {
-        const result = message.method === 'initialize' ? { protocolVersion: '2024-11-05', capabilities: {}, serverInfo: { name: 'flood', version: '1' } } : {};
+        const result =
+          message.method === 'initialize'
+            ? { protocolVersion: '2024-11-05', capabilities: {}, serverInfo: { name: 'flood', version: '1' } }
+            : {};
         stream?.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
       } else if (message.method === 'notifications/initialized') {
         let frames = '';
-        for (let i = 0; i < PINGS; i++) frames += `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: `p${i}`, method: 'ping' })}\n\n`;
+        for (let i = 0; i < PINGS; i++)
+          frames += `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: `p${i}`, method: 'ping' })}\n\n`;
         stream?.write(frames);
       }
     });
@@ -69,11 +73,18 @@ describe.each(['undici', 'node'] as const)('over %s', (httpClient) => {
   it('a server flooding its stream with requests and slow to accept the answers: sockets stay bounded, overflow is dropped and counted, calls still succeed', async () => {
     const server = await floodingServer();
     const logger = recordingLogger();
-    const engine = new JsonRpcEngine(new SseTransport({ url: server.url, httpClient, logger, deprecationNotice: false }), { logger, requestTimeout: 10_000 });
+    const engine = new JsonRpcEngine(
+      new SseTransport({ url: server.url, httpClient, logger, deprecationNotice: false }),
+      { logger, requestTimeout: 10_000 },
+    );
     cleanups.push(() => engine.close());
     engine.setRequestHandler('ping', () => ({}));
     await engine.start();
-    await engine.request('initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+    await engine.request('initialize', {
+      protocolVersion: '2024-11-05',
+      capabilities: {},
+      clientInfo: { name: 't', version: '1' },
+    });
     await engine.notify('notifications/initialized');
     await expect(engine.request('tools/list', {})).resolves.toEqual({});
     const dropped = (): number => {

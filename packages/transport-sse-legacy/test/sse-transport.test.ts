@@ -2,7 +2,14 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionClosedError, JsonRpcEngine, type JsonRpcMessage, type Logger } from '@mcpc/jsonrpc';
-import { EndpointOriginError, EndpointTimeoutError, HttpError, ResponseStreamClosedError, SseTransport, type SseTransportOptions } from '@mcpc/transport-sse-legacy';
+import {
+  EndpointOriginError,
+  EndpointTimeoutError,
+  HttpError,
+  ResponseStreamClosedError,
+  SseTransport,
+  type SseTransportOptions,
+} from '@mcpc/transport-sse-legacy';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -51,7 +58,9 @@ async function sseServer(behaviour: Behaviour = {}) {
         res.writeHead(202);
         res.end('Accepted');
         if ('method' in message && 'id' in message) {
-          const answer = (behaviour.answer ?? ((m) => ({ jsonrpc: '2.0', id: (m as { id: unknown }).id, result: { session } })))(message, session);
+          const answer = (
+            behaviour.answer ?? ((m) => ({ jsonrpc: '2.0', id: (m as { id: unknown }).id, result: { session } }))
+          )(message, session);
           if (answer !== undefined) stream.write(`event: message\ndata: ${JSON.stringify(answer)}\n\n`);
         }
       });
@@ -63,7 +72,13 @@ async function sseServer(behaviour: Behaviour = {}) {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   cleanups.push(() => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))));
-  return { url: `http://127.0.0.1:${port}/sse`, port, streams, posts, drop: (s: number) => streams.get(s)?.socket?.destroy() };
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
+    port,
+    streams,
+    posts,
+    drop: (s: number) => streams.get(s)?.socket?.destroy(),
+  };
 }
 
 function quietLogger(): Logger & { lines: string[] } {
@@ -74,7 +89,14 @@ function quietLogger(): Logger & { lines: string[] } {
 
 async function connect(url: string, options: Partial<SseTransportOptions> = {}) {
   const logger = quietLogger();
-  const transport = new SseTransport({ httpClient: underTest, url, logger, reconnectDelay: { initialMs: 10, maxMs: 50 }, endpointTimeoutMs: 1000, ...options });
+  const transport = new SseTransport({
+    httpClient: underTest,
+    url,
+    logger,
+    reconnectDelay: { initialMs: 10, maxMs: 50 },
+    endpointTimeoutMs: 1000,
+    ...options,
+  });
   const engine = new JsonRpcEngine(transport, { logger, requestTimeout: 5000 });
   cleanups.push(() => engine.close());
   await engine.start();
@@ -95,7 +117,11 @@ describe.each(['undici', 'node'] as const)('over %s', (client) => {
       await expect(engine.request('initialize', {})).resolves.toEqual({ session: 1 });
       await engine.notify('notifications/initialized');
       await expect(engine.request('tools/list')).resolves.toEqual({ session: 1 });
-      expect(server.posts.map((p) => ('method' in p.message ? p.message.method : 'reply'))).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
+      expect(server.posts.map((p) => ('method' in p.message ? p.message.method : 'reply'))).toEqual([
+        'initialize',
+        'notifications/initialized',
+        'tools/list',
+      ]);
       expect(server.posts[0]!.headers.authorization).toBe('Bearer t');
       // The notice is given once per process: by the first suite's first transport.
       expect(logger.lines.some((l) => l.includes('deprecated'))).toBe(client === 'undici');
@@ -104,27 +130,46 @@ describe.each(['undici', 'node'] as const)('over %s', (client) => {
     it('refuses an endpoint on another origin, so credentials never reach another host', async () => {
       const other = await sseServer();
       const server = await sseServer({ endpoint: () => `http://127.0.0.1:${other.port}/messages?sessionId=1` });
-      const transport = new SseTransport({ httpClient: underTest, url: server.url, headers: { authorization: 'Bearer secret' }, logger: quietLogger() });
-      await expect(transport.start({ message() {}, error() {}, close() {} })).rejects.toBeInstanceOf(EndpointOriginError);
+      const transport = new SseTransport({
+        httpClient: underTest,
+        url: server.url,
+        headers: { authorization: 'Bearer secret' },
+        logger: quietLogger(),
+      });
+      await expect(transport.start({ message() {}, error() {}, close() {} })).rejects.toBeInstanceOf(
+        EndpointOriginError,
+      );
       expect(other.posts).toHaveLength(0);
     });
 
     it('a stream without an endpoint event fails start with EndpointTimeoutError', async () => {
       const server = await sseServer({ endpoint: () => undefined });
-      const transport = new SseTransport({ httpClient: underTest, url: server.url, endpointTimeoutMs: 100, logger: quietLogger() });
-      await expect(transport.start({ message() {}, error() {}, close() {} })).rejects.toBeInstanceOf(EndpointTimeoutError);
+      const transport = new SseTransport({
+        httpClient: underTest,
+        url: server.url,
+        endpointTimeoutMs: 100,
+        logger: quietLogger(),
+      });
+      await expect(transport.start({ message() {}, error() {}, close() {} })).rejects.toBeInstanceOf(
+        EndpointTimeoutError,
+      );
     });
 
     it('a URL that is not an SSE endpoint fails start with an HttpError carrying the status', async () => {
       const server = await sseServer({ getStatus: 405 });
       const transport = new SseTransport({ httpClient: underTest, url: server.url, logger: quietLogger() });
       await expect(transport.start({ message() {}, error() {}, close() {} })).rejects.toMatchObject({ status: 405 });
-      await expect(new SseTransport({ httpClient: underTest, url: server.url }).start({ message() {}, error() {}, close() {} })).rejects.toBeInstanceOf(HttpError);
+      await expect(
+        new SseTransport({ httpClient: underTest, url: server.url }).start({ message() {}, error() {}, close() {} }),
+      ).rejects.toBeInstanceOf(HttpError);
     });
 
     it('a dropped stream fails the waiting request, re-opens, and replays initialize on the new session', async () => {
       const server = await sseServer({
-        answer: (m, session) => ('method' in m && m.method === 'tools/call' ? undefined : { jsonrpc: '2.0', id: (m as { id: unknown }).id, result: { session } }),
+        answer: (m, session) =>
+          'method' in m && m.method === 'tools/call'
+            ? undefined
+            : { jsonrpc: '2.0', id: (m as { id: unknown }).id, result: { session } },
       });
       const { engine } = await connect(server.url);
       await engine.request('initialize', { protocolVersion: '2024-11-05' });
@@ -135,14 +180,19 @@ describe.each(['undici', 'node'] as const)('over %s', (client) => {
       const e = await waiting.catch((x: unknown) => x);
       expect(e).toBeInstanceOf(ResponseStreamClosedError);
       await expect(engine.request('tools/list')).resolves.toEqual({ session: 2 });
-      const second = server.posts.filter((p) => p.session === 2).map((p) => ('method' in p.message ? p.message.method : 'reply'));
+      const second = server.posts
+        .filter((p) => p.session === 2)
+        .map((p) => ('method' in p.message ? p.message.method : 'reply'));
       expect(second).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
       expect(server.posts.filter((p) => 'method' in p.message && p.message.method === 'tools/call')).toHaveLength(1);
     });
 
     it('a stream that goes silent is probed with ping and re-opened when the ping is not answered', async () => {
       let silent = false;
-      const server = await sseServer({ answer: (m, session) => (silent ? undefined : { jsonrpc: '2.0', id: (m as { id: unknown }).id, result: { session } }) });
+      const server = await sseServer({
+        answer: (m, session) =>
+          silent ? undefined : { jsonrpc: '2.0', id: (m as { id: unknown }).id, result: { session } },
+      });
       const { engine } = await connect(server.url, { pingIntervalMs: 150 });
       await engine.request('initialize', {});
       await engine.notify('notifications/initialized');

@@ -11,7 +11,8 @@
 import { JsonRpcEngine } from '@mcpc/jsonrpc';
 import { StdioTransport } from '@mcpc/transport-stdio';
 
-const [command = 'npx', ...args] = process.argv.length > 2 ? process.argv.slice(2) : ['npx', '-y', '@modelcontextprotocol/server-everything'];
+const [command = 'npx', ...args] =
+  process.argv.length > 2 ? process.argv.slice(2) : ['npx', '-y', '@modelcontextprotocol/server-everything'];
 
 const transport = new StdioTransport({
   command,
@@ -28,7 +29,9 @@ try {
     capabilities: {},
     clientInfo: { name: 'mcpc-example', version: '1.0.0' },
   });
-  console.log(`connected to ${init.serverInfo.name} ${init.serverInfo.version} (protocol ${init.protocolVersion}), pid ${transport.pid}`);
+  console.log(
+    `connected to ${init.serverInfo.name} ${init.serverInfo.version} (protocol ${init.protocolVersion}), pid ${transport.pid}`,
+  );
   await engine.notify('notifications/initialized');
 
   /** @type {{ tools: { name: string, description?: string }[] }} */

@@ -30,10 +30,13 @@ export class SpawnError extends TransportError {
     const errno = readString(cause, 'code');
     const hint = options?.detail ?? (errno === undefined ? undefined : HINTS[errno]);
     const what = errno ?? (cause instanceof Error ? escapeForLog(cause.message) : 'unknown error');
-    super(`could not start the server process "${escapeForLog(command, 100)}": ${what}${hint === undefined ? '' : ` (${hint})`}`, {
-      code: 'MCPC_SPAWN_FAILED',
-      cause,
-    });
+    super(
+      `could not start the server process "${escapeForLog(command, 100)}": ${what}${hint === undefined ? '' : ` (${hint})`}`,
+      {
+        code: 'MCPC_SPAWN_FAILED',
+        cause,
+      },
+    );
     this.command = command;
     this.errno = errno;
     this.syscall = readString(cause, 'syscall');
@@ -56,7 +59,9 @@ export class ProcessExitError extends TransportError {
 
   constructor(command: string, exitCode: number | null, signal: NodeJS.Signals | null, stderrTail: string) {
     const how = signal === null ? `exited with code ${exitCode ?? 'unknown'}` : `was killed by ${signal}`;
-    super(`the server process "${escapeForLog(command, 100)}" ${how}${describeTail(stderrTail)}`, { code: 'MCPC_PROCESS_EXIT' });
+    super(`the server process "${escapeForLog(command, 100)}" ${how}${describeTail(stderrTail)}`, {
+      code: 'MCPC_PROCESS_EXIT',
+    });
     this.command = command;
     this.exitCode = exitCode;
     this.signal = signal;

@@ -132,7 +132,8 @@ export class LineWriter {
    * stream's high-water mark is written at once, so that backpressure is seen as before.
    */
   #hand(data: string): Promise<void> {
-    if (this.#stream.destroyed || this.#stream.writableEnded) return Promise.reject(this.#writeError(new Error('the stream is closed')));
+    if (this.#stream.destroyed || this.#stream.writableEnded)
+      return Promise.reject(this.#writeError(new Error('the stream is closed')));
     let batch = this.#batch;
     if (batch === undefined) {
       batch = this.#batch = new Batch();
@@ -148,7 +149,8 @@ export class LineWriter {
     const batch = this.#batch;
     if (batch === undefined) return;
     this.#batch = undefined;
-    if (this.#stream.destroyed || this.#stream.writableEnded) return batch.reject(this.#writeError(new Error('the stream is closed')));
+    if (this.#stream.destroyed || this.#stream.writableEnded)
+      return batch.reject(this.#writeError(new Error('the stream is closed')));
     const accepted = this.#stream.write(batch.data(), (error) => {
       if (error === null || error === undefined) return batch.resolve();
       batch.reject(this.#writeError(error));

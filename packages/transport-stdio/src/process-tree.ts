@@ -5,7 +5,11 @@ import { spawn, spawnSync } from 'node:child_process';
  * (it is spawned `detached`), so a negative pid reaches an `npx` wrapper and the real server under it
  * alike. Windows has no groups or SIGTERM; `taskkill /T /F` ends the tree by parent links instead.
  */
-export function signalTree(pid: number, signal: 'SIGTERM' | 'SIGKILL', platform: NodeJS.Platform = process.platform): void {
+export function signalTree(
+  pid: number,
+  signal: 'SIGTERM' | 'SIGKILL',
+  platform: NodeJS.Platform = process.platform,
+): void {
   if (platform === 'win32') {
     const taskkill = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
     taskkill.on('error', () => {});

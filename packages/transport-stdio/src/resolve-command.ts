@@ -35,7 +35,11 @@ const LINE_BREAK = /[\r\n]/;
  * expand anything in it. Throws a `TypeError` for a line break in a command or argument bound for
  * `cmd.exe`, which no quoting can make safe.
  */
-export function resolveCommand(command: string, args: readonly string[] = [], options: ResolveCommandOptions = {}): ResolvedCommand {
+export function resolveCommand(
+  command: string,
+  args: readonly string[] = [],
+  options: ResolveCommandOptions = {},
+): ResolvedCommand {
   const platform = options.platform ?? process.platform;
   if (platform !== 'win32') return { command, args: [...args], windowsVerbatimArguments: false };
 
@@ -54,7 +58,11 @@ export function resolveCommand(command: string, args: readonly string[] = [], op
 }
 
 /** The file Windows would run for `command`, searching PATH with PATHEXT as `where` does, or undefined. */
-function findExecutable(command: string, env: Readonly<Record<string, string | undefined>>, cwd: string | undefined): string | undefined {
+function findExecutable(
+  command: string,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string | undefined,
+): string | undefined {
   const extensions = (readVariable(env, 'PATHEXT') ?? DEFAULT_PATHEXT).split(';').filter((e) => e.length > 0);
   const lower = command.toLowerCase();
   // A bare name is never tried as-is: next to `npx.cmd` sits `npx`, a shell script Windows cannot run.
@@ -65,7 +73,10 @@ function findExecutable(command: string, env: Readonly<Record<string, string | u
     directories = [win32.isAbsolute(command) || cwd === undefined ? '' : cwd];
   } else {
     // The current directory is deliberately not searched: a planted `npx.cmd` there must not win.
-    directories = (readVariable(env, 'PATH') ?? '').split(';').map((d) => d.replace(/"/g, '').trim()).filter((d) => d.length > 0);
+    directories = (readVariable(env, 'PATH') ?? '')
+      .split(';')
+      .map((d) => d.replace(/"/g, '').trim())
+      .filter((d) => d.length > 0);
   }
   for (const directory of directories) {
     for (const suffix of suffixes) {
@@ -95,7 +106,8 @@ function isFile(path: string): boolean {
 }
 
 function assertNoLineBreaks(value: string): void {
-  if (LINE_BREAK.test(value)) throw new TypeError('a command or argument run through cmd.exe cannot contain a line break');
+  if (LINE_BREAK.test(value))
+    throw new TypeError('a command or argument run through cmd.exe cannot contain a line break');
 }
 
 // `%VAR%` expands even inside quotes and after `^`; `%cd:~,%` is an empty slice of a dynamic variable

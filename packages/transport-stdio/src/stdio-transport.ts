@@ -99,14 +99,20 @@ export class StdioTransport implements Transport {
   #unwatchHostExit: (() => void) | undefined;
 
   constructor(options: StdioTransportOptions) {
-    if (typeof options.command !== 'string' || options.command.length === 0) throw new TypeError('command must be a non-empty string');
+    if (typeof options.command !== 'string' || options.command.length === 0)
+      throw new TypeError('command must be a non-empty string');
     this.#command = options.command;
     this.#args = [...(options.args ?? [])];
     this.#env = options.env;
     this.#cwd = options.cwd;
     this.#logger = options.logger ?? warningsToConsole;
     this.#maxMessageBytes = count('maxMessageBytes', options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, 1);
-    this.#stdinCloseMs = count('shutdownTimeouts.stdinCloseMs', options.shutdownTimeouts?.stdinCloseMs, DEFAULT_STDIN_CLOSE_MS, 0);
+    this.#stdinCloseMs = count(
+      'shutdownTimeouts.stdinCloseMs',
+      options.shutdownTimeouts?.stdinCloseMs,
+      DEFAULT_STDIN_CLOSE_MS,
+      0,
+    );
     this.#sigtermMs = count('shutdownTimeouts.sigtermMs', options.shutdownTimeouts?.sigtermMs, DEFAULT_SIGTERM_MS, 0);
     const onStderr = options.onStderr;
     this.#stderr = new StderrTail(
@@ -130,7 +136,8 @@ export class StdioTransport implements Transport {
   }
 
   start(sink: TransportSink): Promise<void> {
-    if (this.#state !== 'new') return Promise.reject(new TransportError('start() was already called', { code: 'MCPC_ALREADY_STARTED' }));
+    if (this.#state !== 'new')
+      return Promise.reject(new TransportError('start() was already called', { code: 'MCPC_ALREADY_STARTED' }));
     this.#state = 'starting';
     this.#starting = this.#spawn(sink);
     return this.#starting;
@@ -140,14 +147,18 @@ export class StdioTransport implements Transport {
     if (this.#state === 'new' || this.#state === 'starting') {
       return Promise.reject(new TransportError('the transport is not started', { code: 'MCPC_NOT_STARTED' }));
     }
-    if (this.#state !== 'open' || this.#writer === undefined) return Promise.reject(new ConnectionClosedError(undefined, this.#closeCause));
+    if (this.#state !== 'open' || this.#writer === undefined)
+      return Promise.reject(new ConnectionClosedError(undefined, this.#closeCause));
     let json: string | undefined;
     try {
       json = JSON.stringify(message);
     } catch (error) {
-      return Promise.reject(new TransportError('the message cannot be serialized as JSON', { code: 'MCPC_ENCODE_FAILED', cause: error }));
+      return Promise.reject(
+        new TransportError('the message cannot be serialized as JSON', { code: 'MCPC_ENCODE_FAILED', cause: error }),
+      );
     }
-    if (typeof json !== 'string') return Promise.reject(new TransportError('the message is not a JSON value', { code: 'MCPC_ENCODE_FAILED' }));
+    if (typeof json !== 'string')
+      return Promise.reject(new TransportError('the message is not a JSON value', { code: 'MCPC_ENCODE_FAILED' }));
     // JSON.stringify escapes every newline inside strings, so the frame holds exactly one. The options
     // go down unread: a request's signal is made only if its frame has to wait (see LineWriter).
     return this.#writer.write(`${json}\n`, options, 'method' in message && 'id' in message ? message.id : undefined);
@@ -170,7 +181,11 @@ export class StdioTransport implements Transport {
     const env = mergeEnvironment(defaultEnvironment({ platform }), this.#env, platform);
     let child: ChildProcessWithoutNullStreams;
     try {
-      const resolved = resolveCommand(this.#command, this.#args, this.#cwd === undefined ? { platform, env } : { platform, env, cwd: this.#cwd });
+      const resolved = resolveCommand(
+        this.#command,
+        this.#args,
+        this.#cwd === undefined ? { platform, env } : { platform, env, cwd: this.#cwd },
+      );
       child = spawn(resolved.command, resolved.args, {
         ...(this.#cwd === undefined ? {} : { cwd: this.#cwd }),
         env,
@@ -190,7 +205,12 @@ export class StdioTransport implements Transport {
     child.stdin.on('error', (error) => this.#debug(`stdin: ${escapeForLog(error.message)}`));
     child.stderr.on('error', (error) => this.#debug(`stderr: ${escapeForLog(error.message)}`));
     child.stdout.on('error', (error) => {
-      this.#fail(new TransportError(`reading the server's stdout failed: ${escapeForLog(error.message)}`, { code: 'MCPC_READ_FAILED', cause: error }));
+      this.#fail(
+        new TransportError(`reading the server's stdout failed: ${escapeForLog(error.message)}`, {
+          code: 'MCPC_READ_FAILED',
+          cause: error,
+        }),
+      );
     });
 
     const failure = await new Promise<Error | undefined>((resolve) => {
@@ -255,9 +275,12 @@ export class StdioTransport implements Transport {
         await this.#waitUntil(() => this.#stderrDone, EXIT_GRACE_MS);
         return this.#finalize(this.#exitError());
       }
-      const cause = new TransportError(`the server process "${escapeForLog(this.#command, 100)}" closed its stdout but kept running`, {
-        code: 'MCPC_STDOUT_CLOSED',
-      });
+      const cause = new TransportError(
+        `the server process "${escapeForLog(this.#command, 100)}" closed its stdout but kept running`,
+        {
+          code: 'MCPC_STDOUT_CLOSED',
+        },
+      );
       this.#closeCause = cause;
       this.#closeSink(cause);
       await this.#terminate(new ConnectionClosedError(undefined, cause));

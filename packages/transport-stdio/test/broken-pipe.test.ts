@@ -14,7 +14,11 @@ describe('the server closes its stdin but keeps running (a broken pipe)', () => 
     // No request timeout at all: before the fix, every request after the break waited for ever.
     const engine = new JsonRpcEngine(t, { logger: silentLogger, requestTimeout: 0 });
     await engine.start();
-    await engine.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } });
+    await engine.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 't', version: '0' },
+    });
     const pid = t.pid!;
     // A frame that reached the pipe before the server closed it is lost without an error (only its
     // timeout helps); the break shows on the first write after.
@@ -56,9 +60,16 @@ describe('the server closes its stdin but keeps running (a broken pipe)', () => 
   it('LineWriter: frames queued behind a full pipe are rejected when it fails (a failed pipe never drains), and the failure is reported once', async () => {
     const epipe = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
     // A pipe that is full at once, and whose write fails a moment later, as a broken pipe does.
-    const stream = new Writable({ highWaterMark: 1, write: (_chunk, _encoding, callback) => void setTimeout(() => callback(epipe), 10) });
+    const stream = new Writable({
+      highWaterMark: 1,
+      write: (_chunk, _encoding, callback) => void setTimeout(() => callback(epipe), 10),
+    });
     const failures: unknown[] = [];
-    const writer = new LineWriter(stream, (cause) => new StdinWriteError('server', cause), (cause) => void failures.push(cause));
+    const writer = new LineWriter(
+      stream,
+      (cause) => new StdinWriteError('server', cause),
+      (cause) => void failures.push(cause),
+    );
     const sends = Array.from({ length: 5 }, (_, i) => writer.write(`frame ${i}\n`));
     const settled = await Promise.allSettled(sends);
     expect(settled.every((s) => s.status === 'rejected' && s.reason instanceof StdinWriteError)).toBe(true);

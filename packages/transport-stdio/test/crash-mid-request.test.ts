@@ -10,11 +10,17 @@ describe('the server process exits on its own', () => {
     const t = node('crash-mid-request.mjs');
     const engine = new JsonRpcEngine(t, { logger: silentLogger, requestTimeout: 30_000 });
     await engine.start();
-    await engine.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } });
+    await engine.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 't', version: '0' },
+    });
     await engine.notify('notifications/initialized');
 
     const started = Date.now();
-    const error: unknown = await engine.request('tools/call', { name: 'anything', arguments: {} }).catch((e: unknown) => e);
+    const error: unknown = await engine
+      .request('tools/call', { name: 'anything', arguments: {} })
+      .catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(3_000); // far below the 30 s request timeout
 
     expect(error).toBeInstanceOf(ConnectionClosedError);
@@ -41,7 +47,9 @@ describe('the server process exits on its own', () => {
     await t.send(request(1, 'tools/call', { name: 'x' }));
     const cause = await sink.closed;
     expect(cause).toBeInstanceOf(ProcessExitError);
-    await expect(t.send(request(2, 'ping'))).rejects.toSatisfy((e) => e instanceof ConnectionClosedError && e.cause === cause);
+    await expect(t.send(request(2, 'ping'))).rejects.toSatisfy(
+      (e) => e instanceof ConnectionClosedError && e.cause === cause,
+    );
     await t.close();
     await t.close();
     expect(sink.closes).toEqual([cause]);
@@ -121,6 +129,8 @@ describe('ProcessExitError', () => {
   });
 
   it('says when the server printed nothing', () => {
-    expect(new ProcessExitError('srv', 2, null, '  \n').message).toBe('the server process "srv" exited with code 2 (it wrote nothing to stderr)');
+    expect(new ProcessExitError('srv', 2, null, '  \n').message).toBe(
+      'the server process "srv" exited with code 2 (it wrote nothing to stderr)',
+    );
   });
 });

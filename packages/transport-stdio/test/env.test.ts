@@ -18,17 +18,31 @@ async function childEnvironment(options: Parameters<typeof node>[2] = {}) {
 }
 
 describe('the server environment', () => {
-  it.skipIf(process.platform === 'win32')('inherits PATH and HOME but not a secret of the parent, and gets what env passes', async () => {
-    process.env.MCPC_TEST_SECRET = 'hunter2';
-    const { env } = await childEnvironment({ env: { MCPC_GIVEN: 'given-value', PATH: `${process.env.PATH}` } });
-    expect(env.PATH).toBe(process.env.PATH);
-    expect(env.HOME).toBe(process.env.HOME);
-    expect(env).not.toHaveProperty('MCPC_TEST_SECRET');
-    expect(env.MCPC_GIVEN).toBe('given-value');
-    // Nothing beyond the allow-list and what was passed (node itself may add nothing either).
-    const allowed = new Set(['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'MCPC_GIVEN']);
-    expect(Object.keys(env).filter((name) => !allowed.has(name))).toEqual([]);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'inherits PATH and HOME but not a secret of the parent, and gets what env passes',
+    async () => {
+      process.env.MCPC_TEST_SECRET = 'hunter2';
+      const { env } = await childEnvironment({ env: { MCPC_GIVEN: 'given-value', PATH: `${process.env.PATH}` } });
+      expect(env.PATH).toBe(process.env.PATH);
+      expect(env.HOME).toBe(process.env.HOME);
+      expect(env).not.toHaveProperty('MCPC_TEST_SECRET');
+      expect(env.MCPC_GIVEN).toBe('given-value');
+      // Nothing beyond the allow-list and what was passed (node itself may add nothing either).
+      const allowed = new Set([
+        'HOME',
+        'LOGNAME',
+        'PATH',
+        'SHELL',
+        'TERM',
+        'USER',
+        'LANG',
+        'LC_ALL',
+        'TMPDIR',
+        'MCPC_GIVEN',
+      ]);
+      expect(Object.keys(env).filter((name) => !allowed.has(name))).toEqual([]);
+    },
+  );
 
   it('lets env override an inherited variable', async () => {
     const { env } = await childEnvironment({ env: { HOME: '/somewhere/else' } });
@@ -47,7 +61,15 @@ describe('defaultEnvironment()', () => {
   it('copies the POSIX allow-list, skipping exported shell functions and unset variables', () => {
     const env = defaultEnvironment({
       platform: 'linux',
-      env: { HOME: '/home/me', PATH: '/bin', SHELL: '() { :; }; echo pwned', TERM: 'xterm', LANG: 'C.UTF-8', AWS_SECRET_ACCESS_KEY: 'x', USER: undefined },
+      env: {
+        HOME: '/home/me',
+        PATH: '/bin',
+        SHELL: '() { :; }; echo pwned',
+        TERM: 'xterm',
+        LANG: 'C.UTF-8',
+        AWS_SECRET_ACCESS_KEY: 'x',
+        USER: undefined,
+      },
     });
     expect(env).toEqual({ HOME: '/home/me', PATH: '/bin', TERM: 'xterm', LANG: 'C.UTF-8' });
   });
@@ -55,9 +77,21 @@ describe('defaultEnvironment()', () => {
   it('copies the Windows allow-list, reading names case-insensitively', () => {
     const env = defaultEnvironment({
       platform: 'win32',
-      env: { Path: 'C:\\Windows', SystemRoot: 'C:\\Windows', ComSpec: 'C:\\Windows\\system32\\cmd.exe', PATHEXT: '.EXE;.CMD', HOME: '/x', GITHUB_TOKEN: 't' },
+      env: {
+        Path: 'C:\\Windows',
+        SystemRoot: 'C:\\Windows',
+        ComSpec: 'C:\\Windows\\system32\\cmd.exe',
+        PATHEXT: '.EXE;.CMD',
+        HOME: '/x',
+        GITHUB_TOKEN: 't',
+      },
     });
-    expect(env).toEqual({ PATH: 'C:\\Windows', SYSTEMROOT: 'C:\\Windows', COMSPEC: 'C:\\Windows\\system32\\cmd.exe', PATHEXT: '.EXE;.CMD' });
+    expect(env).toEqual({
+      PATH: 'C:\\Windows',
+      SYSTEMROOT: 'C:\\Windows',
+      COMSPEC: 'C:\\Windows\\system32\\cmd.exe',
+      PATHEXT: '.EXE;.CMD',
+    });
   });
 
   it('defaults to this process and platform', () => {

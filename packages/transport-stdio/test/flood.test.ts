@@ -58,6 +58,10 @@ describe('a server flooding the client', () => {
     expect(engine.pendingCount).toBe(0);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * 1024 * 1024);
     await engine.close();
-    expect(logger.lines.some((l) => l.message.startsWith(`[mcpc] suppressed ${count - report.ok - 5} more warnings like: refused roots/list`))).toBe(true);
+    expect(
+      logger.lines.some((l) =>
+        l.message.startsWith(`[mcpc] suppressed ${count - report.ok - 5} more warnings like: refused roots/list`),
+      ),
+    ).toBe(true);
   });
 });

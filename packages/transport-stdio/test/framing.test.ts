@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JsonRpcEngine, JsonRpcProtocolError, MessageTooLargeError, silentLogger, type ProtocolErrorReason } from '@mcpc/jsonrpc';
+import {
+  JsonRpcEngine,
+  JsonRpcProtocolError,
+  MessageTooLargeError,
+  silentLogger,
+  type ProtocolErrorReason,
+} from '@mcpc/jsonrpc';
 import { LineDecoder } from '../src/line-decoder.js';
 import { cleanup, isAlive, node, recordingSink, request, waitFor } from './helpers.js';
 
@@ -34,10 +40,15 @@ function cut(bytes: Buffer, offsets: number[]): Buffer[] {
 
 describe('LineDecoder', () => {
   it('yields the same lines however the stream is cut into chunks (multi-byte characters, CRLF, blank lines)', () => {
-    const line = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((s) => !/[\r\n]/.test(s) && s.trim().length > 0);
+    const line = fc
+      .string({ unit: 'grapheme', minLength: 1, maxLength: 30 })
+      .filter((s) => !/[\r\n]/.test(s) && s.trim().length > 0);
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n'), fc.constantFrom('', '\n', '\r\n', '  \n')), { minLength: 1, maxLength: 20 }),
+        fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n'), fc.constantFrom('', '\n', '\r\n', '  \n')), {
+          minLength: 1,
+          maxLength: 20,
+        }),
         fc.array(fc.nat(), { maxLength: 40 }),
         (entries, offsets) => {
           const wire = Buffer.from(entries.map(([text, end, blank]) => text + end + blank).join(''));
@@ -113,7 +124,11 @@ describe('a server writing garbage', () => {
       ]),
     );
     expect(sink.errors.every((e) => e instanceof JsonRpcProtocolError)).toBe(true);
-    expect(sink.errors.map((e) => (e as JsonRpcProtocolError).reason)).toEqual([...EXPECTED_ERRORS, ...EXPECTED_ERRORS, ...EXPECTED_ERRORS]);
+    expect(sink.errors.map((e) => (e as JsonRpcProtocolError).reason)).toEqual([
+      ...EXPECTED_ERRORS,
+      ...EXPECTED_ERRORS,
+      ...EXPECTED_ERRORS,
+    ]);
     expect(sink.closes).toEqual([]);
     // byteLength is the frame on the wire: the CRLF-terminated response is its JSON plus two bytes.
     const responseInfo = sink.infos[1];
@@ -138,7 +153,10 @@ describe('maxMessageBytes', () => {
     global.gc?.();
     const before = process.memoryUsage().rss;
     const sink = recordingSink();
-    const t = node('huge-line.mjs', [String(100 * MiB)], { maxMessageBytes: MiB, shutdownTimeouts: { stdinCloseMs: 500, sigtermMs: 500 } });
+    const t = node('huge-line.mjs', [String(100 * MiB)], {
+      maxMessageBytes: MiB,
+      shutdownTimeouts: { stdinCloseMs: 500, sigtermMs: 500 },
+    });
     await t.start(sink);
     const cause = await sink.closed;
     const growth = process.memoryUsage().rss - before;
@@ -160,7 +178,7 @@ describe('maxMessageBytes', () => {
     const t = node('huge-line.mjs', [String(2 * MiB), '--hold'], { maxMessageBytes: MiB });
     await t.start({ message() {}, error() {}, close: () => handOver(t.close()) });
     // Only microtasks between sink.close and here: the server cannot have exited unless close() waited.
-    await (await fromSink);
+    await await fromSink;
     expect(isAlive(t.pid!)).toBe(false);
   });
 

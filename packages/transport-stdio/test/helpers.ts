@@ -71,7 +71,11 @@ export function transport(options: StdioTransportOptions): StdioTransport {
 }
 
 /** A node process running a fixture. */
-export function node(name: string, args: readonly string[] = [], options: Omit<StdioTransportOptions, 'command' | 'args'> = {}): StdioTransport {
+export function node(
+  name: string,
+  args: readonly string[] = [],
+  options: Omit<StdioTransportOptions, 'command' | 'args'> = {},
+): StdioTransport {
   return transport({ command: process.execPath, args: [fixture(name), ...args], ...options });
 }
 
@@ -130,7 +134,12 @@ function isFixture(pid: number): boolean {
 }
 
 /** Polls `condition` every `intervalMs` until it holds; throws after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, timeoutMs = 5_000, what = 'the condition', intervalMs = 10): Promise<void> {
+export async function waitFor(
+  condition: () => boolean,
+  timeoutMs = 5_000,
+  what = 'the condition',
+  intervalMs = 10,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
@@ -139,7 +148,11 @@ export async function waitFor(condition: () => boolean, timeoutMs = 5_000, what 
 }
 
 /** Collects what a transport's onStderr receives. */
-export function stderrCollector(): { onStderr: (text: string) => void; readonly text: string; readonly chunks: string[] } {
+export function stderrCollector(): {
+  onStderr: (text: string) => void;
+  readonly text: string;
+  readonly chunks: string[];
+} {
   const chunks: string[] = [];
   return {
     chunks,

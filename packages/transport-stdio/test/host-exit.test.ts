@@ -19,9 +19,9 @@ afterEach(cleanup);
 describe('a host that exits without closing the transport', () => {
   for (const mode of ['exit', 'throw'] as const) {
     it(`leaves no server process behind (${mode === 'exit' ? 'process.exit()' : 'an uncaught exception'})`, async () => {
-      const result = await run(process.execPath, [fixture('exiting-parent.mjs'), built.entry, mode], { timeout: 20_000 }).catch(
-        (error: { stdout: string; code: number }) => error,
-      );
+      const result = await run(process.execPath, [fixture('exiting-parent.mjs'), built.entry, mode], {
+        timeout: 20_000,
+      }).catch((error: { stdout: string; code: number }) => error);
       const [wrapper, grandchild] = (JSON.parse(result.stdout) as [number, number]).map(trackPid) as [number, number];
       if (mode === 'throw') expect((result as { code: number }).code).toBe(1);
       // Both ignore SIGTERM and stdin closing; only the hook's SIGKILL to the group ends them.

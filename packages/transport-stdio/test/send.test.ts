@@ -16,7 +16,9 @@ describe('send()', () => {
     const count = 2_000;
     const payload = 'p'.repeat(2_000); // about 4 MB in all
     let handed = 0;
-    const sends = Array.from({ length: count }, (_, i) => t.send(request(i, 'echo', { i, payload })).then(() => void handed++));
+    const sends = Array.from({ length: count }, (_, i) =>
+      t.send(request(i, 'echo', { i, payload })).then(() => void handed++),
+    );
     await new Promise((resolve) => setTimeout(resolve, 250));
     // A send resolves when its frame reached the pipe; with the reader asleep most cannot have.
     expect(handed).toBeLessThan(count / 2);
@@ -52,7 +54,9 @@ describe('send()', () => {
     const bad = { jsonrpc: '2.0', id: 1, method: 'x', params: { n: 10n } } as unknown as JsonRpcMessage;
     let sent: Promise<void> | undefined;
     expect(() => (sent = t.send(bad))).not.toThrow();
-    await expect(sent).rejects.toSatisfy((e) => e instanceof TransportError && (e as TransportError).code === 'MCPC_ENCODE_FAILED');
+    await expect(sent).rejects.toSatisfy(
+      (e) => e instanceof TransportError && (e as TransportError).code === 'MCPC_ENCODE_FAILED',
+    );
   });
 
   it('withdraws a queued send whose signal aborts, and sends the rest', async () => {
@@ -77,7 +81,7 @@ describe('send()', () => {
     expect(sink.messages.map((m) => (m as { id: unknown }).id)).toEqual([0, 1, 2, 3, 'last']);
   });
 
-  it('reads a send\'s signal only when its frame has to wait', async () => {
+  it("reads a send's signal only when its frame has to wait", async () => {
     const t = node('echo.mjs', ['--delay-read-ms', '300']);
     await t.start(recordingSink());
     let reads = 0;
@@ -103,7 +107,9 @@ describe('send()', () => {
     await t.start(sink);
     await t.send(request(1, 'echo', { text: 'ü' }));
     await waitFor(() => sink.messages.length === 1, 5_000, 'the echo');
-    expect(sink.infos[0]).toEqual({ byteLength: Buffer.byteLength(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: 'ü' } })}\n`) });
+    expect(sink.infos[0]).toEqual({
+      byteLength: Buffer.byteLength(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: 'ü' } })}\n`),
+    });
   });
 
   it('does not crash the host when the server dies while a large write is in flight (EPIPE)', async () => {
@@ -139,7 +145,9 @@ describe('LineWriter', () => {
     });
     const writer = new LineWriter(stream, (cause) => new TransportError('write failed', { cause }));
     const frames = Array.from({ length: 50 }, (_, i) => `${String(i).padStart(3, '0')}${'.'.repeat(400)}\n`);
-    const writes = frames.map((frame) => writer.write(frame).then(() => (peak = Math.max(peak, stream.writableLength))));
+    const writes = frames.map((frame) =>
+      writer.write(frame).then(() => (peak = Math.max(peak, stream.writableLength))),
+    );
     peak = Math.max(peak, stream.writableLength);
     await Promise.all(writes);
     // In order; frames of one turn may share a write, which never grows past the high-water mark by more than a frame.

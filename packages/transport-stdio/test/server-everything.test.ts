@@ -13,15 +13,24 @@ afterEach(cleanup);
 describe('against @modelcontextprotocol/server-everything over stdio', () => {
   it('initializes, lists tools, calls echo, and routes progress of a long-running operation', async () => {
     const stderr: string[] = [];
-    const t = transport({ command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'], onStderr: (s) => void stderr.push(s) });
+    const t = transport({
+      command: process.execPath,
+      args: [SERVER_EVERYTHING, 'stdio'],
+      onStderr: (s) => void stderr.push(s),
+    });
     const engine = new JsonRpcEngine(t, { logger: silentLogger, requestTimeout: 20_000 });
     await engine.start();
     expect(t.pid).toBeTypeOf('number');
 
-    const init = await engine.request<{ protocolVersion: string; serverInfo: { name: string }; capabilities: Record<string, unknown> }>(
-      'initialize',
-      { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpc-test', version: '0.0.0' } },
-    );
+    const init = await engine.request<{
+      protocolVersion: string;
+      serverInfo: { name: string };
+      capabilities: Record<string, unknown>;
+    }>('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'mcpc-test', version: '0.0.0' },
+    });
     expect(init.protocolVersion).toBe('2025-11-25');
     expect(init.serverInfo.name).toContain('everything');
     expect(init.capabilities).toHaveProperty('tools');

@@ -1,7 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionClosedError, TransportError } from '@mcpc/jsonrpc';
 import { StdioTransport } from '@mcpc/transport-stdio';
-import { capturingLogger, cleanup, isAlive, node, recordingSink, request, stderrCollector, trackPid, waitFor } from './helpers.js';
+import {
+  capturingLogger,
+  cleanup,
+  isAlive,
+  node,
+  recordingSink,
+  request,
+  stderrCollector,
+  trackPid,
+  waitFor,
+} from './helpers.js';
 
 afterEach(cleanup);
 
@@ -58,7 +68,9 @@ describe('close()', () => {
     const termAt = stderr.text.indexOf('ignoring SIGTERM');
     expect(closedAt).toBeGreaterThan(-1);
     expect(termAt).toBeGreaterThan(closedAt);
-    expect(logger.lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([expect.stringContaining('sending SIGKILL')]);
+    expect(logger.lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+      expect.stringContaining('sending SIGKILL'),
+    ]);
     expect(sink.closes).toEqual([undefined]);
   });
 

@@ -54,7 +54,11 @@ describe("the server's stderr", () => {
     });
     await engine.request('spell', { text: 'ab' });
     await expect(engine.request('ping')).resolves.toEqual({});
-    await waitFor(() => logger.lines.some((l) => l.level === 'error' && l.message.includes('onStderr threw: listener bug')), 5_000, 'the log line');
+    await waitFor(
+      () => logger.lines.some((l) => l.level === 'error' && l.message.includes('onStderr threw: listener bug')),
+      5_000,
+      'the log line',
+    );
     await engine.close();
   });
 });

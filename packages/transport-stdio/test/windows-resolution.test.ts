@@ -23,18 +23,31 @@ afterAll(() => rmSync(bin, { recursive: true, force: true }));
 afterEach(cleanup);
 
 const shim = (): string => `"${win32.normalize(join(bin, 'npx.cmd'))}"`;
-const viaCmd = (line: string) => ({ command: COMSPEC, args: ['/d', '/e:on', '/v:off', '/s', '/c', `"${line}"`], windowsVerbatimArguments: true });
+const viaCmd = (line: string) => ({
+  command: COMSPEC,
+  args: ['/d', '/e:on', '/v:off', '/s', '/c', `"${line}"`],
+  windowsVerbatimArguments: true,
+});
 
 describe('resolveCommand() on Windows', () => {
   it('finds the npx.cmd shim on PATH with PATHEXT (not the shell script beside it) and runs it through cmd.exe', () => {
-    expect(resolveCommand('npx', ['-y', '@modelcontextprotocol/server-everything'], { platform: 'win32', env })).toEqual(
-      viaCmd(`${shim()} "-y" "@modelcontextprotocol/server-everything"`),
-    );
+    expect(
+      resolveCommand('npx', ['-y', '@modelcontextprotocol/server-everything'], { platform: 'win32', env }),
+    ).toEqual(viaCmd(`${shim()} "-y" "@modelcontextprotocol/server-everything"`));
   });
 
   it('quotes every argument so neither cmd.exe parse can split it or expand a variable', () => {
     const args = ['a b', 'x&y|z<w>^!', 'say "hi"', 'C:\\dir\\', 'back\\"quote', '100%', '%PATH%', ''];
-    const quoted = ['"a b"', '"x&y|z<w>^!"', '"say ""hi"""', '"C:\\dir\\\\"', '"back\\\\""quote"', '"100%%cd:~,%"', '"%%cd:~,%PATH%%cd:~,%"', '""'];
+    const quoted = [
+      '"a b"',
+      '"x&y|z<w>^!"',
+      '"say ""hi"""',
+      '"C:\\dir\\\\"',
+      '"back\\\\""quote"',
+      '"100%%cd:~,%"',
+      '"%%cd:~,%PATH%%cd:~,%"',
+      '""',
+    ];
     expect(resolveCommand('npx', args, { platform: 'win32', env })).toEqual(viaCmd([shim(), ...quoted].join(' ')));
   });
 
@@ -52,14 +65,19 @@ describe('resolveCommand() on Windows', () => {
   });
 
   it('handles a .bat as a batch file too, an explicit path to a shim, and a quoted command name', () => {
-    expect(resolveCommand('tool', [], { platform: 'win32', env })).toEqual(viaCmd(`"${win32.normalize(join(bin, 'tool.bat'))}"`));
+    expect(resolveCommand('tool', [], { platform: 'win32', env })).toEqual(
+      viaCmd(`"${win32.normalize(join(bin, 'tool.bat'))}"`),
+    );
     expect(resolveCommand(join(bin, 'npx.cmd'), ['x'], { platform: 'win32', env })).toEqual(viaCmd(`${shim()} "x"`));
     expect(resolveCommand('"npx"', [], { platform: 'win32', env })).toEqual(viaCmd(shim()));
   });
 
   it('reads PATH, PATHEXT and ComSpec whatever their case, and falls back to cmd.exe', () => {
     const lower = { Path: bin, PathExt: '.EXE;.CMD' };
-    expect(resolveCommand('npx', [], { platform: 'win32', env: lower })).toEqual({ ...viaCmd(shim()), command: 'cmd.exe' });
+    expect(resolveCommand('npx', [], { platform: 'win32', env: lower })).toEqual({
+      ...viaCmd(shim()),
+      command: 'cmd.exe',
+    });
   });
 
   it('does not take a directory for the program', () => {
@@ -67,7 +85,11 @@ describe('resolveCommand() on Windows', () => {
   });
 
   it('leaves a command it cannot find to spawn (ENOENT), unless its name says it is a batch file', () => {
-    expect(resolveCommand('missing', ['a'], { platform: 'win32', env })).toEqual({ command: 'missing', args: ['a'], windowsVerbatimArguments: false });
+    expect(resolveCommand('missing', ['a'], { platform: 'win32', env })).toEqual({
+      command: 'missing',
+      args: ['a'],
+      windowsVerbatimArguments: false,
+    });
     // Windows strips trailing dots and spaces, so this still names a batch file and must be quoted as one.
     expect(resolveCommand('evil.cmd. ', ['&calc'], { platform: 'win32', env })).toEqual(viaCmd('"evil.cmd. " "&calc"'));
   });

@@ -1,5 +1,16 @@
 // Reading the answer to a request: a JSON body, or an SSE stream resumed until the answer; what is not one, in plain words.
-import { discard, header, HttpError, notAnEndpoint, refused, ResponseStreamClosedError, ResponseTooLargeError, sleep, UnauthorizedError, type HttpResponse } from '@mcpc/http';
+import {
+  discard,
+  header,
+  HttpError,
+  notAnEndpoint,
+  refused,
+  ResponseStreamClosedError,
+  ResponseTooLargeError,
+  sleep,
+  UnauthorizedError,
+  type HttpResponse,
+} from '@mcpc/http';
 import type { JsonRpcRequest } from '@mcpc/jsonrpc';
 import { AnswerStream } from './answer-stream.js';
 import { noAnswer } from './diagnostics.js';
@@ -86,11 +97,18 @@ export class Answers {
     if (!answered() && stateless) {
       // MCP 2026-07-28 has no resumption: the break lost the request (and, for the server, cancelled
       // it). The caller re-issues it under a new id.
-      if (failure !== undefined) throw new ResponseStreamClosedError(request.method, errorMessage(failure), { resumable: false });
+      if (failure !== undefined)
+        throw new ResponseStreamClosedError(request.method, errorMessage(failure), { resumable: false });
       const type = mediaType(response);
       // A whole JSON body that was not the answer says so; a stream that ended without it, as before.
-      const message = type === 'text/event-stream' ? undefined : noAnswer(this.#options.url, response.statusCode, type, request.method, seen.malformed);
-      throw new ResponseStreamClosedError(request.method, 'the response carried no answer', { resumable: false, ...(message !== undefined && { message }) });
+      const message =
+        type === 'text/event-stream'
+          ? undefined
+          : noAnswer(this.#options.url, response.statusCode, type, request.method, seen.malformed);
+      throw new ResponseStreamClosedError(request.method, 'the response carried no answer', {
+        resumable: false,
+        ...(message !== undefined && { message }),
+      });
     }
     for (let attempt = 0; !answered(); attempt++) {
       const type = mediaType(response);
@@ -112,7 +130,10 @@ export class Answers {
         const resumed = await this.#wire.get(signal, cursor.lastEventId, this.#options.readTimeout);
         if (resumed.statusCode >= 400 || mediaType(resumed) !== 'text/event-stream') {
           await discard(resumed);
-          throw new ResponseStreamClosedError(request.method, `the server refused to resume it (HTTP ${resumed.statusCode})`);
+          throw new ResponseStreamClosedError(
+            request.method,
+            `the server refused to resume it (HTTP ${resumed.statusCode})`,
+          );
         }
         response = resumed;
         await this.messages(resumed, cursor, watch, stream);
@@ -148,21 +169,26 @@ export class Answers {
     }
     if (!delivered) {
       const type = mediaType(response);
-      throw new HttpError(response.statusCode, refused(this.#options.url, response.statusCode, type, request.method), { contentType: type });
+      throw new HttpError(response.statusCode, refused(this.#options.url, response.statusCode, type, request.method), {
+        contentType: type,
+      });
     }
   }
 
   async httpError(response: HttpResponse, method: string | undefined): Promise<HttpError> {
     await discard(response);
     const type = mediaType(response);
-    return new HttpError(response.statusCode, refused(this.#options.url, response.statusCode, type, method), { contentType: type });
+    return new HttpError(response.statusCode, refused(this.#options.url, response.statusCode, type, method), {
+      contentType: type,
+    });
   }
 
   /** 401/403 without an auth provider that could act on it (one that could, acted in `exchange`). */
   unauthorized(response: HttpResponse): UnauthorizedError {
     const configured = this.#options.headers;
     // Credentials in the configured headers count as "authorization was given" too.
-    const fromHeaders = typeof configured === 'object' && Object.keys(configured).some((name) => name.toLowerCase() === 'authorization');
+    const fromHeaders =
+      typeof configured === 'object' && Object.keys(configured).some((name) => name.toLowerCase() === 'authorization');
     return new UnauthorizedError(response.statusCode, header(response, 'www-authenticate'), {
       url: this.#options.url,
       authConfigured: this.#options.auth !== undefined || fromHeaders,
@@ -180,7 +206,11 @@ export class Answers {
     return discard(response).then(() => {
       if (response.statusCode !== 202 && response.statusCode !== 204) {
         const expected = this.#options.mode === 'json' ? 'application/json' : 'application/json or text/event-stream';
-        throw new HttpError(response.statusCode, notAnEndpoint(this.#options.url, response.statusCode, type, expected), { contentType: type });
+        throw new HttpError(
+          response.statusCode,
+          notAnEndpoint(this.#options.url, response.statusCode, type, expected),
+          { contentType: type },
+        );
       }
     });
   }

@@ -26,9 +26,13 @@ export class SessionExpiredError extends HttpError {
   readonly method: string | undefined;
 
   constructor(method: string | undefined) {
-    super(404, `the server's session expired while sending ${method ?? 'a message'}; a new session was started but the message was not re-sent, since it may already have taken effect`, {
-      code: 'MCPC_SESSION_EXPIRED',
-    });
+    super(
+      404,
+      `the server's session expired while sending ${method ?? 'a message'}; a new session was started but the message was not re-sent, since it may already have taken effect`,
+      {
+        code: 'MCPC_SESSION_EXPIRED',
+      },
+    );
     this.method = method;
   }
 }

@@ -1,6 +1,14 @@
 export { StreamableHttpTransport } from './transport.js';
 export type { StreamableHttpTransportOptions } from './options.js';
-export type { HeadersOption, HttpClientChoice, UndiciDispatcher, BackoffOptions, HttpAuth, AuthContext, AuthChallenge } from '@mcpc/http';
+export type {
+  HeadersOption,
+  HttpClientChoice,
+  UndiciDispatcher,
+  BackoffOptions,
+  HttpAuth,
+  AuthContext,
+  AuthChallenge,
+} from '@mcpc/http';
 export {
   HttpError,
   UnauthorizedError,

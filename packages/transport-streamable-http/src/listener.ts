@@ -62,7 +62,7 @@ export class Listener {
   /** Keeps a GET stream open for the server's messages, re-opening it with backoff when it drops. */
   async #listen(signal: AbortSignal): Promise<void> {
     const cursor: StreamCursor = { lastEventId: undefined, retryMs: undefined };
-    for (let attempt = 0; !signal.aborted; ) {
+    for (let attempt = 0; !signal.aborted;) {
       let received = false;
       const sentWith = this.#session.id;
       try {
@@ -71,12 +71,16 @@ export class Listener {
         if (status === 405) return void (await discard(response)); // The server offers no GET stream.
         if (status === 404 && sentWith !== undefined) {
           await discard(response);
-          void this.#host.renewSession(sentWith).catch((e: unknown) => this.#host.warn(`could not renew the session: ${escapeForLog(errorMessage(e))}`));
+          void this.#host
+            .renewSession(sentWith)
+            .catch((e: unknown) => this.#host.warn(`could not renew the session: ${escapeForLog(errorMessage(e))}`));
           return;
         }
         if (status >= 400 || mediaType(response) !== 'text/event-stream') {
           await discard(response);
-          return this.#host.warn(`the server refused the GET stream (HTTP ${status}); server-initiated messages will arrive only on request streams`);
+          return this.#host.warn(
+            `the server refused the GET stream (HTTP ${status}); server-initiated messages will arrive only on request streams`,
+          );
         }
         const deliver = this.#host.deliver;
         await readEventStream(response, this.#options.maxSseEventBytes, cursor, {

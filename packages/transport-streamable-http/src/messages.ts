@@ -1,4 +1,14 @@
-import { bodyChunks, destroyQuietly, header, isIdentityEncoding, readPlainText, readSse, readText, ResponseTooLargeError, type HttpResponse } from '@mcpc/http';
+import {
+  bodyChunks,
+  destroyQuietly,
+  header,
+  isIdentityEncoding,
+  readPlainText,
+  readSse,
+  readText,
+  ResponseTooLargeError,
+  type HttpResponse,
+} from '@mcpc/http';
 import { decodeMessage, type JsonRpcMessage, type JsonRpcProtocolError } from '@mcpc/jsonrpc';
 
 export interface MessageHandlers {
@@ -43,7 +53,11 @@ export async function readJsonMessage(response: HttpResponse, limit: number, on:
       destroyQuietly(response.body);
       throw new ResponseTooLargeError(limit);
     }
-    ({ text, bytes } = await readPlainText(response.body, limit, Number.isInteger(declared) && declared >= 0 ? declared : undefined));
+    ({ text, bytes } = await readPlainText(
+      response.body,
+      limit,
+      Number.isInteger(declared) && declared >= 0 ? declared : undefined,
+    ));
   } else {
     text = await readText(response.body, encoding, limit);
     bytes = Buffer.byteLength(text);
@@ -57,7 +71,13 @@ export async function readJsonMessage(response: HttpResponse, limit: number, on:
  * arrived is kept even if the connection dies after it. Events of a type other than `message`, and the
  * empty priming event, carry no message. `stop`, asked after each chunk, ends the read early.
  */
-export async function readEventStream(response: HttpResponse, maxEventChars: number, cursor: StreamCursor, on: MessageHandlers, stop?: () => boolean): Promise<void> {
+export async function readEventStream(
+  response: HttpResponse,
+  maxEventChars: number,
+  cursor: StreamCursor,
+  on: MessageHandlers,
+  stop?: () => boolean,
+): Promise<void> {
   await readSse(bodyChunks(response.body, header(response, 'content-encoding'), undefined), maxEventChars, {
     ...(stop !== undefined && { stop }),
     onId: (id) => void (cursor.lastEventId = id),

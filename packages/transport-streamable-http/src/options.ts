@@ -1,5 +1,14 @@
 // The options of the Streamable HTTP transport, and their defaults and checks.
-import { atLeastOne, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES, type BackoffOptions, type HeadersOption, type HttpAuth, type HttpClientChoice, type UndiciDispatcher } from '@mcpc/http';
+import {
+  atLeastOne,
+  DEFAULT_MAX_CONCURRENT_REPLIES,
+  DEFAULT_MAX_QUEUED_REPLIES,
+  type BackoffOptions,
+  type HeadersOption,
+  type HttpAuth,
+  type HttpClientChoice,
+  type UndiciDispatcher,
+} from '@mcpc/http';
 import type { Logger } from '@mcpc/jsonrpc';
 
 export interface StreamableHttpTransportOptions {
@@ -84,7 +93,8 @@ export const DEFAULT_MAX_CONNECTIONS = 64;
 
 export function resolveOptions(o: StreamableHttpTransportOptions): ResolvedOptions {
   const url = new URL(o.url);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`an MCP endpoint must be an http: or https: URL, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`an MCP endpoint must be an http: or https: URL, not ${url.protocol}`);
   const mode = o.mode ?? 'streamable';
   const maxBodyBytes = o.maxDecompressedBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return {

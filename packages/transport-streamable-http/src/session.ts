@@ -51,7 +51,11 @@ export class Session {
    * Renews the session that `staleId` named, once however many requests met its end. A request that
    * failed on a session already replaced finds the renewal done and goes on at once.
    */
-  renew(staleId: string | undefined, signal: AbortSignal, run: (initialize: JsonRpcRequest) => Promise<void>): Promise<void> {
+  renew(
+    staleId: string | undefined,
+    signal: AbortSignal,
+    run: (initialize: JsonRpcRequest) => Promise<void>,
+  ): Promise<void> {
     const initialize = this.#initialize;
     if (initialize === undefined) return Promise.resolve();
     if (this.#renewal === undefined) {

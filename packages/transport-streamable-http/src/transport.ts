@@ -75,7 +75,11 @@ export class StreamableHttpTransport implements Transport {
       },
       this.#closing.signal,
     );
-    this.#replies = new ReplyQueue({ maxInFlight: this.#options.maxConcurrentReplies, maxQueued: this.#options.maxQueuedReplies, warn: (w) => this.#warn(w) });
+    this.#replies = new ReplyQueue({
+      maxInFlight: this.#options.maxConcurrentReplies,
+      maxQueued: this.#options.maxQueuedReplies,
+      warn: (w) => this.#warn(w),
+    });
   }
 
   /** The session id the server assigned, if any. */
@@ -149,7 +153,9 @@ export class StreamableHttpTransport implements Transport {
     const headers = await this.#wire.headers('POST', undefined, true);
     let value = headers.authorization;
     if (this.#options.auth !== undefined) {
-      for (const [name, v] of Object.entries(await this.#options.auth.headers({ method: 'POST', url: this.#options.url }))) {
+      for (const [name, v] of Object.entries(
+        await this.#options.auth.headers({ method: 'POST', url: this.#options.url }),
+      )) {
         if (name.toLowerCase() === 'authorization') value = v;
       }
     }
@@ -172,8 +178,12 @@ export class StreamableHttpTransport implements Transport {
       if (!retryable) throw new SessionExpiredError(message.method);
       response = await this.#post(message, options, signal, retryable);
     }
-    if (message.method === 'initialize' && !stateless) this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
-    await this.#answers.read(message, response, signal, this.#deliver, { stateless, longLived: options.longLived === true });
+    if (message.method === 'initialize' && !stateless)
+      this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
+    await this.#answers.read(message, response, signal, this.#deliver, {
+      stateless,
+      longLived: options.longLived === true,
+    });
   }
 
   /** Notifications and our replies to the server's requests: the server acknowledges with 202. */
@@ -194,7 +204,8 @@ export class StreamableHttpTransport implements Transport {
     }
     if (response.statusCode >= 400) throw await this.#answers.httpError(response, method);
     // 202 is what the spec says; a server answering 200 with a body gets it read, in case it carries messages.
-    if (response.statusCode === 200) await this.#answers.messages(response, { lastEventId: undefined, retryMs: undefined }, this.#deliver);
+    if (response.statusCode === 200)
+      await this.#answers.messages(response, { lastEventId: undefined, retryMs: undefined }, this.#deliver);
     else await discard(response);
     if (method === 'notifications/initialized') {
       this.#session.initialized = true;
@@ -202,7 +213,12 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  #post(message: JsonRpcMessage, options: TransportSendOptions, signal: AbortSignal, retryable: boolean): Promise<HttpResponse> {
+  #post(
+    message: JsonRpcMessage,
+    options: TransportSendOptions,
+    signal: AbortSignal,
+    retryable: boolean,
+  ): Promise<HttpResponse> {
     return this.#wire.post(message, options, signal, retryable);
   }
 
@@ -230,9 +246,15 @@ export class StreamableHttpTransport implements Transport {
           else this.#session.observeResponse(m);
         },
       });
-      if (refusal !== undefined) throw new HttpError(404, `the server refused to start a new session: ${escapeForLog(refusal)}`);
+      if (refusal !== undefined)
+        throw new HttpError(404, `the server refused to start a new session: ${escapeForLog(refusal)}`);
       if (this.#session.initialized) {
-        const ack = await this.#post({ jsonrpc: '2.0', method: 'notifications/initialized' }, {}, this.#closing.signal, true);
+        const ack = await this.#post(
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+          {},
+          this.#closing.signal,
+          true,
+        );
         await discard(ack);
         this.#listener.start();
       }

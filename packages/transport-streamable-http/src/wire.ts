@@ -1,5 +1,12 @@
 // The HTTP requests of the transport: POST a message, GET a stream, DELETE the session, with the headers the protocol owns.
-import { ACCEPT_ENCODING, backoffDelay, exchange, type HttpClient, type HttpMethod, type HttpResponse } from '@mcpc/http';
+import {
+  ACCEPT_ENCODING,
+  backoffDelay,
+  exchange,
+  type HttpClient,
+  type HttpMethod,
+  type HttpResponse,
+} from '@mcpc/http';
 import type { JsonRpcMessage, TransportSendOptions } from '@mcpc/jsonrpc';
 import type { StreamCursor } from './messages.js';
 import type { ResolvedOptions } from './options.js';
@@ -21,7 +28,12 @@ export class Wire {
   }
 
   /** One message, POSTed; re-sent on a connection failure or 5xx only when `retryable`. */
-  post(message: JsonRpcMessage, options: TransportSendOptions, signal: AbortSignal, retryable: boolean): Promise<HttpResponse> {
+  post(
+    message: JsonRpcMessage,
+    options: TransportSendOptions,
+    signal: AbortSignal,
+    retryable: boolean,
+  ): Promise<HttpResponse> {
     const post = (headers: Record<string, string>): Promise<HttpResponse> =>
       exchange(this.#http, this.#options, {
         method: 'POST',
@@ -45,12 +57,25 @@ export class Wire {
   async get(signal: AbortSignal, lastEventId: string | undefined, bodyTimeout: number): Promise<HttpResponse> {
     const headers = await this.headers('GET', undefined);
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return exchange(this.#http, this.#options, { method: 'GET', headers, signal, retryable: false, bodyTimeout, auth: this.#options.auth });
+    return exchange(this.#http, this.#options, {
+      method: 'GET',
+      headers,
+      signal,
+      retryable: false,
+      bodyTimeout,
+      auth: this.#options.auth,
+    });
   }
 
   /** Ends the session at the server (best effort: bounded by `signal`). */
   async delete(signal: AbortSignal): Promise<HttpResponse> {
-    return exchange(this.#http, this.#options, { method: 'DELETE', headers: await this.headers('DELETE', undefined), signal, retryable: false, auth: this.#options.auth });
+    return exchange(this.#http, this.#options, {
+      method: 'DELETE',
+      headers: await this.headers('DELETE', undefined),
+      signal,
+      retryable: false,
+      auth: this.#options.auth,
+    });
   }
 
   /** Releases the client's connections. */
@@ -59,7 +84,11 @@ export class Wire {
   }
 
   /** The headers of a request: at once, unless the configured headers come from a function (which may be async). */
-  headers(method: HttpMethod, extra: Readonly<Record<string, string>> | undefined, stateless = false): Record<string, string> | Promise<Record<string, string>> {
+  headers(
+    method: HttpMethod,
+    extra: Readonly<Record<string, string>> | undefined,
+    stateless = false,
+  ): Record<string, string> | Promise<Record<string, string>> {
     const configured = this.#options.headers;
     if (typeof configured !== 'function') return this.#headersWith(configured, method, extra, stateless);
     return Promise.resolve(configured()).then((h) => this.#headersWith(h, method, extra, stateless));
@@ -71,7 +100,12 @@ export class Wire {
     return Math.max(floor, cursor.retryMs ?? backoffDelay(attempt, this.#options.reconnectDelay));
   }
 
-  #headersWith(configured: Readonly<Record<string, string>> | undefined, method: HttpMethod, extra: Readonly<Record<string, string>> | undefined, stateless: boolean): Record<string, string> {
+  #headersWith(
+    configured: Readonly<Record<string, string>> | undefined,
+    method: HttpMethod,
+    extra: Readonly<Record<string, string>> | undefined,
+    stateless: boolean,
+  ): Record<string, string> {
     const headers: Record<string, string> = {};
     if (configured !== undefined) {
       for (const [name, value] of Object.entries(configured)) {
@@ -90,7 +124,12 @@ export class Wire {
       return headers;
     }
     // What the protocol owns is set last, so configured headers cannot contradict it.
-    headers.accept = method === 'GET' ? 'text/event-stream' : this.#options.mode === 'json' ? 'application/json' : 'application/json, text/event-stream';
+    headers.accept =
+      method === 'GET'
+        ? 'text/event-stream'
+        : this.#options.mode === 'json'
+          ? 'application/json'
+          : 'application/json, text/event-stream';
     if (method === 'POST') headers['content-type'] = 'application/json';
     if (method !== 'DELETE') headers['accept-encoding'] = ACCEPT_ENCODING;
     if (this.#session.id !== undefined) headers['mcp-session-id'] = this.#session.id;

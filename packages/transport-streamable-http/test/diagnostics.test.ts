@@ -24,7 +24,7 @@ async function initializeAgainst(handler: Handler, path = '/mcp'): Promise<{ err
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 forEachHttpClient(() => {
-  describe('a URL that is not an MCP endpoint, in the user\'s words', () => {
+  describe("a URL that is not an MCP endpoint, in the user's words", () => {
     it('a web page: says what answered and that the URL is not an MCP endpoint (HttpError, status 200, contentType)', async () => {
       const { error, url } = await initializeAgainst((_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -33,7 +33,9 @@ forEachHttpClient(() => {
       expect(error).toBeInstanceOf(HttpError);
       expect(error).toMatchObject({ code: 'MCPC_HTTP_ERROR', status: 200, contentType: 'text/html' });
       // Before: `the server answered with an unexpected content type "text/html"`.
-      expect((error as Error).message).toBe(`${url} answered 200 text/html, not an MCP endpoint (expected application/json or text/event-stream) — check the URL`);
+      expect((error as Error).message).toBe(
+        `${url} answered 200 text/html, not an MCP endpoint (expected application/json or text/event-stream) — check the URL`,
+      );
     });
 
     it('a 404 page: names the status and says to check the URL, keeping the code the client falls back on', async () => {
@@ -44,7 +46,9 @@ forEachHttpClient(() => {
       expect(error).toBeInstanceOf(HttpError);
       expect(error).toMatchObject({ code: 'MCPC_HTTP_ERROR', status: 404, contentType: 'text/html' });
       // Before: `the server answered initialize with HTTP 404`.
-      expect((error as Error).message).toBe(`${url} answered 404 Not Found (text/html) to initialize, not a JSON-RPC answer — check the URL`);
+      expect((error as Error).message).toBe(
+        `${url} answered 404 Not Found (text/html) to initialize, not a JSON-RPC answer — check the URL`,
+      );
     });
 
     it('a JSON API that answers something else: says the JSON was not the answer, not that a stream closed', async () => {
@@ -52,18 +56,26 @@ forEachHttpClient(() => {
       expect(error).toBeInstanceOf(ResponseStreamClosedError);
       expect(error).toMatchObject({ code: 'MCPC_RESPONSE_STREAM_CLOSED' });
       // Before: `the response stream of initialize closed before the result arrived: the response carried no answer`.
-      expect((error as Error).message).toMatch(new RegExp(`^${escapeRe(url)} answered 200 application/json to initialize, but not with its JSON-RPC answer \\(.+\\) — is this an MCP endpoint\\? check the URL$`));
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          `^${escapeRe(url)} answered 200 application/json to initialize, but not with its JSON-RPC answer \\(.+\\) — is this an MCP endpoint\\? check the URL$`,
+        ),
+      );
     });
 
     it('401: says the server requires authorization and to pass `auth` (see @mcpc/oauth)', async () => {
       const { error, url } = await initializeAgainst((_req, res) => {
-        res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"' });
+        res.writeHead(401, {
+          'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"',
+        });
         res.end();
       });
       expect(error).toBeInstanceOf(UnauthorizedError);
       expect(error).toMatchObject({ code: 'MCPC_UNAUTHORIZED', status: 401 });
       // Before: `the server refused the request with HTTP 401: credentials are required`.
-      expect((error as Error).message).toBe(`${url} answered 401 Unauthorized: this server requires authorization — pass \`auth\` (see @mcpc/oauth)`);
+      expect((error as Error).message).toBe(
+        `${url} answered 401 Unauthorized: this server requires authorization — pass \`auth\` (see @mcpc/oauth)`,
+      );
     });
 
     it('peer text in a message is escaped and capped; the query of the URL (which may hold a key) is not shown', async () => {
@@ -85,7 +97,18 @@ forEachHttpClient(() => {
 
 describe('the HTTP errors, exported from this package', () => {
   it('are the classes of @mcpc/http (moved there; user code that imports them from here keeps working)', () => {
-    for (const name of ['HttpError', 'UnauthorizedError', 'TransientServerError', 'NetworkError', 'ResponseTooLargeError', 'ResponseStreamClosedError', 'HttpClientUnavailableError', 'ProxyConfigError', 'ProxyConnectError', 'ReplyQueueFullError'] as const) {
+    for (const name of [
+      'HttpError',
+      'UnauthorizedError',
+      'TransientServerError',
+      'NetworkError',
+      'ResponseTooLargeError',
+      'ResponseStreamClosedError',
+      'HttpClientUnavailableError',
+      'ProxyConfigError',
+      'ProxyConnectError',
+      'ReplyQueueFullError',
+    ] as const) {
       expect(streamable[name], name).toBe(http[name]);
     }
     expect(new streamable.SessionExpiredError('tools/list')).toBeInstanceOf(http.HttpError);

@@ -2,7 +2,16 @@ import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestTimeoutError } from '@mcpc/jsonrpc';
 import { ResponseTooLargeError } from '@mcpc/transport-streamable-http';
-import { connectEngine, json, result, rpcMethod, sseEvent, sseHead, startPeer, forEachHttpClient } from './http-peer.js';
+import {
+  connectEngine,
+  json,
+  result,
+  rpcMethod,
+  sseEvent,
+  sseHead,
+  startPeer,
+  forEachHttpClient,
+} from './http-peer.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -61,7 +70,9 @@ forEachHttpClient(() => {
       const { engine } = await connectEngine(peer.url, { listen: false });
       cleanups.push(() => engine.close());
       for (const encoding of Object.keys(encodings)) {
-        await expect(engine.request('ping', {}, { send: { headers: { 'x-want': encoding } } })).resolves.toEqual({ encoding });
+        await expect(engine.request('ping', {}, { send: { headers: { 'x-want': encoding } } })).resolves.toEqual({
+          encoding,
+        });
       }
       expect(peer.seen[0]!.headers['accept-encoding']).toBe('gzip, deflate, br');
     });
@@ -90,7 +101,10 @@ forEachHttpClient(() => {
         if (rpcMethod(body) !== 'tools/call') return json(res, 202, {});
         sseHead(res);
         let n = 0;
-        const pump = setInterval(() => sseEvent(res, { jsonrpc: '2.0', method: 'notifications/message', params: { n: n++ } }), 2);
+        const pump = setInterval(
+          () => sseEvent(res, { jsonrpc: '2.0', method: 'notifications/message', params: { n: n++ } }),
+          2,
+        );
         req.socket.on('close', () => {
           closed = true;
           clearInterval(pump);
@@ -101,7 +115,9 @@ forEachHttpClient(() => {
       cleanups.push(() => engine.close());
       let notes = 0;
       engine.onNotification(() => notes++);
-      await expect(engine.request('tools/call', { name: 'x' }, { timeout: 300 })).rejects.toBeInstanceOf(RequestTimeoutError);
+      await expect(engine.request('tools/call', { name: 'x' }, { timeout: 300 })).rejects.toBeInstanceOf(
+        RequestTimeoutError,
+      );
       await expect.poll(() => closed).toBe(true);
       expect(notes).toBeGreaterThan(0);
     });

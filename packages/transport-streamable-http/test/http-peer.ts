@@ -10,13 +10,20 @@ export interface Seen {
   readonly body: JsonRpcMessage | undefined;
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, body: JsonRpcMessage | undefined, seen: Seen[]) => unknown;
+export type Handler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: JsonRpcMessage | undefined,
+  seen: Seen[],
+) => unknown;
 
 /**
  * A scripted HTTP server on 127.0.0.1 for the cases no real MCP server produces (bombs, cut streams,
  * expired sessions, flaky 5xx). Each test gives the handler; every request is recorded.
  */
-export async function startPeer(handler: Handler): Promise<{ url: string; seen: Seen[]; server: Server; close(): Promise<void> }> {
+export async function startPeer(
+  handler: Handler,
+): Promise<{ url: string; seen: Seen[]; server: Server; close(): Promise<void> }> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -44,7 +51,12 @@ export async function startPeer(handler: Handler): Promise<{ url: string; seen: 
   };
 }
 
-export const json = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void => {
+export const json = (
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(value));
 };
@@ -63,9 +75,14 @@ export const result = (body: JsonRpcMessage | undefined, value: unknown): unknow
   result: value,
 });
 
-export const rpcMethod = (body: JsonRpcMessage | undefined): string | undefined => (body !== undefined && 'method' in body ? body.method : undefined);
+export const rpcMethod = (body: JsonRpcMessage | undefined): string | undefined =>
+  body !== undefined && 'method' in body ? body.method : undefined;
 
-export const initializeResult = { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'scripted', version: '1' } };
+export const initializeResult = {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  serverInfo: { name: 'scripted', version: '1' },
+};
 
 /** A logger that keeps lines for assertions. */
 export function recordingLogger(): Logger & { lines: string[] } {
@@ -98,7 +115,15 @@ export function forEachHttpClient(body: () => void): void {
 /** An engine over a StreamableHttpTransport, started, closed by the test. */
 export async function connectEngine(url: string, options: Partial<StreamableHttpTransportOptions> = {}) {
   const logger = recordingLogger();
-  const transport = new StreamableHttpTransport({ url, logger, httpClient: underTest, retryDelay: { initialMs: 10, maxMs: 40 }, reconnectDelay: { initialMs: 20, maxMs: 100 }, minRetryIntervalMs: 20, ...options });
+  const transport = new StreamableHttpTransport({
+    url,
+    logger,
+    httpClient: underTest,
+    retryDelay: { initialMs: 10, maxMs: 40 },
+    reconnectDelay: { initialMs: 20, maxMs: 100 },
+    minRetryIntervalMs: 20,
+    ...options,
+  });
   const engine = new JsonRpcEngine(transport, { logger, requestTimeout: 10_000 });
   await engine.start();
   return { engine, transport, logger };
@@ -106,7 +131,11 @@ export async function connectEngine(url: string, options: Partial<StreamableHttp
 
 /** initialize + initialized through the engine, the way a client does it. */
 export async function handshake(engine: JsonRpcEngine): Promise<unknown> {
-  const init = await engine.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+  const init = await engine.request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 't', version: '1' },
+  });
   await engine.notify('notifications/initialized');
   return init;
 }

@@ -1,6 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcEngine, type Progress } from '@mcpc/jsonrpc';
-import { HttpClientUnavailableError, SessionExpiredError, StreamableHttpTransport, type StreamableHttpTransportOptions } from '@mcpc/transport-streamable-http';
+import {
+  HttpClientUnavailableError,
+  SessionExpiredError,
+  StreamableHttpTransport,
+  type StreamableHttpTransportOptions,
+} from '@mcpc/transport-streamable-http';
 import { getJson, startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { forEachHttpClient, httpClientUnderTest, recordingLogger } from './http-peer.js';
 
@@ -21,10 +26,21 @@ interface Stats {
 
 async function open(url: string, options: Partial<StreamableHttpTransportOptions> = {}, capabilities: object = {}) {
   const logger = recordingLogger();
-  const transport = new StreamableHttpTransport({ url, logger, httpClient: httpClientUnderTest(), reconnectDelay: { initialMs: 50, maxMs: 200 }, minRetryIntervalMs: 20, ...options });
+  const transport = new StreamableHttpTransport({
+    url,
+    logger,
+    httpClient: httpClientUnderTest(),
+    reconnectDelay: { initialMs: 50, maxMs: 200 },
+    minRetryIntervalMs: 20,
+    ...options,
+  });
   const engine = new JsonRpcEngine(transport, { logger, requestTimeout: 15_000 });
   engines.push(engine);
-  engine.setRequestHandler('sampling/createMessage', () => ({ role: 'assistant', model: 'test-model', content: { type: 'text', text: 'hello from mcpc' } }));
+  engine.setRequestHandler('sampling/createMessage', () => ({
+    role: 'assistant',
+    model: 'test-model',
+    content: { type: 'text', text: 'hello from mcpc' },
+  }));
   engine.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///tmp/project', name: 'Project' }] }));
   await engine.start();
   const init = (await engine.request('initialize', {
@@ -36,7 +52,7 @@ async function open(url: string, options: Partial<StreamableHttpTransportOptions
   return { engine, transport, init, logger };
 }
 
-const text = (r: unknown): string => ((r as { content: { text: string }[] }).content[0]?.text ?? '');
+const text = (r: unknown): string => (r as { content: { text: string }[] }).content[0]?.text ?? '';
 const call = (engine: JsonRpcEngine, name: string, args: object, options?: Parameters<JsonRpcEngine['request']>[2]) =>
   engine.request('tools/call', { name, arguments: args }, options);
 
@@ -61,7 +77,7 @@ forEachHttpClient(() => {
       expect(seen.map((p) => p.progress)).toEqual([1, 2, 3]);
     });
 
-    it('answers the server\'s sampling and roots requests made during a call', async () => {
+    it("answers the server's sampling and roots requests made during a call", async () => {
       const { engine } = await open(server.url);
       expect(text(await call(engine, 'ask_sampling', { prompt: 'Say hi' }))).toContain('hello from mcpc');
       expect(text(await call(engine, 'ask_roots', {}))).toContain('file:///tmp/project');
@@ -69,7 +85,9 @@ forEachHttpClient(() => {
 
     it('receives messages unrelated to any request on the GET stream', async () => {
       const { engine } = await open(server.url);
-      const got = new Promise<unknown>((resolve) => engine.onNotification((m, p) => m === 'notifications/message' && resolve(p)));
+      const got = new Promise<unknown>((resolve) =>
+        engine.onNotification((m, p) => m === 'notifications/message' && resolve(p)),
+      );
       await call(engine, 'notify_later', { ms: 100, message: 'from the GET stream' });
       await expect(got).resolves.toMatchObject({ data: 'from the GET stream' });
     });
@@ -78,7 +96,9 @@ forEachHttpClient(() => {
       const { engine, transport } = await open(server.url);
       const first = transport.sessionId;
       await call(engine, 'expire_session', {});
-      await expect(engine.request('tools/list', {}, { send: { retryable: true } })).resolves.toMatchObject({ tools: expect.any(Array) });
+      await expect(engine.request('tools/list', {}, { send: { retryable: true } })).resolves.toMatchObject({
+        tools: expect.any(Array),
+      });
       expect(transport.sessionId).not.toBe(first);
       await call(engine, 'expire_session', {});
       const before = (await stats()).requests['tools/call'] ?? 0;
@@ -106,7 +126,12 @@ forEachHttpClient(() => {
     it('resumes a response stream the server drops mid-call, without calling the tool twice', async () => {
       const { engine } = await open(server.url);
       const seen: number[] = [];
-      const result = await call(engine, 'slow', { ms: 150, steps: 3, dropAfter: 1 }, { onProgress: (p) => seen.push(p.progress) });
+      const result = await call(
+        engine,
+        'slow',
+        { ms: 150, steps: 3, dropAfter: 1 },
+        { onProgress: (p) => seen.push(p.progress) },
+      );
       expect(text(result)).toBe('done (stream was dropped)');
       expect(seen).toEqual([1, 2, 3]);
       const stats = await getJson<Stats>(new URL('/_stats', server.url));
@@ -119,7 +144,10 @@ forEachHttpClient(() => {
     let stateless: Fixture;
     let jsonMode: Fixture;
     beforeAll(async () => {
-      [stateless, jsonMode] = await Promise.all([startFixture('sdk-server.mjs', ['--mode', 'stateless']), startFixture('sdk-server.mjs', ['--mode', 'json'])]);
+      [stateless, jsonMode] = await Promise.all([
+        startFixture('sdk-server.mjs', ['--mode', 'stateless']),
+        startFixture('sdk-server.mjs', ['--mode', 'json']),
+      ]);
     });
     afterAll(async () => {
       await Promise.all([stateless.stop(), jsonMode.stop()]);
@@ -137,9 +165,13 @@ forEachHttpClient(() => {
     it('JSON responses: answers as application/json, server messages over the GET stream', async () => {
       const { engine } = await open(jsonMode.url);
       expect(text(await call(engine, 'echo', { message: 'json' }))).toBe('Echo: json');
-      await expect.poll(async () => (await getJson<{ openGets: number }>(new URL('/_stats', jsonMode.url))).openGets).toBe(1);
+      await expect
+        .poll(async () => (await getJson<{ openGets: number }>(new URL('/_stats', jsonMode.url))).openGets)
+        .toBe(1);
       const seen: number[] = [];
-      expect(text(await call(engine, 'slow', { ms: 60, steps: 2 }, { onProgress: (p) => seen.push(p.progress) }))).toBe('done');
+      expect(text(await call(engine, 'slow', { ms: 60, steps: 2 }, { onProgress: (p) => seen.push(p.progress) }))).toBe(
+        'done',
+      );
       expect(seen).toEqual([1, 2]);
     });
   });
@@ -161,7 +193,6 @@ forEachHttpClient(() => {
   });
 });
 
-
 describe('proxies', () => {
   let proxy: Fixture;
   let server: Fixture;
@@ -174,7 +205,10 @@ describe('proxies', () => {
     no_proxy: process.env.no_proxy,
   };
   beforeAll(async () => {
-    [proxy, server] = await Promise.all([startFixture('proxy.mjs'), startFixture('sdk-server.mjs', ['--mode', 'session'])]);
+    [proxy, server] = await Promise.all([
+      startFixture('proxy.mjs'),
+      startFixture('sdk-server.mjs', ['--mode', 'session']),
+    ]);
   });
   afterAll(async () => {
     for (const [k, v] of Object.entries(saved)) {
@@ -207,7 +241,9 @@ describe('proxies', () => {
     process.env.HTTPS_PROXY = proxy.url;
     const beforeTunnel = await forwarded();
     const httpsUrl = server.url.replace(/^http:/, 'https:');
-    const tunnelled = await open(httpsUrl, { listen: false, retries: 0, httpClient: 'undici' }).catch((e: unknown) => e);
+    const tunnelled = await open(httpsUrl, { listen: false, retries: 0, httpClient: 'undici' }).catch(
+      (e: unknown) => e,
+    );
     expect(tunnelled).toBeInstanceOf(Error);
     expect(await forwarded()).toBeGreaterThan(beforeTunnel);
     delete process.env.HTTPS_PROXY;

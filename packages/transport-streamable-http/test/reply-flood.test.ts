@@ -1,7 +1,17 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectEngine, forEachHttpClient, handshake, initializeResult, json, result, rpcMethod, sseHead, startPeer } from './http-peer.js';
+import {
+  connectEngine,
+  forEachHttpClient,
+  handshake,
+  initializeResult,
+  json,
+  result,
+  rpcMethod,
+  sseHead,
+  startPeer,
+} from './http-peer.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -33,7 +43,8 @@ forEachHttpClient(() => {
           res.flushHeaders();
           flood = () => {
             let frames = '';
-            for (let i = 0; i < PINGS; i++) frames += `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: `p${i}`, method: 'ping' })}\n\n`;
+            for (let i = 0; i < PINGS; i++)
+              frames += `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: `p${i}`, method: 'ping' })}\n\n`;
             res.write(frames);
           };
           return;
@@ -112,7 +123,9 @@ forEachHttpClient(() => {
       const { engine } = await connectEngine(peer.url, { maxConnections: 2 });
       cleanups.push(() => engine.close());
       await handshake(engine);
-      const listens = Array.from({ length: 3 }, () => engine.request('subscriptions/listen', {}, { timeout: 0, send: { longLived: true } }).catch(() => {}));
+      const listens = Array.from({ length: 3 }, () =>
+        engine.request('subscriptions/listen', {}, { timeout: 0, send: { longLived: true } }).catch(() => {}),
+      );
       await new Promise((resolve) => setTimeout(resolve, 100));
       // With one bounded pool, the GET stream and three subscriptions would hold both connections, and this would wait for ever.
       await expect(engine.request('tools/list', {}, { timeout: 5_000 })).resolves.toEqual({});
@@ -148,7 +161,9 @@ forEachHttpClient(() => {
       cleanups.push(() => engine.close());
       engine.setRequestHandler('ping', () => ({}));
       await handshake(engine);
-      const calls = Array.from({ length: 4 }, () => engine.request('tools/call', { name: 'x', arguments: {} }, { timeout: 5_000 }));
+      const calls = Array.from({ length: 4 }, () =>
+        engine.request('tools/call', { name: 'x', arguments: {} }, { timeout: 5_000 }),
+      );
       // Before: both connections held by waiting calls, every reply queued behind them, each call timed out.
       await expect(Promise.all(calls)).resolves.toHaveLength(4);
     });

@@ -1,7 +1,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerError } from '@mcpc/jsonrpc';
-import { HttpError, ResponseStreamClosedError, StreamableHttpTransport, UnauthorizedError } from '@mcpc/transport-streamable-http';
-import { connectEngine, initializeResult, json, result, rpcMethod, sseEvent, sseHead, startPeer, forEachHttpClient } from './http-peer.js';
+import {
+  HttpError,
+  ResponseStreamClosedError,
+  StreamableHttpTransport,
+  UnauthorizedError,
+} from '@mcpc/transport-streamable-http';
+import {
+  connectEngine,
+  initializeResult,
+  json,
+  result,
+  rpcMethod,
+  sseEvent,
+  sseHead,
+  startPeer,
+  forEachHttpClient,
+} from './http-peer.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -32,7 +47,11 @@ forEachHttpClient(() => {
         if (rpcMethod(body) !== 'tools/call') return json(res, 202, {});
         sseHead(res);
         const token = (body as unknown as { params: { _meta: { progressToken: number } } }).params._meta.progressToken;
-        sseEvent(res, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } });
+        sseEvent(res, {
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: 1, total: 2 },
+        });
         sseEvent(res, { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } });
         sseEvent(res, result(body, { content: [] }), 'e2');
         res.end();
@@ -40,7 +59,9 @@ forEachHttpClient(() => {
       const progress: number[] = [];
       const notes: string[] = [];
       engine.onNotification((m) => notes.push(m));
-      await expect(engine.request('tools/call', { name: 'x' }, { onProgress: (p) => progress.push(p.progress) })).resolves.toEqual({ content: [] });
+      await expect(
+        engine.request('tools/call', { name: 'x' }, { onProgress: (p) => progress.push(p.progress) }),
+      ).resolves.toEqual({ content: [] });
       expect(progress).toEqual([1]);
       expect(notes).toEqual(['notifications/message']);
     });
@@ -53,7 +74,9 @@ forEachHttpClient(() => {
         // No end of stream: the socket is destroyed after the final event.
         setTimeout(() => res.socket?.destroy(), 20);
       });
-      await expect(engine.request('tools/call', { name: 'x' })).resolves.toEqual({ content: [{ type: 'text', text: 'done' }] });
+      await expect(engine.request('tools/call', { name: 'x' })).resolves.toEqual({
+        content: [{ type: 'text', text: 'done' }],
+      });
       await new Promise((r) => setTimeout(r, 50));
       expect(peer.seen.filter((s) => rpcMethod(s.body) === 'tools/call')).toHaveLength(1);
     });
@@ -70,7 +93,11 @@ forEachHttpClient(() => {
 
     it('a JSON-RPC error carried by an HTTP 4xx keeps its code and data as a ServerError', async () => {
       const { engine } = await setup((_req, res) =>
-        json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32602, message: 'Unsupported protocol version', data: { supported: ['2025-06-18'] } } }),
+        json(res, 400, {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32602, message: 'Unsupported protocol version', data: { supported: ['2025-06-18'] } },
+        }),
       );
       const e = await engine.request('tools/list').catch((x: unknown) => x);
       expect(e).toBeInstanceOf(ServerError);
@@ -80,7 +107,10 @@ forEachHttpClient(() => {
     it('a 4xx without a JSON-RPC body is an HttpError with the status; 401 is an UnauthorizedError with the challenge', async () => {
       let status = 400;
       const { engine } = await setup((_req, res) => {
-        res.writeHead(status, status === 401 ? { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/x"' } : {});
+        res.writeHead(
+          status,
+          status === 401 ? { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/x"' } : {},
+        );
         res.end('nope');
       });
       await expect(engine.request('tools/list')).rejects.toMatchObject({ status: 400 });
@@ -145,11 +175,15 @@ forEachHttpClient(() => {
     });
 
     it('sends MCP-Protocol-Version once initialize negotiated one', async () => {
-      const { peer, engine } = await setup((_req, res, body) => {
-        if (rpcMethod(body) === 'initialize') return json(res, 200, result(body, { ...initializeResult, protocolVersion: '2025-06-18' }));
-        if (body !== undefined && !('id' in body)) return json(res, 202, {});
-        json(res, 200, result(body, {}));
-      }, { listen: false });
+      const { peer, engine } = await setup(
+        (_req, res, body) => {
+          if (rpcMethod(body) === 'initialize')
+            return json(res, 200, result(body, { ...initializeResult, protocolVersion: '2025-06-18' }));
+          if (body !== undefined && !('id' in body)) return json(res, 202, {});
+          json(res, 200, result(body, {}));
+        },
+        { listen: false },
+      );
       await engine.request('initialize', {});
       await engine.request('tools/list');
       expect(peer.seen[0]!.headers['mcp-protocol-version']).toBeUndefined();

@@ -39,7 +39,9 @@ forEachHttpClient(() => {
 
     it('never re-sends a tools/call: the 5xx surfaces as TransientServerError, a ServerError', async () => {
       const { engine, counts } = await flaky(1, 502);
-      const e = await engine.request('tools/call', { name: 'send_invoice' }, { send: { retryable: true } }).catch((x: unknown) => x);
+      const e = await engine
+        .request('tools/call', { name: 'send_invoice' }, { send: { retryable: true } })
+        .catch((x: unknown) => x);
       expect(e).toBeInstanceOf(TransientServerError);
       expect(e).toBeInstanceOf(ServerError);
       expect((e as TransientServerError).status).toBe(502);
@@ -54,13 +56,17 @@ forEachHttpClient(() => {
 
     it('never re-sends after a 4xx', async () => {
       const { engine, counts } = await flaky(1, 409);
-      await expect(engine.request('tools/list', {}, { send: { retryable: true } })).rejects.toMatchObject({ status: 409 });
+      await expect(engine.request('tools/list', {}, { send: { retryable: true } })).rejects.toMatchObject({
+        status: 409,
+      });
       expect(counts.get('tools/list')).toBe(1);
     });
 
     it('gives up after `retries` re-sends', async () => {
       const { engine, counts } = await flaky(10, 503);
-      await expect(engine.request('tools/list', {}, { send: { retryable: true } })).rejects.toBeInstanceOf(TransientServerError);
+      await expect(engine.request('tools/list', {}, { send: { retryable: true } })).rejects.toBeInstanceOf(
+        TransientServerError,
+      );
       expect(counts.get('tools/list')).toBe(4);
     });
 
@@ -90,7 +96,9 @@ forEachHttpClient(() => {
       cleanups.push(peer.close);
       const { engine } = await connectEngine(peer.url, { listen: false, retries: 3 });
       cleanups.push(() => engine.close());
-      await expect(engine.request('tools/list', {}, { timeout: 100, send: { retryable: true } })).rejects.toBeInstanceOf(RequestTimeoutError);
+      await expect(
+        engine.request('tools/list', {}, { timeout: 100, send: { retryable: true } }),
+      ).rejects.toBeInstanceOf(RequestTimeoutError);
       await expect.poll(() => closedByClient).toBe(true);
       // One request, plus the best-effort notifications/cancelled.
       expect(posts).toBeLessThanOrEqual(2);
@@ -105,7 +113,9 @@ forEachHttpClient(() => {
       cleanups.push(peer.close);
       const { engine } = await connectEngine(peer.url, { listen: false, retries: 3, maxDecompressedBodyBytes: 1024 });
       cleanups.push(() => engine.close());
-      await expect(engine.request('resources/read', {}, { send: { retryable: true } })).rejects.toBeInstanceOf(ResponseTooLargeError);
+      await expect(engine.request('resources/read', {}, { send: { retryable: true } })).rejects.toBeInstanceOf(
+        ResponseTooLargeError,
+      );
       expect(posts).toBe(1);
     });
   });

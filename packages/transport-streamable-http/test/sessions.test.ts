@@ -1,7 +1,19 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionExpiredError } from '@mcpc/transport-streamable-http';
-import { connectEngine, handshake, initializeResult, json, result, rpcMethod, sseEvent, sseHead, startPeer, type Seen, forEachHttpClient } from './http-peer.js';
+import {
+  connectEngine,
+  handshake,
+  initializeResult,
+  json,
+  result,
+  rpcMethod,
+  sseEvent,
+  sseHead,
+  startPeer,
+  type Seen,
+  forEachHttpClient,
+} from './http-peer.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -24,7 +36,8 @@ async function sessionServer(options: { getStream?: boolean } = {}) {
       live.add(id);
       return json(res, 200, result(body, initializeResult), { 'mcp-session-id': id });
     }
-    if (sid === undefined || !live.has(sid)) return json(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
+    if (sid === undefined || !live.has(sid))
+      return json(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
     if (req.method === 'GET') {
       if (options.getStream !== true) {
         res.writeHead(405);
@@ -66,7 +79,9 @@ forEachHttpClient(() => {
       cleanups.push(() => engine.close());
       await handshake(engine);
       expireAll();
-      await expect(engine.request('tools/list', {}, { send: { retryable: true } })).resolves.toEqual({ sessionSeen: 's2' });
+      await expect(engine.request('tools/list', {}, { send: { retryable: true } })).resolves.toEqual({
+        sessionSeen: 's2',
+      });
       expect(transport.sessionId).toBe('s2');
       expect(posts(peer.seen, 'initialize')).toHaveLength(2);
       expect(posts(peer.seen, 'notifications/initialized')).toHaveLength(2);
@@ -82,7 +97,9 @@ forEachHttpClient(() => {
       await handshake(engine);
       expireAll();
       // Even a caller that marks it retryable does not get a tools/call re-sent.
-      const e = await engine.request('tools/call', { name: 'send_invoice' }, { send: { retryable: true } }).catch((x: unknown) => x);
+      const e = await engine
+        .request('tools/call', { name: 'send_invoice' }, { send: { retryable: true } })
+        .catch((x: unknown) => x);
       expect(e).toBeInstanceOf(SessionExpiredError);
       expect(posts(peer.seen, 'tools/call')).toHaveLength(1);
       await expect(engine.request('tools/list')).resolves.toEqual({ sessionSeen: 's2' });
@@ -94,13 +111,17 @@ forEachHttpClient(() => {
       cleanups.push(() => engine.close());
       await handshake(engine);
       expireAll();
-      const all = await Promise.all([1, 2, 3, 4].map(() => engine.request('resources/list', {}, { send: { retryable: true } })));
+      const all = await Promise.all(
+        [1, 2, 3, 4].map(() => engine.request('resources/list', {}, { send: { retryable: true } })),
+      );
       expect(all.every((r) => (r as { sessionSeen: string }).sessionSeen === 's2')).toBe(true);
       expect(posts(peer.seen, 'initialize')).toHaveLength(2);
     });
 
     it('ignores a session id that is not visible ASCII, with a warning', async () => {
-      const peer = await startPeer((_req, res, body) => json(res, 200, result(body, initializeResult), { 'mcp-session-id': 'bad id\twith spaces' }));
+      const peer = await startPeer((_req, res, body) =>
+        json(res, 200, result(body, initializeResult), { 'mcp-session-id': 'bad id\twith spaces' }),
+      );
       cleanups.push(peer.close);
       const { engine, transport, logger } = await connectEngine(peer.url, { listen: false });
       cleanups.push(() => engine.close());
@@ -121,7 +142,8 @@ forEachHttpClient(() => {
           sseEvent(res, { jsonrpc: '2.0', id: 'srv-1', method: 'roots/list' }, 'g1');
           return;
         }
-        if (rpcMethod(body) === 'initialize') return json(res, 200, result(body, initializeResult), { 'mcp-session-id': 'abc' });
+        if (rpcMethod(body) === 'initialize')
+          return json(res, 200, result(body, initializeResult), { 'mcp-session-id': 'abc' });
         if (body !== undefined && !('method' in body)) answers.push(body);
         res.writeHead(202);
         res.end();

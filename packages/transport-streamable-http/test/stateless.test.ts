@@ -1,7 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerError } from '@mcpc/jsonrpc';
 import { ResponseStreamClosedError } from '@mcpc/transport-streamable-http';
-import { connectEngine, handshake, initializeResult, json, result, rpcMethod, sseEvent, sseHead, startPeer, forEachHttpClient } from './http-peer.js';
+import {
+  connectEngine,
+  handshake,
+  initializeResult,
+  json,
+  result,
+  rpcMethod,
+  sseEvent,
+  sseHead,
+  startPeer,
+  forEachHttpClient,
+} from './http-peer.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -22,14 +33,20 @@ forEachHttpClient(() => {
     it('carry the per-request protocol headers, no session id, and drop configured Mcp-Param-* headers', async () => {
       const { peer, engine } = await setup(
         (_req, res, body) => {
-          if (rpcMethod(body) === 'initialize') return json(res, 200, result(body, initializeResult), { 'mcp-session-id': 'sess-1' });
+          if (rpcMethod(body) === 'initialize')
+            return json(res, 200, result(body, initializeResult), { 'mcp-session-id': 'sess-1' });
           if (rpcMethod(body) === 'notifications/initialized') return json(res, 202, {});
           return json(res, 200, result(body, { ok: true }));
         },
         { headers: { 'Mcp-Param-Region': 'forged', 'X-Custom': 'kept' }, listen: false },
       );
       await handshake(engine);
-      const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo', 'mcp-param-region': 'eu' };
+      const headers = {
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'echo',
+        'mcp-param-region': 'eu',
+      };
       await engine.request('tools/call', { name: 'echo' }, { send: { ...STATELESS, headers } });
       const post = peer.seen.at(-1)!;
       expect(post.headers['mcp-session-id']).toBeUndefined();
@@ -48,7 +65,11 @@ forEachHttpClient(() => {
     it('open no GET stream and never resume: a stream that ends without the answer fails with a non-resumable ResponseStreamClosedError', async () => {
       const { peer, engine } = await setup((_req, res, body) => {
         sseHead(res);
-        sseEvent(res, { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }, 'ev-1');
+        sseEvent(
+          res,
+          { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } },
+          'ev-1',
+        );
         void body;
         res.end();
       });
@@ -59,7 +80,13 @@ forEachHttpClient(() => {
     });
 
     it('a 404 is an answer (no session renewal): a JSON-RPC error in the body keeps its code', async () => {
-      const { peer, engine } = await setup((_req, res, body) => json(res, 404, { jsonrpc: '2.0', id: (body as { id: number }).id, error: { code: -32601, message: 'Method not found' } }));
+      const { peer, engine } = await setup((_req, res, body) =>
+        json(res, 404, {
+          jsonrpc: '2.0',
+          id: (body as { id: number }).id,
+          error: { code: -32601, message: 'Method not found' },
+        }),
+      );
       const error = await engine.request('vendor/x', undefined, { send: STATELESS }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServerError);
       expect((error as ServerError).rpcCode).toBe(-32601);
@@ -77,7 +104,11 @@ forEachHttpClient(() => {
         { readTimeout: 100 },
       );
       const controller = new AbortController();
-      const pending = engine.request('subscriptions/listen', {}, { timeout: 0, signal: controller.signal, cancelNotification: false, send: { ...STATELESS, longLived: true } });
+      const pending = engine.request(
+        'subscriptions/listen',
+        {},
+        { timeout: 0, signal: controller.signal, cancelNotification: false, send: { ...STATELESS, longLived: true } },
+      );
       await new Promise((r) => setTimeout(r, 300));
       expect(closed).toBe(false);
       controller.abort();

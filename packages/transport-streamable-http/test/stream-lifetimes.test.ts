@@ -2,7 +2,16 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResponseStreamClosedError } from '@mcpc/transport-streamable-http';
-import { connectEngine, forEachHttpClient, json, result, rpcMethod, sseEvent, sseHead, startPeer } from './http-peer.js';
+import {
+  connectEngine,
+  forEachHttpClient,
+  json,
+  result,
+  rpcMethod,
+  sseEvent,
+  sseHead,
+  startPeer,
+} from './http-peer.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

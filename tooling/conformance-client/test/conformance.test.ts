@@ -19,7 +19,9 @@ interface Result {
 // The client under test imports @mcpc/client and @mcpc/oauth the way a host does: from their built
 // packages. The test command builds every package before the tests run; run the build first when
 // running this alone.
-const built = ['client', 'oauth'].map((pkg) => fileURLToPath(new URL(`../../../packages/${pkg}/dist/index.js`, import.meta.url)));
+const built = ['client', 'oauth'].map((pkg) =>
+  fileURLToPath(new URL(`../../../packages/${pkg}/dist/index.js`, import.meta.url)),
+);
 
 // The suite's outcome does not depend on the Node running the tests' harness, so a test command that
 // runs the tests on two Nodes sets this on one of them.
@@ -35,12 +37,19 @@ const versions = [...new Set(runs.map((r) => r.version))];
   }, 120_000);
 
   // Concurrent: run.mjs lets a few runner processes go at once (their servers use ephemeral ports).
-  it.concurrent.each(runs.filter((r) => r.version === version).map((r) => r.scenario))('%s', async (scenario) => {
-    const result = (await runScenario(scenario, version)) as Result;
-    const outcome = verdict(scenario, result) as 'PASS' | 'XFAIL' | 'XPASS' | 'FAIL';
-    const known = (KNOWN_FAILURES as Record<string, { why: string } | undefined>)[scenario];
-    expect(outcome, outcome === 'XPASS' ? `${scenario} passes now: remove it from KNOWN_FAILURES in run.mjs` : `${scenario} at ${version}: ${result.summary} (failed: ${result.failed.join(', ')})${known === undefined ? '' : `; known: ${known.why}`}\n${result.output.slice(-4000)}`).toMatch(
-      known === undefined ? /^PASS$/ : /^XFAIL$/,
-    );
-  }, 180_000);
+  it.concurrent.each(runs.filter((r) => r.version === version).map((r) => r.scenario))(
+    '%s',
+    async (scenario) => {
+      const result = (await runScenario(scenario, version)) as Result;
+      const outcome = verdict(scenario, result) as 'PASS' | 'XFAIL' | 'XPASS' | 'FAIL';
+      const known = (KNOWN_FAILURES as Record<string, { why: string } | undefined>)[scenario];
+      expect(
+        outcome,
+        outcome === 'XPASS'
+          ? `${scenario} passes now: remove it from KNOWN_FAILURES in run.mjs`
+          : `${scenario} at ${version}: ${result.summary} (failed: ${result.failed.join(', ')})${known === undefined ? '' : `; known: ${known.why}`}\n${result.output.slice(-4000)}`,
+      ).toMatch(known === undefined ? /^PASS$/ : /^XFAIL$/);
+    },
+    180_000,
+  );
 });

@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module without types, shared with the command-line check.
-import { arrows, checkArchitecture, nodeGlobalsOf, nodeOnlyInEntry, readTable, specifiersOf, workspacePackages } from '../check-architecture.mjs';
+import {
+  arrows,
+  checkArchitecture,
+  nodeGlobalsOf,
+  nodeOnlyInEntry,
+  readTable,
+  specifiersOf,
+  workspacePackages,
+} from '../check-architecture.mjs';
 
 // These read the packages' dist/: the test command (tooling/scripts/test.mjs) builds every package
 // before vitest runs; run `npx -y pnpm@10.34.8 build` first when running this file alone.
@@ -25,7 +33,11 @@ const scratch = mkdtempSync(join(tmpdir(), 'mcpc-architecture-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A package on disk under the scratch directory: its manifest, dist files and src files. */
-function fakePackage(name: string, manifest: object, files: Record<string, string>): { dir: string; manifest: Manifest } {
+function fakePackage(
+  name: string,
+  manifest: object,
+  files: Record<string, string>,
+): { dir: string; manifest: Manifest } {
   const dir = join(scratch, name.replace('/', '__'));
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
@@ -91,18 +103,25 @@ describe('the check itself', () => {
       ['@mcpc/t-kernel', { dependencies: [], optionalPeers: [] }],
       ['@mcpc/t-top', { dependencies: ['@mcpc/t-kernel'], optionalPeers: ['@mcpc/peer'] }],
     ]);
-    const kernel = fakePackage('@mcpc/t-kernel', { exports: { '.': './dist/index.js' } }, { 'dist/index.js': 'export const k = 1;\n', 'src/index.ts': 'export const k = 1;\n' });
+    const kernel = fakePackage(
+      '@mcpc/t-kernel',
+      { exports: { '.': './dist/index.js' } },
+      { 'dist/index.js': 'export const k = 1;\n', 'src/index.ts': 'export const k = 1;\n' },
+    );
     const top = fakePackage(
       '@mcpc/t-top',
       { dependencies: { '@mcpc/t-kernel': '1', '@mcpc/kernel': '1' }, peerDependencies: { '@mcpc/peer': '1' } },
       {
-        'dist/index.js': "import { k } from '@mcpc/peer'; import 'left-pad'; import '@mcpc/jsonrpc'; export const t = () => import('@mcpc/peer');\n",
+        'dist/index.js':
+          "import { k } from '@mcpc/peer'; import 'left-pad'; import '@mcpc/jsonrpc'; export const t = () => import('@mcpc/peer');\n",
         'src/index.ts': "export * from '../../kernel/src/index.js';\n",
       },
     );
     const stray = fakePackage('@mcpc/t-stray', {}, { 'dist/index.js': '\n' });
     const problems = checkArchitecture({ table, packages: [kernel, top, stray] }) as string[];
-    expect(problems.join('\n')).toMatch(/@mcpc\/t-top: package\.json dependencies on @mcpc packages are \[@mcpc\/kernel, @mcpc\/t-kernel\], the picture draws \[@mcpc\/t-kernel\]/);
+    expect(problems.join('\n')).toMatch(
+      /@mcpc\/t-top: package\.json dependencies on @mcpc packages are \[@mcpc\/kernel, @mcpc\/t-kernel\], the picture draws \[@mcpc\/t-kernel\]/,
+    );
     expect(problems.join('\n')).toMatch(/peer @mcpc\/peer is not marked optional/);
     expect(problems.join('\n')).toMatch(/imports the optional peer '@mcpc\/peer' statically/);
     expect(problems.join('\n')).toMatch(/imports 'left-pad', which @mcpc\/t-top's package\.json does not declare/);

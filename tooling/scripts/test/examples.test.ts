@@ -2,7 +2,17 @@
 // with what it needs started and stopped, and checks what it prints. The list below must name exactly
 // the examples on disk: a new example without an entry here fails.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
@@ -15,7 +25,15 @@ import { startVendorApi, type Vendor, type VendorApi } from './vendor-apis.js';
 // this file alone.
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 // server-everything at the version apps/examples pins: the examples' default server, without a download.
-const everything = join(dirname(createRequire(join(root, 'apps', 'examples', 'package.json')).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const everything = join(
+  dirname(
+    createRequire(join(root, 'apps', 'examples', 'package.json')).resolve(
+      '@modelcontextprotocol/server-everything/package.json',
+    ),
+  ),
+  'dist',
+  'index.js',
+);
 const RUN_TIMEOUT = 90_000;
 
 interface Ctx {
@@ -87,20 +105,29 @@ const EXAMPLES: Record<string, Entry> = {
   // stand-in for that API (the SDK's base-URL variable points it there), and server-everything.
   'apps/examples/convert/openai.mjs': {
     env: (ctx) => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${ctx.vendors.openai.url}/v1` }),
-    check: (out, ctx) => convertedCall(out, ctx.vendors.openai, (body) => (body.tools as { function: { name: string } }[]).map((t) => t.function.name)),
+    check: (out, ctx) =>
+      convertedCall(out, ctx.vendors.openai, (body) =>
+        (body.tools as { function: { name: string } }[]).map((t) => t.function.name),
+      ),
   },
   'apps/examples/convert/anthropic.mjs': {
     env: (ctx) => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: ctx.vendors.anthropic.url }),
-    check: (out, ctx) => convertedCall(out, ctx.vendors.anthropic, (body) => (body.tools as { name: string }[]).map((t) => t.name)),
+    check: (out, ctx) =>
+      convertedCall(out, ctx.vendors.anthropic, (body) => (body.tools as { name: string }[]).map((t) => t.name)),
   },
   'apps/examples/convert/google.mjs': {
     env: (ctx) => ({ GEMINI_API_KEY: 'test-key', GOOGLE_API_KEY: '', GOOGLE_GEMINI_BASE_URL: ctx.vendors.google.url }),
     check: (out, ctx) =>
-      convertedCall(out, ctx.vendors.google, (body) => (body.tools as { functionDeclarations: { name: string }[] }[]).flatMap((t) => t.functionDeclarations.map((d) => d.name))),
+      convertedCall(out, ctx.vendors.google, (body) =>
+        (body.tools as { functionDeclarations: { name: string }[] }[]).flatMap((t) =>
+          t.functionDeclarations.map((d) => d.name),
+        ),
+      ),
   },
   'apps/examples/convert/ai-sdk.mjs': {
     env: (ctx) => ({ AI_GATEWAY_API_KEY: 'test-key', AI_GATEWAY_BASE_URL: `${ctx.vendors['ai-sdk'].url}/v4/ai` }),
-    check: (out, ctx) => convertedCall(out, ctx.vendors['ai-sdk'], (body) => (body.tools as { name: string }[]).map((t) => t.name)),
+    check: (out, ctx) =>
+      convertedCall(out, ctx.vendors['ai-sdk'], (body) => (body.tools as { name: string }[]).map((t) => t.name)),
   },
   // Against oidc-provider and a protected MCP server, which that test starts and stops.
   'packages/oauth/examples/browser-login.mjs': { runBy: 'packages/oauth/test/readme.test.ts' },
@@ -112,20 +139,31 @@ const EXAMPLES: Record<string, Entry> = {
  */
 function convertedCall(out: string, api: VendorApi, toolNames: (body: Record<string, unknown>) => string[]): void {
   expect(api.requests).toHaveLength(2);
-  for (const { body } of api.requests) expect(toolNames(body)).toEqual(expect.arrayContaining(['echo', 'get-sum'].map((n) => expect.stringMatching(new RegExp(n.replace('-', '[-_]'))))));
+  for (const { body } of api.requests)
+    expect(toolNames(body)).toEqual(
+      expect.arrayContaining(['echo', 'get-sum'].map((n) => expect.stringMatching(new RegExp(n.replace('-', '[-_]'))))),
+    );
   expect(out).toMatch(/The tool answered: .*The sum of 2 and 3 is 5\./);
 }
 
 const onDisk = (): string[] => {
   const packages = readdirSync(join(root, 'packages')).flatMap((pkg) => {
     const dir = join(root, 'packages', pkg, 'examples');
-    return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.mjs')).map((f) => `packages/${pkg}/examples/${f}`) : [];
+    return existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.mjs'))
+          .map((f) => `packages/${pkg}/examples/${f}`)
+      : [];
   });
   const apps = (dir: string): string[] =>
     readdirSync(dir).flatMap((f) => {
       const path = join(dir, f);
       if (f === 'node_modules') return [];
-      return statSync(path).isDirectory() ? apps(path) : f.endsWith('.mjs') ? [relative(root, path).split('\\').join('/')] : [];
+      return statSync(path).isDirectory()
+        ? apps(path)
+        : f.endsWith('.mjs')
+          ? [relative(root, path).split('\\').join('/')]
+          : [];
     });
   return [...packages, ...apps(join(root, 'apps', 'examples'))].sort();
 };
@@ -136,14 +174,23 @@ beforeAll(async () => {
   // Stands in for npx on the PATH: the one command the examples use is answered by the pinned server
   // (no registry, no version drift); anything else goes to the real npx.
   const bin = join(scratch, 'bin');
-  const realNpx = (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'npx')).find((p) => existsSync(p)) ?? 'npx';
+  const realNpx =
+    (process.env.PATH ?? '')
+      .split(delimiter)
+      .map((d) => join(d, 'npx'))
+      .find((p) => existsSync(p)) ?? 'npx';
   mkdirSync(bin);
   writeFileSync(
     join(bin, 'npx'),
     `#!/bin/sh\nif [ "$1" = "-y" ] && [ "$2" = "@modelcontextprotocol/server-everything" ]; then shift 2; exec '${process.execPath}' '${everything}' "$@"; fi\nexec '${realNpx}' "$@"\n`,
   );
   chmodSync(join(bin, 'npx'), 0o755);
-  const vendors = { openai: await startVendorApi('openai'), anthropic: await startVendorApi('anthropic'), google: await startVendorApi('google'), 'ai-sdk': await startVendorApi('ai-sdk') };
+  const vendors = {
+    openai: await startVendorApi('openai'),
+    anthropic: await startVendorApi('anthropic'),
+    google: await startVendorApi('google'),
+    'ai-sdk': await startVendorApi('ai-sdk'),
+  };
   ctx = { scratch, path: `${bin}${delimiter}${process.env.PATH ?? ''}`, vendors };
 });
 afterAll(async () => {
@@ -182,12 +229,18 @@ describe('the examples', () => {
   for (const [file, entry] of Object.entries(EXAMPLES)) {
     if ('runBy' in entry) {
       it(`${file} is run by ${entry.runBy}`, () => {
-        expect(readFileSync(join(root, entry.runBy), 'utf8')).toContain(`examples/${file.slice(file.lastIndexOf('/') + 1)}`);
+        expect(readFileSync(join(root, entry.runBy), 'utf8')).toContain(
+          `examples/${file.slice(file.lastIndexOf('/') + 1)}`,
+        );
       });
     } else {
-      it(`${file} runs and prints what it should`, async () => {
-        entry.check(await runExample(file, entry), ctx);
-      }, RUN_TIMEOUT);
+      it(
+        `${file} runs and prints what it should`,
+        async () => {
+          entry.check(await runExample(file, entry), ctx);
+        },
+        RUN_TIMEOUT,
+      );
     }
   }
 });

@@ -16,15 +16,20 @@ const INSTALL_TIMEOUT = 240_000;
 
 // pnpm hands its settings to scripts as npm_config_* variables (and itself as npm_execpath); they are
 // kept for pack.mjs, which runs that pnpm, and kept from the plain npm install, which must not see them.
-const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_config_/i.test(key) && key !== 'npm_execpath'));
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !/^npm_config_/i.test(key) && key !== 'npm_execpath'),
+);
 
-const read = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+const read = (path: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 const publishable = readdirSync(join(root, 'packages'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => read(join(root, 'packages', d.name, 'package.json')))
   .filter((manifest) => manifest.private !== true);
 // Exactly the version apps/examples pins, so the tarballs meet the server the examples run.
-const everythingVersion = (read(join(root, 'apps', 'examples', 'package.json')).dependencies as Record<string, string>)['@modelcontextprotocol/server-everything'];
+const everythingVersion = (read(join(root, 'apps', 'examples', 'package.json')).dependencies as Record<string, string>)[
+  '@modelcontextprotocol/server-everything'
+];
 
 function run(command: string, args: string[], cwd: string, timeout: number, withEnv: NodeJS.ProcessEnv = env): string {
   const r = spawnSync(command, args, { cwd, env: withEnv, encoding: 'utf8', timeout, killSignal: 'SIGKILL' });
@@ -38,8 +43,16 @@ let tarballs: string[];
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'mcpc-pack-'));
   const out = join(scratch, 'packs');
-  run(process.execPath, [join(root, 'tooling', 'scripts', 'pack.mjs'), '--no-build', '--out', out], root, 120_000, process.env);
-  tarballs = readdirSync(out).filter((f) => f.endsWith('.tgz')).map((f) => join(out, f));
+  run(
+    process.execPath,
+    [join(root, 'tooling', 'scripts', 'pack.mjs'), '--no-build', '--out', out],
+    root,
+    120_000,
+    process.env,
+  );
+  tarballs = readdirSync(out)
+    .filter((f) => f.endsWith('.tgz'))
+    .map((f) => join(out, f));
 }, 130_000);
 afterAll(() => {
   if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
@@ -47,7 +60,9 @@ afterAll(() => {
 
 describe('pnpm pack:all', () => {
   it('makes one tarball per publishable package under packages/, found on disk', () => {
-    const expected = publishable.map((m) => `${String(m.name).replace(/^@/, '').replace('/', '-')}-${String(m.version)}.tgz`).sort();
+    const expected = publishable
+      .map((m) => `${String(m.name).replace(/^@/, '').replace('/', '-')}-${String(m.version)}.tgz`)
+      .sort();
     expect(tarballs.map((t) => t.slice(t.lastIndexOf('/') + 1)).sort()).toEqual(expected);
     expect(expected).toContain('mcpc-client-0.1.0.tgz');
   });
@@ -64,10 +79,27 @@ describe('pnpm pack:all', () => {
     () => {
       const project = join(scratch, 'project');
       mkdirSync(project);
-      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'mcpc-from-tarballs', private: true, type: 'module' }));
-      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, `@modelcontextprotocol/server-everything@${everythingVersion}`], project, INSTALL_TIMEOUT);
+      writeFileSync(
+        join(project, 'package.json'),
+        JSON.stringify({ name: 'mcpc-from-tarballs', private: true, type: 'module' }),
+      );
+      run(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          ...tarballs,
+          `@modelcontextprotocol/server-everything@${everythingVersion}`,
+        ],
+        project,
+        INSTALL_TIMEOUT,
+      );
       // The copies the project loads are the installed tarballs, not links back into the workspace.
-      expect(realpathSync(join(project, 'node_modules', '@mcpc', 'client'))).toBe(join(realpathSync(project), 'node_modules', '@mcpc', 'client'));
+      expect(realpathSync(join(project, 'node_modules', '@mcpc', 'client'))).toBe(
+        join(realpathSync(project), 'node_modules', '@mcpc', 'client'),
+      );
       writeFileSync(
         join(project, 'echo.mjs'),
         `import { createRequire } from 'node:module';

@@ -33,7 +33,13 @@ function reply(vendor: Vendor, path: string, body: Json): { status: number; json
       const names = asList(body.tools).map((t) => String((t.function as Json | undefined)?.name));
       const message =
         result === undefined
-          ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: sumTool(names), arguments: JSON.stringify(ARGS) } }] }
+          ? {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                { id: 'call_1', type: 'function', function: { name: sumTool(names), arguments: JSON.stringify(ARGS) } },
+              ],
+            }
           : { role: 'assistant', content: answer(textIn(result.content)) };
       return {
         status: 200,
@@ -48,7 +54,8 @@ function reply(vendor: Vendor, path: string, body: Json): { status: number; json
       };
     }
     case 'anthropic': {
-      if (!path.endsWith('/v1/messages')) return { status: 404, json: { type: 'error', error: { type: 'not_found_error', message: `no ${path}` } } };
+      if (!path.endsWith('/v1/messages'))
+        return { status: 404, json: { type: 'error', error: { type: 'not_found_error', message: `no ${path}` } } };
       const blocks = asList(body.messages).flatMap((m) => asList(m.content));
       const result = blocks.find((b) => b.type === 'tool_result');
       const names = asList(body.tools).map((t) => String(t.name));
@@ -59,7 +66,10 @@ function reply(vendor: Vendor, path: string, body: Json): { status: number; json
           type: 'message',
           role: 'assistant',
           model: String(body.model),
-          content: result === undefined ? [{ type: 'tool_use', id: 'toolu_1', name: sumTool(names), input: ARGS }] : [{ type: 'text', text: answer(textIn(result.content)) }],
+          content:
+            result === undefined
+              ? [{ type: 'tool_use', id: 'toolu_1', name: sumTool(names), input: ARGS }]
+              : [{ type: 'text', text: answer(textIn(result.content)) }],
           stop_reason: result === undefined ? 'tool_use' : 'end_turn',
           stop_sequence: null,
           usage: { input_tokens: 1, output_tokens: 1 },
@@ -67,16 +77,25 @@ function reply(vendor: Vendor, path: string, body: Json): { status: number; json
       };
     }
     case 'google': {
-      if (!path.endsWith(':generateContent')) return { status: 404, json: { error: { code: 404, message: `no ${path}` } } };
+      if (!path.endsWith(':generateContent'))
+        return { status: 404, json: { error: { code: 404, message: `no ${path}` } } };
       const parts = asList(body.contents).flatMap((c) => asList(c.parts));
       const result = parts.find((p) => p.functionResponse !== undefined)?.functionResponse as Json | undefined;
-      const names = asList(body.tools).flatMap((t) => asList(t.functionDeclarations)).map((d) => String(d.name));
+      const names = asList(body.tools)
+        .flatMap((t) => asList(t.functionDeclarations))
+        .map((d) => String(d.name));
       return {
         status: 200,
         json: {
           candidates: [
             {
-              content: { role: 'model', parts: result === undefined ? [{ functionCall: { name: sumTool(names), args: ARGS } }] : [{ text: answer(textIn(result.response)) }] },
+              content: {
+                role: 'model',
+                parts:
+                  result === undefined
+                    ? [{ functionCall: { name: sumTool(names), args: ARGS } }]
+                    : [{ text: answer(textIn(result.response)) }],
+              },
               finishReason: 'STOP',
               index: 0,
             },
@@ -86,8 +105,11 @@ function reply(vendor: Vendor, path: string, body: Json): { status: number; json
       };
     }
     case 'ai-sdk': {
-      if (!path.endsWith('/language-model')) return { status: 404, json: { error: { message: `no ${path}`, type: 'not_found' } } };
-      const parts = asList(body.prompt).filter((m) => m.role === 'tool').flatMap((m) => asList(m.content));
+      if (!path.endsWith('/language-model'))
+        return { status: 404, json: { error: { message: `no ${path}`, type: 'not_found' } } };
+      const parts = asList(body.prompt)
+        .filter((m) => m.role === 'tool')
+        .flatMap((m) => asList(m.content));
       const result = parts.find((p) => p.type === 'tool-result');
       const names = asList(body.tools).map((t) => String(t.name));
       const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
@@ -95,8 +117,20 @@ function reply(vendor: Vendor, path: string, body: Json): { status: number; json
         status: 200,
         json:
           result === undefined
-            ? { content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: sumTool(names), input: JSON.stringify(ARGS) }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] }
-            : { content: [{ type: 'text', text: answer(textIn((result.output as Json | undefined)?.value)) }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] },
+            ? {
+                content: [
+                  { type: 'tool-call', toolCallId: 'call-1', toolName: sumTool(names), input: JSON.stringify(ARGS) },
+                ],
+                finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+                usage,
+                warnings: [],
+              }
+            : {
+                content: [{ type: 'text', text: answer(textIn((result.output as Json | undefined)?.value)) }],
+                finishReason: { unified: 'stop', raw: 'stop' },
+                usage,
+                warnings: [],
+              },
       };
     }
   }
@@ -125,7 +159,10 @@ export async function startVendorApi(vendor: Vendor): Promise<VendorApi> {
         const { status, json } = reply(vendor, path, body);
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
       },
-      (error: unknown) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: String(error) } })),
+      (error: unknown) =>
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: String(error) } })),
     );
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));

@@ -92,14 +92,28 @@ export class ResultCache<T> {
         fetched = await this.#fetch();
       } catch (error) {
         // "Clients MAY serve stale responses if errors occur during re-fetching" — never across bindings.
-        if (previous !== undefined && previous.hints !== undefined && binding !== undefined && matches(previous, binding) && this.#options.serveStale(error)) {
-          this.#options.warn(`re-fetching ${this.#options.what} failed (${error instanceof Error ? error.message : String(error)}); serving the stale copy`);
+        if (
+          previous !== undefined &&
+          previous.hints !== undefined &&
+          binding !== undefined &&
+          matches(previous, binding) &&
+          this.#options.serveStale(error)
+        ) {
+          this.#options.warn(
+            `re-fetching ${this.#options.what} failed (${error instanceof Error ? error.message : String(error)}); serving the stale copy`,
+          );
           return previous.value;
         }
         throw error;
       }
       const value = Object.isFrozen(fetched.value) ? fetched.value : Object.freeze(fetched.value);
-      if (generation === this.#generation) this.#entry = { value, fetchedAt: Date.now(), hints: fetched.hints, binding: fetched.hints === undefined ? undefined : binding };
+      if (generation === this.#generation)
+        this.#entry = {
+          value,
+          fetchedAt: Date.now(),
+          hints: fetched.hints,
+          binding: fetched.hints === undefined ? undefined : binding,
+        };
       return value;
     } finally {
       if (generation === this.#generation) this.#inflight = undefined;
@@ -140,11 +154,17 @@ function matches(entry: Entry<unknown>, now: CacheBinding | undefined): boolean 
 export function readHints(raw: unknown): CacheHints {
   const r = (typeof raw === 'object' && raw !== null ? raw : {}) as { ttlMs?: unknown; cacheScope?: unknown };
   const ttl = r.ttlMs;
-  return { ttlMs: typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0 ? ttl : 0, scope: r.cacheScope === 'public' ? 'public' : 'private' };
+  return {
+    ttlMs: typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0 ? ttl : 0,
+    scope: r.cacheScope === 'public' ? 'public' : 'private',
+  };
 }
 
 /** The strictest of several pages' hints: the shortest life, and private if any page is. */
 export function combineHints(a: CacheHints | undefined, b: CacheHints): CacheHints {
   if (a === undefined) return b;
-  return { ttlMs: Math.min(a.ttlMs, b.ttlMs), scope: a.scope === 'private' || b.scope === 'private' ? 'private' : 'public' };
+  return {
+    ttlMs: Math.min(a.ttlMs, b.ttlMs),
+    scope: a.scope === 'private' || b.scope === 'private' ? 'private' : 'public',
+  };
 }

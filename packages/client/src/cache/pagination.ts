@@ -29,7 +29,10 @@ export const DEFAULT_MAX_PAGES = 1000;
  */
 export function readPage<T>(kind: ListKind<T>, raw: unknown, server: string, dropped: string[]): Page<T> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ValidationError(`server "${server}" answered ${kind.method} with something that is not an object`, { server, method: kind.method });
+    throw new ValidationError(`server "${server}" answered ${kind.method} with something that is not an object`, {
+      server,
+      method: kind.method,
+    });
   }
   const list = (raw as Record<string, unknown>)[kind.key];
   if (!Array.isArray(list)) {
@@ -48,7 +51,8 @@ export function readPage<T>(kind: ListKind<T>, raw: unknown, server: string, dro
   const next = (raw as Record<string, unknown>).nextCursor;
   // An empty cursor can only mean "no more": treat it as the end rather than ask for page "".
   const nextCursor = typeof next === 'string' && next.length > 0 ? next : undefined;
-  if (next !== undefined && next !== null && typeof next !== 'string') dropped.push(`nextCursor is not a string; stopped after this page`);
+  if (next !== undefined && next !== null && typeof next !== 'string')
+    dropped.push(`nextCursor is not a string; stopped after this page`);
   return { items, nextCursor };
 }
 
@@ -82,12 +86,13 @@ async function collect<T>(
   const seen = new Set<string>();
   let cursor: string | undefined;
   let hints: CacheHints | undefined;
-  for (let pages = 0; ; ) {
+  for (let pages = 0; ;) {
     let page: Page<T>;
     try {
       page = await fetchPage(cursor);
     } catch (error) {
-      if (cursor !== undefined && error instanceof ServerError && error.rpcCode === ErrorCode.InvalidParams) throw new RejectedCursor('cursor rejected', { cause: error });
+      if (cursor !== undefined && error instanceof ServerError && error.rpcCode === ErrorCode.InvalidParams)
+        throw new RejectedCursor('cursor rejected', { cause: error });
       throw error;
     }
     pages++;

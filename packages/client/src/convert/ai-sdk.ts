@@ -20,8 +20,7 @@ export type AiSdkValidationResult =
   | { readonly success: false; readonly error: Error };
 
 export type AiSdkStandardResult =
-  | { readonly value: Record<string, unknown> }
-  | { readonly issues: readonly { readonly message: string }[] };
+  { readonly value: Record<string, unknown> } | { readonly issues: readonly { readonly message: string }[] };
 
 /**
  * The input schema of a converted tool. At run time it also carries the AI SDK's schema brand, so `ai`
@@ -108,11 +107,17 @@ function inputSchemaFor(tool: ConvertibleTool, schema: ObjectJsonSchema): AiSdkI
     _type: undefined,
     jsonSchema: schema,
     // Only the shape is checked: the server validates arguments against the full schema.
-    validate: (value) => (isJsonObject(value) ? { success: true, value: value as Record<string, unknown> } : { success: false, error: notAnObject(value) }),
+    validate: (value) =>
+      isJsonObject(value)
+        ? { success: true, value: value as Record<string, unknown> }
+        : { success: false, error: notAnObject(value) },
     '~standard': {
       version: 1,
       vendor: 'mcpc',
-      validate: (value) => (isJsonObject(value) ? { value: value as Record<string, unknown> } : { issues: [{ message: notAnObject(value).message }] }),
+      validate: (value) =>
+        isJsonObject(value)
+          ? { value: value as Record<string, unknown> }
+          : { issues: [{ message: notAnObject(value).message }] },
       jsonSchema: { input: exportSchema, output: exportSchema },
     },
   };

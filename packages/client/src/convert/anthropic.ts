@@ -17,7 +17,10 @@ export interface AnthropicTool {
  *
  * @throws {ToolConversionError} on a duplicate name or an input schema Anthropic cannot take.
  */
-export function toAnthropicTools<T extends ConvertibleTool>(tools: Iterable<T>, options?: ConvertOptions<T>): AnthropicTool[] {
+export function toAnthropicTools<T extends ConvertibleTool>(
+  tools: Iterable<T>,
+  options?: ConvertOptions<T>,
+): AnthropicTool[] {
   const out: AnthropicTool[] = [];
   nameTools(tools, 'anthropic', options, (tool, name) => {
     const input_schema = normalizeInputSchema(tool, 'anthropic');

@@ -15,11 +15,7 @@ import type { ToolNameTarget } from './types.js';
  * - `invalid-arguments`: an AI SDK tool was executed with arguments that are not a JSON object.
  */
 export type ToolConversionErrorReason =
-  | 'invalid-name'
-  | 'duplicate-name'
-  | 'invalid-schema'
-  | 'unsupported-schema'
-  | 'invalid-arguments';
+  'invalid-name' | 'duplicate-name' | 'invalid-schema' | 'unsupported-schema' | 'invalid-arguments';
 
 /** A tool could not be converted for an LLM SDK, or an AI SDK tool was called with unusable arguments. */
 export class ToolConversionError extends McpError {
@@ -34,7 +30,12 @@ export class ToolConversionError extends McpError {
   constructor(
     reason: ToolConversionErrorReason,
     message: string,
-    options: { target: ToolNameTarget; toolName?: string | undefined; convertedName?: string | undefined; cause?: unknown },
+    options: {
+      target: ToolNameTarget;
+      toolName?: string | undefined;
+      convertedName?: string | undefined;
+      cause?: unknown;
+    },
   ) {
     super(message, { code: ClientErrorCode.ToolConversion, cause: options.cause });
     this.reason = reason;

@@ -45,7 +45,10 @@ export function toGoogleFunctionDeclarations<T extends ConvertibleTool>(
  *
  * @throws {ToolConversionError} on a duplicate name or an input schema that is not an object schema.
  */
-export function toGoogleTools<T extends ConvertibleTool>(tools: Iterable<T>, options?: ConvertOptions<T>): GoogleTool[] {
+export function toGoogleTools<T extends ConvertibleTool>(
+  tools: Iterable<T>,
+  options?: ConvertOptions<T>,
+): GoogleTool[] {
   const functionDeclarations = toGoogleFunctionDeclarations(tools, options);
   return functionDeclarations.length === 0 ? [] : [{ functionDeclarations }];
 }

@@ -4,7 +4,12 @@ export { ToolConversionError, type ToolConversionErrorReason } from './errors.js
 export { convertToolName, mapToolNames } from './names.js';
 export { toOpenAITools, toOpenAIResponsesTools, type OpenAIChatTool, type OpenAIResponsesTool } from './openai.js';
 export { toAnthropicTools, type AnthropicTool } from './anthropic.js';
-export { toGoogleTools, toGoogleFunctionDeclarations, type GoogleTool, type GoogleFunctionDeclaration } from './google.js';
+export {
+  toGoogleTools,
+  toGoogleFunctionDeclarations,
+  type GoogleTool,
+  type GoogleFunctionDeclaration,
+} from './google.js';
 export {
   toAiSdkTools,
   type AiSdkTool,

@@ -31,8 +31,18 @@ const OPENAI_LIKE: NamePolicy = {
 const POLICIES: { readonly [T in ToolNameTarget]: NamePolicy } = {
   openai: OPENAI_LIKE,
   anthropic: OPENAI_LIKE,
-  google: { valid: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/, invalidChar: /[^a-zA-Z0-9_.:-]/gu, maxLength: 64, leadingLetterOrUnderscore: true },
-  'ai-sdk': { valid: /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/, invalidChar: /[^a-zA-Z0-9_-]/gu, maxLength: 64, leadingLetterOrUnderscore: true },
+  google: {
+    valid: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/,
+    invalidChar: /[^a-zA-Z0-9_.:-]/gu,
+    maxLength: 64,
+    leadingLetterOrUnderscore: true,
+  },
+  'ai-sdk': {
+    valid: /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/,
+    invalidChar: /[^a-zA-Z0-9_-]/gu,
+    maxLength: 64,
+    leadingLetterOrUnderscore: true,
+  },
 };
 
 /** `_` plus 8 hex digits. */
@@ -85,7 +95,10 @@ export function nameTools<T extends ConvertibleTool>(
     const name: unknown = rename === undefined ? tool.name : rename(tool);
     if (typeof name !== 'string') {
       const toolName = typeof tool.name === 'string' ? tool.name : undefined;
-      throw new ToolConversionError('invalid-name', `a tool name must be a string, got ${describeForLog(name)}`, { target, toolName });
+      throw new ToolConversionError('invalid-name', `a tool name must be a string, got ${describeForLog(name)}`, {
+        target,
+        toolName,
+      });
     }
     const convertedName = convertToolName(name, target);
     const previous = byName.get(convertedName);

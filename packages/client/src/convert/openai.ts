@@ -29,7 +29,10 @@ export interface OpenAIResponsesTool {
  *
  * @throws {ToolConversionError} on a duplicate name or an input schema OpenAI cannot take.
  */
-export function toOpenAITools<T extends ConvertibleTool>(tools: Iterable<T>, options?: ConvertOptions<T>): OpenAIChatTool[] {
+export function toOpenAITools<T extends ConvertibleTool>(
+  tools: Iterable<T>,
+  options?: ConvertOptions<T>,
+): OpenAIChatTool[] {
   const out: OpenAIChatTool[] = [];
   nameTools(tools, 'openai', options, (tool, name) => {
     const parameters = normalizeInputSchema(tool, 'openai');
@@ -49,7 +52,10 @@ export function toOpenAITools<T extends ConvertibleTool>(tools: Iterable<T>, opt
  *
  * @throws {ToolConversionError} on a duplicate name or an input schema OpenAI cannot take.
  */
-export function toOpenAIResponsesTools<T extends ConvertibleTool>(tools: Iterable<T>, options?: ConvertOptions<T>): OpenAIResponsesTool[] {
+export function toOpenAIResponsesTools<T extends ConvertibleTool>(
+  tools: Iterable<T>,
+  options?: ConvertOptions<T>,
+): OpenAIResponsesTool[] {
   const out: OpenAIResponsesTool[] = [];
   nameTools(tools, 'openai', options, (tool, name) => {
     const parameters = normalizeInputSchema(tool, 'openai');

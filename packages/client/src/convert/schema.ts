@@ -31,10 +31,14 @@ export function normalizeInputSchema(tool: ConvertibleTool, target: ToolNameTarg
   const fail = (reason: 'invalid-schema' | 'unsupported-schema', why: string): ToolConversionError =>
     new ToolConversionError(reason, `tool ${describeForLog(tool.name)}: ${why}`, { target, toolName: tool.name });
 
-  if (!isJsonObject(schema)) throw fail('invalid-schema', `inputSchema must be a JSON Schema object, got ${describeForLog(schema)}`);
+  if (!isJsonObject(schema))
+    throw fail('invalid-schema', `inputSchema must be a JSON Schema object, got ${describeForLog(schema)}`);
   const type = schema['type'];
   if (type !== undefined && type !== 'object' && !(Array.isArray(type) && type.includes('object'))) {
-    throw fail('invalid-schema', `inputSchema.type is ${describeForLog(type)}, but tool arguments are always a JSON object`);
+    throw fail(
+      'invalid-schema',
+      `inputSchema.type is ${describeForLog(type)}, but tool arguments are always a JSON object`,
+    );
   }
   const properties = schema['properties'];
   if (properties !== undefined && properties !== null && !isJsonObject(properties)) {
@@ -42,7 +46,10 @@ export function normalizeInputSchema(tool: ConvertibleTool, target: ToolNameTarg
   }
   for (const keyword of REJECTED_AT_TOP_LEVEL[target]) {
     if (schema[keyword] !== undefined) {
-      throw fail('unsupported-schema', `${target} does not accept \`${keyword}\` at the top level of a tool's input schema`);
+      throw fail(
+        'unsupported-schema',
+        `${target} does not accept \`${keyword}\` at the top level of a tool's input schema`,
+      );
     }
   }
   return { ...schema, type: 'object', properties: properties ?? {} };
@@ -69,7 +76,12 @@ export function cloneJson<V>(value: V): V {
   const copy: { [key: string]: unknown } = {};
   for (const key of Object.keys(value)) {
     // defineProperty, not assignment: a `__proto__` key must stay data, not become the prototype.
-    Object.defineProperty(copy, key, { value: cloneJson(value[key]), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(copy, key, {
+      value: cloneJson(value[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return copy as V;
 }

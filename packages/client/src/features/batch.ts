@@ -31,11 +31,23 @@ export async function runBatch(
           ...requestOptions,
           ...(call.meta !== undefined && { meta: call.meta }),
           ...(call.timeout !== undefined && { timeout: call.timeout }),
-          ...(call.validateStructuredContent !== undefined && { validateStructuredContent: call.validateStructuredContent }),
+          ...(call.validateStructuredContent !== undefined && {
+            validateStructuredContent: call.validateStructuredContent,
+          }),
         };
-        outcomes[i] = { ok: true, name: call.name, server: server.name, result: await server.callTool(call.name, call.arguments, callOptions) };
+        outcomes[i] = {
+          ok: true,
+          name: call.name,
+          server: server.name,
+          result: await server.callTool(call.name, call.arguments, callOptions),
+        };
       } catch (error) {
-        outcomes[i] = { ok: false, name: call.name, server: server?.name ?? call.server, error: error instanceof Error ? error : new Error(String(error)) };
+        outcomes[i] = {
+          ok: false,
+          name: call.name,
+          server: server?.name ?? call.server,
+          error: error instanceof Error ? error : new Error(String(error)),
+        };
       }
     }
   };

@@ -41,7 +41,9 @@ export function capPeerText(text: string, limit: number): string {
 export function sanitizeLogMessage(params: unknown, limit: number = DEFAULT_LOG_MESSAGE_LIMIT): LogMessage | undefined {
   if (typeof params !== 'object' || params === null) return undefined;
   const p = params as Record<string, unknown>;
-  const level: LoggingLevel = (LOGGING_LEVELS as readonly unknown[]).includes(p.level) ? (p.level as LoggingLevel) : 'info';
+  const level: LoggingLevel = (LOGGING_LEVELS as readonly unknown[]).includes(p.level)
+    ? (p.level as LoggingLevel)
+    : 'info';
   const message: { level: LoggingLevel; logger?: string; data: unknown } = { level, data: sanitize(p.data, limit) };
   if (typeof p.logger === 'string') message.logger = capPeerText(p.logger, 200);
   return message;
@@ -67,7 +69,10 @@ function walk(value: unknown, budget: { left: number }, depth: number): unknown 
   if (budget.left < 0) return undefined;
   if (typeof value === 'string') {
     // Only what can still fit is escaped: a huge string past the budget costs no more than the budget.
-    const escaped = escapePeerText(value.length > budget.left ? value.slice(0, budget.left + 1) : value, Number.MAX_SAFE_INTEGER);
+    const escaped = escapePeerText(
+      value.length > budget.left ? value.slice(0, budget.left + 1) : value,
+      Number.MAX_SAFE_INTEGER,
+    );
     budget.left -= escaped.length;
     return escaped;
   }
@@ -92,7 +97,12 @@ function walk(value: unknown, budget: { left: number }, depth: number): unknown 
     const safeKey = capPeerText(key, 200);
     budget.left -= safeKey.length;
     // defineProperty: a `__proto__` key from the server must stay a plain key.
-    Object.defineProperty(out, safeKey, { value: walk(item, budget, depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, safeKey, {
+      value: walk(item, budget, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     if (budget.left < 0) break;
   }
   return out;

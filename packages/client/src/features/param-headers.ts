@@ -36,12 +36,15 @@ export function readParamHeaders(schema: unknown): readonly ParamHeader[] | stri
       if (Object.hasOwn(property, KEY)) {
         reachable++;
         const name = property[KEY];
-        if (typeof name !== 'string' || name.length === 0) return `"${here.join('.')}": the x-mcp-header value must be a non-empty string`;
-        if (!TOKEN.test(name)) return `"${here.join('.')}": the x-mcp-header value "${name.slice(0, 64)}" is not an HTTP token`;
+        if (typeof name !== 'string' || name.length === 0)
+          return `"${here.join('.')}": the x-mcp-header value must be a non-empty string`;
+        if (!TOKEN.test(name))
+          return `"${here.join('.')}": the x-mcp-header value "${name.slice(0, 64)}" is not an HTTP token`;
         const lower = name.toLowerCase();
         if (names.has(lower)) return `"${here.join('.')}": the x-mcp-header value "${name.slice(0, 64)}" is used twice`;
         names.add(lower);
-        if (!PRIMITIVES.has(property.type)) return `"${here.join('.')}": x-mcp-header applies only to string, integer and boolean parameters`;
+        if (!PRIMITIVES.has(property.type))
+          return `"${here.join('.')}": x-mcp-header applies only to string, integer and boolean parameters`;
         found.push({ header: `mcp-param-${lower}`, path: here });
       }
       const nested = walk(property, here);
@@ -54,12 +57,19 @@ export function readParamHeaders(schema: unknown): readonly ParamHeader[] | stri
   if (problem !== undefined) return problem;
   const total = countAnnotations(schema);
   if (total === undefined) return 'the schema is too large to check';
-  if (total !== reachable) return 'an x-mcp-header annotation is not statically reachable through "properties" (it sits under items, a composition, a conditional or a $ref)';
+  if (total !== reachable)
+    return 'an x-mcp-header annotation is not statically reachable through "properties" (it sits under items, a composition, a conditional or a $ref)';
   return found;
 }
 
 // Keywords whose value maps names to schemas: their keys are names, never annotations.
-const MAPS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const MAPS: ReadonlySet<string> = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+]);
 
 /** Every `x-mcp-header` annotation anywhere in the schema (undefined past the node bound). */
 function countAnnotations(schema: unknown): number | undefined {
@@ -87,7 +97,10 @@ function countAnnotations(schema: unknown): number | undefined {
  * property path, as a string (integers in decimal, booleans as `true`/`false`), encoded where it is
  * not a safe header value.
  */
-export function paramHeaders(annotations: readonly ParamHeader[], args: Readonly<Record<string, unknown>> | undefined): Record<string, string> | undefined {
+export function paramHeaders(
+  annotations: readonly ParamHeader[],
+  args: Readonly<Record<string, unknown>> | undefined,
+): Record<string, string> | undefined {
   if (annotations.length === 0 || args === undefined) return undefined;
   let out: Record<string, string> | undefined;
   for (const { header, path } of annotations) {

@@ -10,7 +10,8 @@ export function readPrompt(raw: unknown, server: string): Prompt | string {
   if (typeof raw.name !== 'string' || raw.name.length === 0) return 'no string "name"';
   const prompt: Record<string, unknown> = { ...raw, server };
   if (raw.arguments !== undefined) {
-    if (Array.isArray(raw.arguments)) prompt.arguments = raw.arguments.filter((a) => isObject(a) && typeof a.name === 'string');
+    if (Array.isArray(raw.arguments))
+      prompt.arguments = raw.arguments.filter((a) => isObject(a) && typeof a.name === 'string');
     else delete prompt.arguments;
   }
   return prompt as unknown as Prompt;
@@ -20,16 +21,24 @@ export const PROMPTS: ListKind<Prompt> = { method: 'prompts/list', key: 'prompts
 
 export function readGetPromptResult(raw: unknown, server: string, name: string): GetPromptResult {
   if (!isObject(raw) || !Array.isArray(raw.messages)) {
-    throw new ValidationError(`server "${server}" answered prompts/get "${name}" without a "messages" array`, { server, method: 'prompts/get' });
+    throw new ValidationError(`server "${server}" answered prompts/get "${name}" without a "messages" array`, {
+      server,
+      method: 'prompts/get',
+    });
   }
   return raw as unknown as GetPromptResult;
 }
 
 /** Prompt arguments are strings on the wire; other values are a host mistake worth a clear error. */
-export function checkPromptArguments(args: Readonly<Record<string, unknown>> | undefined): Record<string, string> | undefined {
+export function checkPromptArguments(
+  args: Readonly<Record<string, unknown>> | undefined,
+): Record<string, string> | undefined {
   if (args === undefined) return undefined;
   for (const [key, value] of Object.entries(args)) {
-    if (typeof value !== 'string') throw new TypeError(`prompt argument "${key}" must be a string (MCP prompt arguments are strings), not ${typeof value}`);
+    if (typeof value !== 'string')
+      throw new TypeError(
+        `prompt argument "${key}" must be a string (MCP prompt arguments are strings), not ${typeof value}`,
+      );
   }
   return args as Record<string, string>;
 }

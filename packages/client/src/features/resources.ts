@@ -15,10 +15,17 @@ export function readResourceItem(raw: unknown, server: string): Resource | strin
 export function readTemplate(raw: unknown, server: string): ResourceTemplate | string {
   if (!isObject(raw)) return 'not an object';
   if (typeof raw.uriTemplate !== 'string' || raw.uriTemplate.length === 0) return 'no string "uriTemplate"';
-  return (typeof raw.name === 'string' ? { ...raw, server } : { ...raw, name: raw.uriTemplate, server }) as unknown as ResourceTemplate;
+  return (typeof raw.name === 'string'
+    ? { ...raw, server }
+    : { ...raw, name: raw.uriTemplate, server }) as unknown as ResourceTemplate;
 }
 
-export const RESOURCES: ListKind<Resource> = { method: 'resources/list', key: 'resources', noun: 'resource', read: readResourceItem };
+export const RESOURCES: ListKind<Resource> = {
+  method: 'resources/list',
+  key: 'resources',
+  noun: 'resource',
+  read: readResourceItem,
+};
 export const TEMPLATES: ListKind<ResourceTemplate> = {
   method: 'resources/templates/list',
   key: 'resourceTemplates',
@@ -73,12 +80,16 @@ class Contents implements ContentsMethods {
 /** A `resources/read` result's contents; items with neither `text` nor `blob` are dropped into `dropped`. */
 export function readContents(raw: unknown, server: string, uri: string, dropped: string[]): ResourceContents[] {
   if (!isObject(raw) || !Array.isArray(raw.contents)) {
-    throw new ValidationError(`server "${server}" answered resources/read without a "contents" array`, { server, method: 'resources/read' });
+    throw new ValidationError(`server "${server}" answered resources/read without a "contents" array`, {
+      server,
+      method: 'resources/read',
+    });
   }
   const out: ResourceContents[] = [];
   raw.contents.forEach((item: unknown, i: number) => {
     if (!isObject(item)) return void dropped.push(`contents #${i}: not an object`);
-    if (typeof item.text !== 'string' && typeof item.blob !== 'string') return void dropped.push(`contents #${i}: neither "text" nor "blob" is a string`);
+    if (typeof item.text !== 'string' && typeof item.blob !== 'string')
+      return void dropped.push(`contents #${i}: neither "text" nor "blob" is a string`);
     if (typeof item.uri !== 'string') item.uri = uri;
     out.push(new Contents(item) as unknown as ResourceContents);
   });

@@ -90,7 +90,10 @@ export class ToolSchemas {
       const validator = this.#compile(validators, cache, tool, 'outputSchema', mode);
       if (validator !== undefined) {
         if (validator.partial.length > 0 && this.#firstNote(tool.outputSchema)) {
-          this.#log('debug', `tool "${escapeForLog(tool.name, 100)}": validation is partial: its outputSchema uses ${validator.partial.join(', ')}, which are annotations and are not checked`);
+          this.#log(
+            'debug',
+            `tool "${escapeForLog(tool.name, 100)}": validation is partial: its outputSchema uses ${validator.partial.join(', ')}, which are annotations and are not checked`,
+          );
         }
         check = { tool, validator, mode };
       }
@@ -113,7 +116,12 @@ export class ToolSchemas {
     const value = result.structuredContent;
     let finding: ConstructorParameters<typeof StructuredContentError>[2];
     if (value === undefined) {
-      finding = { reason: 'missing', errors: [], partial: check.validator.partial, ...(note !== undefined && { note }) };
+      finding = {
+        reason: 'missing',
+        errors: [],
+        partial: check.validator.partial,
+        ...(note !== undefined && { note }),
+      };
     } else {
       // One validation: running `isValid` first would pay for every pattern check twice on a mismatch.
       const { valid, errors, partial } = check.validator.validate(value);
@@ -122,10 +130,20 @@ export class ToolSchemas {
     }
     const error = new StructuredContentError(this.#server, check.tool.name, finding, result);
     if (check.mode === 'strict') throw error;
-    safeLog(this.#logger, 'warn', `[mcpc] ${error.message}; the result is returned as received (validateStructuredContent: 'strict' refuses it)`);
+    safeLog(
+      this.#logger,
+      'warn',
+      `[mcpc] ${error.message}; the result is returned as received (validateStructuredContent: 'strict' refuses it)`,
+    );
   }
 
-  #compile(validators: ValidatorModule, cache: SchemaCache, tool: Tool, which: 'inputSchema' | 'outputSchema', mode: 'warn' | 'strict'): Validator | undefined {
+  #compile(
+    validators: ValidatorModule,
+    cache: SchemaCache,
+    tool: Tool,
+    which: 'inputSchema' | 'outputSchema',
+    mode: 'warn' | 'strict',
+  ): Validator | undefined {
     const schema = tool[which] as object;
     try {
       return cache.get(schema);
@@ -141,11 +159,22 @@ export class ToolSchemas {
       }
       const schemaPath = error instanceof validators.SchemaError ? error.schemaPath : undefined;
       if (which === 'outputSchema' && mode === 'strict') {
-        throw new ToolSchemaError(this.#server, tool.name, which, { reason: 'unusable', supported: validators.SUPPORTED_DIALECTS, ...(schemaPath !== undefined && { schemaPath }), cause: error });
+        throw new ToolSchemaError(this.#server, tool.name, which, {
+          reason: 'unusable',
+          supported: validators.SUPPORTED_DIALECTS,
+          ...(schemaPath !== undefined && { schemaPath }),
+          cause: error,
+        });
       }
       if (this.#firstNote(schema)) {
-        const consequence = which === 'inputSchema' ? 'the call is sent anyway: the server validates its arguments' : 'its results are not validated';
-        this.#log('warn', `tool "${escapeForLog(tool.name, 100)}": its ${which} cannot be used (${escapeForLog(error instanceof Error ? error.message : String(error), 300)}); ${consequence}`);
+        const consequence =
+          which === 'inputSchema'
+            ? 'the call is sent anyway: the server validates its arguments'
+            : 'its results are not validated';
+        this.#log(
+          'warn',
+          `tool "${escapeForLog(tool.name, 100)}": its ${which} cannot be used (${escapeForLog(error instanceof Error ? error.message : String(error), 300)}); ${consequence}`,
+        );
       }
       return undefined;
     }

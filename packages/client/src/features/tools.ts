@@ -32,10 +32,19 @@ export function readTool(raw: unknown, server: string): Tool | string {
   if (inputSchema === undefined) inputSchema = { type: 'object' };
   else if (!isObject(inputSchema)) return `"${raw.name.slice(0, 64)}": inputSchema is not an object`;
   const execution = raw.execution;
-  const taskSupport = (isObject(execution) && TASK_SUPPORT.has(execution.taskSupport) ? execution.taskSupport : 'forbidden') as TaskSupport;
-  const tool: Record<string, unknown> = { ...raw, server, inputSchema, annotations: resolveAnnotations(raw.annotations), taskSupport };
+  const taskSupport = (
+    isObject(execution) && TASK_SUPPORT.has(execution.taskSupport) ? execution.taskSupport : 'forbidden'
+  ) as TaskSupport;
+  const tool: Record<string, unknown> = {
+    ...raw,
+    server,
+    inputSchema,
+    annotations: resolveAnnotations(raw.annotations),
+    taskSupport,
+  };
   if (raw.outputSchema !== undefined && !isObject(raw.outputSchema)) delete tool.outputSchema;
-  for (const key of ['title', 'description'] as const) if (raw[key] !== undefined && typeof raw[key] !== 'string') delete tool[key];
+  for (const key of ['title', 'description'] as const)
+    if (raw[key] !== undefined && typeof raw[key] !== 'string') delete tool[key];
   if (raw.icons !== undefined && !Array.isArray(raw.icons)) delete tool.icons;
   return tool as unknown as Tool;
 }
@@ -46,7 +55,11 @@ export const TOOLS: ListKind<Tool> = { method: 'tools/list', key: 'tools', noun:
  * The params of a `tools/call`. A `_meta` key inside the arguments is request metadata, not an
  * argument: it is hoisted into the params' `_meta` (the call's own `meta` option wins on a clash).
  */
-export function buildCallParams(name: string, args: Readonly<Record<string, unknown>> | undefined, meta: Meta | undefined): JsonRpcParams {
+export function buildCallParams(
+  name: string,
+  args: Readonly<Record<string, unknown>> | undefined,
+  meta: Meta | undefined,
+): JsonRpcParams {
   let argumentsOut = args ?? {};
   let hoisted: Meta | undefined;
   if (args !== undefined && Object.hasOwn(args, '_meta')) {
@@ -55,7 +68,9 @@ export function buildCallParams(name: string, args: Readonly<Record<string, unkn
     if (isObject(_meta)) hoisted = _meta;
   }
   const combined = hoisted === undefined ? meta : meta === undefined ? hoisted : { ...hoisted, ...meta };
-  return combined === undefined ? { name, arguments: argumentsOut } : { name, arguments: argumentsOut, _meta: combined };
+  return combined === undefined
+    ? { name, arguments: argumentsOut }
+    : { name, arguments: argumentsOut, _meta: combined };
 }
 
 /**
@@ -66,11 +81,17 @@ export function buildCallParams(name: string, args: Readonly<Record<string, unkn
  */
 export function readCallToolResult(raw: unknown, server: string, tool: string, anyJson = false): CallToolResult {
   if (!isObject(raw)) {
-    throw new ValidationError(`server "${server}" answered tools/call "${tool}" with something that is not an object`, { server, method: 'tools/call' });
+    throw new ValidationError(`server "${server}" answered tools/call "${tool}" with something that is not an object`, {
+      server,
+      method: 'tools/call',
+    });
   }
   if (raw.content === undefined) raw.content = [];
   else if (!Array.isArray(raw.content)) {
-    throw new ValidationError(`server "${server}" answered tools/call "${tool}" with a "content" that is not an array`, { server, method: 'tools/call' });
+    throw new ValidationError(
+      `server "${server}" answered tools/call "${tool}" with a "content" that is not an array`,
+      { server, method: 'tools/call' },
+    );
   }
   if (raw.isError !== undefined && typeof raw.isError !== 'boolean') raw.isError = Boolean(raw.isError);
   if (!anyJson && raw.structuredContent !== undefined && !isObject(raw.structuredContent)) delete raw.structuredContent;
@@ -79,7 +100,13 @@ export function readCallToolResult(raw: unknown, server: string, tool: string, a
 
 /** Why a result's `structuredContent` will not count as one on a session before 2026-07-28, if it will not. */
 export function discardedStructuredContent(raw: unknown, anyJson: boolean): string | undefined {
-  if (anyJson || !isObject(raw) || raw.structuredContent === undefined || isObject(raw.structuredContent)) return undefined;
-  const kind = raw.structuredContent === null ? 'null' : Array.isArray(raw.structuredContent) ? 'an array' : `a ${typeof raw.structuredContent}`;
+  if (anyJson || !isObject(raw) || raw.structuredContent === undefined || isObject(raw.structuredContent))
+    return undefined;
+  const kind =
+    raw.structuredContent === null
+      ? 'null'
+      : Array.isArray(raw.structuredContent)
+        ? 'an array'
+        : `a ${typeof raw.structuredContent}`;
   return `it sent ${kind}, and before MCP 2026-07-28 structuredContent is an object`;
 }

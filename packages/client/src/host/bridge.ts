@@ -12,7 +12,12 @@ import { samplingResponder } from './sampling.js';
  */
 export function createHostBridge(
   options: ClientOptions,
-  context: { readonly server: string; readonly clientInfo: Implementation; readonly logger: Logger; readonly roots: () => readonly Root[] | undefined },
+  context: {
+    readonly server: string;
+    readonly clientInfo: Implementation;
+    readonly logger: Logger;
+    readonly roots: () => readonly Root[] | undefined;
+  },
 ): HostBridge {
   const { server, logger } = context;
   const modes = options.elicitationModes ?? ['form'];

@@ -14,7 +14,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const ACTIONS: ReadonlySet<unknown> = new Set<ElicitationAction>(['accept', 'decline', 'cancel']);
 
 /** Checks an `elicitation/create` request: a mode the client did not declare is refused (-32602), as the spec requires. */
-export function checkElicitation(params: JsonRpcParams | undefined, modes: readonly ElicitationMode[], stateless = false): ElicitationRequest | string {
+export function checkElicitation(
+  params: JsonRpcParams | undefined,
+  modes: readonly ElicitationMode[],
+  stateless = false,
+): ElicitationRequest | string {
   if (params === undefined) return 'no params';
   const mode = params.mode ?? 'form';
   if (mode !== 'form' && mode !== 'url') return 'unknown elicitation mode';
@@ -29,19 +33,27 @@ export function checkElicitation(params: JsonRpcParams | undefined, modes: reado
     return { mode, message: params.message, url: params.url, elicitationId: params.elicitationId, ...meta };
   }
   const schema = params.requestedSchema;
-  if (!isObject(schema) || !isObject(schema.properties)) return '"requestedSchema" must be an object schema with "properties"';
+  if (!isObject(schema) || !isObject(schema.properties))
+    return '"requestedSchema" must be an object schema with "properties"';
   return { mode, message: params.message, requestedSchema: schema as never, ...meta };
 }
 
 const isValue = (v: unknown): v is ElicitationValue =>
-  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || (Array.isArray(v) && v.every((i) => typeof i === 'string'));
+  typeof v === 'string' ||
+  typeof v === 'boolean' ||
+  (typeof v === 'number' && Number.isFinite(v)) ||
+  (Array.isArray(v) && v.every((i) => typeof i === 'string'));
 
 /**
  * The wire answer for what a handler returned. Form mode: content alone counts as accept. URL mode: only
  * an explicit action (or `true`) is consent, and content is dropped (form mode only). Any other action is
  * answered `cancel`, since it is not consent the user gave.
  */
-export function normalizeElicitationAnswer(answer: ElicitationAnswer, request: ElicitationRequest, warn: (m: string) => void): ElicitationResult {
+export function normalizeElicitationAnswer(
+  answer: ElicitationAnswer,
+  request: ElicitationRequest,
+  warn: (m: string) => void,
+): ElicitationResult {
   if (answer === true) return { action: request.mode === 'url' ? 'accept' : 'cancel' };
   if (!isObject(answer)) return { action: 'cancel' };
   const meta = isObject(answer._meta) ? { _meta: answer._meta } : {};
@@ -66,13 +78,22 @@ function checkContent(content: Record<string, unknown>, warn: (m: string) => voi
   const out: Record<string, ElicitationValue> = {};
   for (const [key, value] of Object.entries(content)) {
     if (key === '_meta') continue;
-    if (isValue(value)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-    else warn(`dropped elicitation field "${escapeForLog(key, 64)}": a value must be a string, number, boolean or string array`);
+    if (isValue(value))
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else
+      warn(
+        `dropped elicitation field "${escapeForLog(key, 64)}": a value must be a string, number, boolean or string array`,
+      );
   }
   return out;
 }
 
-export function elicitationResponder(handler: ElicitationHandler, modes: readonly ElicitationMode[], server: string, logger: Logger) {
+export function elicitationResponder(
+  handler: ElicitationHandler,
+  modes: readonly ElicitationMode[],
+  server: string,
+  logger: Logger,
+) {
   const warn = (m: string): void => safeLog(logger, 'warn', `[mcpc] server "${escapeForLog(server, 100)}": ${m}`);
   const respond = (stateless: boolean) =>
     respondWith<ElicitationRequest, ElicitationAnswer>({
@@ -85,6 +106,9 @@ export function elicitationResponder(handler: ElicitationHandler, modes: readonl
     });
   const classic = respond(false);
   const stateless = respond(true);
-  return (params: JsonRpcParams | undefined, context: RequestContext, options?: { readonly stateless?: boolean }): Promise<unknown> =>
-    (options?.stateless === true ? stateless : classic)(params, context);
+  return (
+    params: JsonRpcParams | undefined,
+    context: RequestContext,
+    options?: { readonly stateless?: boolean },
+  ): Promise<unknown> => (options?.stateless === true ? stateless : classic)(params, context);
 }

@@ -1,4 +1,12 @@
-import { ErrorCode, ErrorReply, escapeForLog, safeLog, type JsonRpcParams, type Logger, type RequestContext } from '@mcpc/jsonrpc';
+import {
+  ErrorCode,
+  ErrorReply,
+  escapeForLog,
+  safeLog,
+  type JsonRpcParams,
+  type Logger,
+  type RequestContext,
+} from '@mcpc/jsonrpc';
 import type { HostRequestContext } from '../types/host.js';
 
 /** The one message a server sees when a host handler fails: host details never cross the wire. */
@@ -33,7 +41,11 @@ export function respondWith<Req, Res>(options: {
     } catch (error) {
       if (error instanceof ErrorReply) throw error;
       const detail = error instanceof Error ? error.message : String(error);
-      safeLog(logger, 'error', `[mcpc] the ${method} handler failed for server "${escapeForLog(server, 100)}": ${escapeForLog(detail, 500)}`);
+      safeLog(
+        logger,
+        'error',
+        `[mcpc] the ${method} handler failed for server "${escapeForLog(server, 100)}": ${escapeForLog(detail, 500)}`,
+      );
       throw new ErrorReply(ErrorCode.InternalError, HANDLER_FAILED_MESSAGE);
     }
   };

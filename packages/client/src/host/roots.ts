@@ -11,7 +11,8 @@ export function checkRoots(roots: unknown): readonly Root[] {
   roots.forEach((root: unknown, i) => {
     if (typeof root !== 'object' || root === null) throw new TypeError(`roots[${i}] must be an object { uri, name? }`);
     const { uri, name, _meta } = root as Record<string, unknown>;
-    if (typeof uri !== 'string' || !uri.startsWith('file://')) throw new TypeError(`roots[${i}].uri must be a file:// URI`);
+    if (typeof uri !== 'string' || !uri.startsWith('file://'))
+      throw new TypeError(`roots[${i}].uri must be a file:// URI`);
     if (name !== undefined && typeof name !== 'string') throw new TypeError(`roots[${i}].name must be a string`);
     const copy: { -readonly [K in keyof Root]: Root[K] } = { uri };
     if (name !== undefined) copy.name = name;

@@ -13,13 +13,19 @@ function checkBlock(block: unknown, tools: boolean): string | undefined {
       return typeof block.text === 'string' ? undefined : 'a text block has no string "text"';
     case 'image':
     case 'audio':
-      return typeof block.data === 'string' && typeof block.mimeType === 'string' ? undefined : `an ${block.type} block needs string "data" and "mimeType"`;
+      return typeof block.data === 'string' && typeof block.mimeType === 'string'
+        ? undefined
+        : `an ${block.type} block needs string "data" and "mimeType"`;
     case 'tool_use':
       if (!tools) return 'tool use in sampling is not enabled on this client';
-      return typeof block.id === 'string' && typeof block.name === 'string' && isObject(block.input) ? undefined : 'a tool_use block needs "id", "name" and an "input" object';
+      return typeof block.id === 'string' && typeof block.name === 'string' && isObject(block.input)
+        ? undefined
+        : 'a tool_use block needs "id", "name" and an "input" object';
     case 'tool_result':
       if (!tools) return 'tool use in sampling is not enabled on this client';
-      return typeof block.toolUseId === 'string' && Array.isArray(block.content) ? undefined : 'a tool_result block needs "toolUseId" and a "content" array';
+      return typeof block.toolUseId === 'string' && Array.isArray(block.content)
+        ? undefined
+        : 'a tool_result block needs "toolUseId" and a "content" array';
     default:
       return 'a content block has an unknown type';
   }
@@ -37,20 +43,29 @@ export function checkSampling(params: JsonRpcParams | undefined, tools: boolean)
   if (params === undefined) return 'no params';
   const { messages, maxTokens } = params;
   if (!Array.isArray(messages) || messages.length === 0) return '"messages" must be a non-empty array';
-  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens <= 0) return '"maxTokens" must be a positive integer';
-  if ((params.tools !== undefined || params.toolChoice !== undefined) && !tools) return 'tool use in sampling is not enabled on this client';
-  if (params.tools !== undefined && (!Array.isArray(params.tools) || !params.tools.every((t) => isObject(t) && typeof t.name === 'string'))) {
+  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens <= 0)
+    return '"maxTokens" must be a positive integer';
+  if ((params.tools !== undefined || params.toolChoice !== undefined) && !tools)
+    return 'tool use in sampling is not enabled on this client';
+  if (
+    params.tools !== undefined &&
+    (!Array.isArray(params.tools) || !params.tools.every((t) => isObject(t) && typeof t.name === 'string'))
+  ) {
     return '"tools" must be an array of tool definitions';
   }
-  if (params.includeContext !== undefined && !INCLUDE_CONTEXT.has(params.includeContext)) return 'unknown "includeContext"';
-  if (params.systemPrompt !== undefined && typeof params.systemPrompt !== 'string') return '"systemPrompt" must be a string';
+  if (params.includeContext !== undefined && !INCLUDE_CONTEXT.has(params.includeContext))
+    return 'unknown "includeContext"';
+  if (params.systemPrompt !== undefined && typeof params.systemPrompt !== 'string')
+    return '"systemPrompt" must be a string';
 
   let pendingToolUses: Set<string> | undefined;
   for (let i = 0; i < messages.length; i++) {
     const message: unknown = messages[i];
     if (!isObject(message)) return `message #${i} is not an object`;
-    if (message.role !== 'user' && message.role !== 'assistant') return `message #${i} has a role other than "user" or "assistant"`;
-    if (message.content === undefined || (Array.isArray(message.content) && message.content.length === 0)) return `message #${i} has no content`;
+    if (message.role !== 'user' && message.role !== 'assistant')
+      return `message #${i} has a role other than "user" or "assistant"`;
+    if (message.content === undefined || (Array.isArray(message.content) && message.content.length === 0))
+      return `message #${i} has no content`;
     const blocks = blocksOf(message.content);
     for (const block of blocks) {
       const problem = checkBlock(block, tools);
@@ -59,7 +74,8 @@ export function checkSampling(params: JsonRpcParams | undefined, tools: boolean)
     const results = blocks.filter((b) => (b as { type: string }).type === 'tool_result') as { toolUseId: string }[];
     const uses = blocks.filter((b) => (b as { type: string }).type === 'tool_use') as { id: string }[];
     if (message.role === 'user') {
-      if (results.length > 0 && results.length !== blocks.length) return `message #${i}: tool results mixed with other content`;
+      if (results.length > 0 && results.length !== blocks.length)
+        return `message #${i}: tool results mixed with other content`;
       if (uses.length > 0) return `message #${i}: a user message cannot hold tool_use`;
       if (pendingToolUses !== undefined) {
         const answered = new Set(results.map((r) => r.toolUseId));
@@ -88,7 +104,8 @@ export function samplingAnswer(result: SamplingResult, tools: boolean): unknown 
     const problem = checkBlock(block, tools);
     if (problem !== undefined) throw new Error(`the sampling handler returned bad content: ${problem}`);
   }
-  if (result.role !== undefined && result.role !== 'assistant') throw new Error('the sampling handler returned a role other than "assistant"');
+  if (result.role !== undefined && result.role !== 'assistant')
+    throw new Error('the sampling handler returned a role other than "assistant"');
   return result.role === undefined ? { ...result, role: 'assistant' } : result;
 }
 

@@ -1,4 +1,12 @@
-import { ErrorCode, ServerError, escapeForLog, safeLog, type JsonRpcEngine, type JsonRpcParams, type Logger } from '@mcpc/jsonrpc';
+import {
+  ErrorCode,
+  ServerError,
+  escapeForLog,
+  safeLog,
+  type JsonRpcEngine,
+  type JsonRpcParams,
+  type Logger,
+} from '@mcpc/jsonrpc';
 import { UnsupportedProtocolVersionError, ValidationError } from '../errors.js';
 import type { Implementation, LoggingLevel, ServerCapabilities } from '../types/protocol.js';
 import { hasCapability } from './capabilities.js';
@@ -35,10 +43,13 @@ export class ClassicEra implements ProtocolEra {
     // Handlers go in before the handshake: a server may ping, or ask, as soon as it has answered.
     engine.setRequestHandler('ping', () => ({}));
     const { elicit, sample, listRoots } = host;
-    if (elicit !== undefined && host.capabilities.elicitation !== undefined) engine.setRequestHandler('elicitation/create', elicit);
-    if (sample !== undefined && host.capabilities.sampling !== undefined) engine.setRequestHandler('sampling/createMessage', sample);
+    if (elicit !== undefined && host.capabilities.elicitation !== undefined)
+      engine.setRequestHandler('elicitation/create', elicit);
+    if (sample !== undefined && host.capabilities.sampling !== undefined)
+      engine.setRequestHandler('sampling/createMessage', sample);
     // Undeclared roots are answered "method not found" by the engine, as the spec asks.
-    if (listRoots !== undefined && host.capabilities.roots !== undefined) engine.setRequestHandler('roots/list', (_p, context) => listRoots(context));
+    if (listRoots !== undefined && host.capabilities.roots !== undefined)
+      engine.setRequestHandler('roots/list', (_p, context) => listRoots(context));
   }
 
   async open(): Promise<SessionFacts> {
@@ -66,7 +77,9 @@ export class ClassicEra implements ProtocolEra {
     let answer = this.#supported.get(capability);
     if (answer === undefined) {
       // 2024-11-05 had completion/complete without a capability flag; the flag arrived in 2025-03-26.
-      answer = (capability === 'completions' && this.#protocolVersion === '2024-11-05') || hasCapability(this.#capabilities, capability);
+      answer =
+        (capability === 'completions' && this.#protocolVersion === '2024-11-05') ||
+        hasCapability(this.#capabilities, capability);
       if (this.#protocolVersion !== undefined) this.#supported.set(capability, answer);
     }
     return answer;
@@ -94,7 +107,11 @@ export class ClassicEra implements ProtocolEra {
   #initialize(protocolVersion: string): Promise<unknown> {
     const params = { protocolVersion, capabilities: this.#host.capabilities, clientInfo: this.#host.clientInfo };
     const timeout = this.#options.handshakeTimeout;
-    return this.#engine.request('initialize', params, timeout === undefined ? { send: RETRYABLE } : { timeout, send: RETRYABLE });
+    return this.#engine.request(
+      'initialize',
+      params,
+      timeout === undefined ? { send: RETRYABLE } : { timeout, send: RETRYABLE },
+    );
   }
 }
 
@@ -123,11 +140,19 @@ function sharedVersion(error: unknown): string | undefined {
 /** Checks the parts of an `initialize` result the client relies on; tolerates the rest. */
 function readInitializeResult(raw: unknown, offered: string, server: string, logger: Logger): SessionFacts {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ValidationError(`server "${server}" answered initialize with something that is not an object`, { server, method: 'initialize' });
+    throw new ValidationError(`server "${server}" answered initialize with something that is not an object`, {
+      server,
+      method: 'initialize',
+    });
   }
   const r = raw as Record<string, unknown>;
   if (!isClassicVersion(r.protocolVersion)) {
-    throw new UnsupportedProtocolVersionError(server, typeof r.protocolVersion === 'string' ? r.protocolVersion : undefined, offered, LEGACY_PROTOCOL_VERSIONS);
+    throw new UnsupportedProtocolVersionError(
+      server,
+      typeof r.protocolVersion === 'string' ? r.protocolVersion : undefined,
+      offered,
+      LEGACY_PROTOCOL_VERSIONS,
+    );
   }
   let capabilities = r.capabilities;
   if (!isObject(capabilities)) {
@@ -137,13 +162,21 @@ function readInitializeResult(raw: unknown, offered: string, server: string, log
   const info = r.serverInfo;
   let serverInfo: Implementation;
   if (isObject(info) && typeof info.name === 'string') {
-    serverInfo = typeof info.version === 'string' ? (info as unknown as Implementation) : { ...(info as object), name: info.name, version: '' };
+    serverInfo =
+      typeof info.version === 'string'
+        ? (info as unknown as Implementation)
+        : { ...(info as object), name: info.name, version: '' };
   } else {
     warn(logger, server, 'its initialize result has no serverInfo with a name');
     serverInfo = { name: server, version: '' };
   }
   const instructions = typeof r.instructions === 'string' ? r.instructions : undefined;
-  return { protocolVersion: r.protocolVersion, serverInfo, capabilities: capabilities as ServerCapabilities, instructions };
+  return {
+    protocolVersion: r.protocolVersion,
+    serverInfo,
+    capabilities: capabilities as ServerCapabilities,
+    instructions,
+  };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

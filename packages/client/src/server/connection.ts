@@ -1,4 +1,12 @@
-import { JsonRpcEngine, McpError, escapeForLog, safeLog, type JsonRpcParams, type Logger, type Transport } from '@mcpc/jsonrpc';
+import {
+  JsonRpcEngine,
+  McpError,
+  escapeForLog,
+  safeLog,
+  type JsonRpcParams,
+  type Logger,
+  type Transport,
+} from '@mcpc/jsonrpc';
 import type { CacheBinding } from '../cache/list-cache.js';
 import { ClientErrorCode } from '../codes.js';
 import { noteDeprecatedUse, type DeprecatedFeature } from '../deprecations.js';
@@ -90,10 +98,14 @@ export class Connection {
     if (this.#state === 'disconnected') {
       if (!this.#restartable) {
         return Promise.reject(
-          new ConnectionError(this.name, `the connection was lost (${messageOf(this.#engine?.closeCause ?? 'closed')}); this kind of server cannot be restarted, create a new client`, {
-            cause: this.#engine?.closeCause,
-            code: ClientErrorCode.ConnectionLost,
-          }),
+          new ConnectionError(
+            this.name,
+            `the connection was lost (${messageOf(this.#engine?.closeCause ?? 'closed')}); this kind of server cannot be restarted, create a new client`,
+            {
+              cause: this.#engine?.closeCause,
+              code: ClientErrorCode.ConnectionLost,
+            },
+          ),
         );
       }
       this.#reset();
@@ -151,13 +163,17 @@ export class Connection {
   }
 
   async #open(): Promise<ProtocolEra> {
-    for (let config = this.config; ; ) {
+    for (let config = this.config; ;) {
       try {
         return await this.#openWith(config);
       } catch (error) {
         const next = this.#isClosed() ? undefined : config.fallback?.(error);
         if (next === undefined) throw error;
-        safeLog(this.#context.logger, 'debug', `[mcpc] server "${escapeForLog(this.name, 100)}" does not speak ${config.kind} (${messageOf(error)}); trying ${next.kind}`);
+        safeLog(
+          this.#context.logger,
+          'debug',
+          `[mcpc] server "${escapeForLog(this.name, 100)}" does not speak ${config.kind} (${messageOf(error)}); trying ${next.kind}`,
+        );
         config = next;
       }
     }
@@ -213,7 +229,9 @@ export class Connection {
       try {
         transport = await config.open({ name: this.name, logger });
       } catch (error) {
-        throw new ConnectionError(this.name, `its ${config.kind} transport could not be created: ${messageOf(error)}`, { cause: error });
+        throw new ConnectionError(this.name, `its ${config.kind} transport could not be created: ${messageOf(error)}`, {
+          cause: error,
+        });
       }
       const requestTimeout = config.requestTimeout ?? this.#context.requestTimeout;
       engine = new JsonRpcEngine(transport, requestTimeout === undefined ? { logger } : { logger, requestTimeout });
@@ -227,17 +245,22 @@ export class Connection {
       // has the request timeout there, as any request does.
       const budgetMs = this.#context.handshakeTimeout ?? (config.kind === 'stdio' ? DEFAULT_HANDSHAKE_TIMEOUT : 0);
       const deadline = performance.now() + budgetMs;
-      const left = (): number | undefined => (budgetMs > 0 ? Math.max(1, Math.ceil(deadline - performance.now())) : undefined);
+      const left = (): number | undefined =>
+        budgetMs > 0 ? Math.max(1, Math.ceil(deadline - performance.now())) : undefined;
       const failure = (error: unknown): ConnectionError | undefined => {
         const described = describeHandshakeFailure(error, { engine: engine!, transport, kind: config.kind, budgetMs });
-        return described === undefined ? undefined : new ConnectionError(this.name, described.message, { cause: error, code: described.code });
+        return described === undefined
+          ? undefined
+          : new ConnectionError(this.name, described.message, { cause: error, code: described.code });
       };
       engine.onNotification((method, params) => this.#context.onNotification(this, method, params));
       engine.onClose((cause) => this.#closed(cause));
       try {
         await engine.start();
       } catch (error) {
-        throw new ConnectionError(this.name, `its ${config.kind} transport failed to start: ${messageOf(error)}`, { cause: error });
+        throw new ConnectionError(this.name, `its ${config.kind} transport failed to start: ${messageOf(error)}`, {
+          cause: error,
+        });
       }
       if (this.#isClosed()) throw new ClientClosedError('connect');
       let era: ProtocolEra | undefined = await this.#probe(config, engine, host, requestTimeout, left, failure);
@@ -245,13 +268,20 @@ export class Connection {
         const classicHost = this.#classicHost(host, transport, config);
         const classicOptions = { server: this.name, logger, requestMeta: this.#context.requestMeta };
         const handshakeTimeout = left();
-        const classic = new ClassicEra(engine, classicHost, handshakeTimeout === undefined ? classicOptions : { ...classicOptions, handshakeTimeout });
+        const classic = new ClassicEra(
+          engine,
+          classicHost,
+          handshakeTimeout === undefined ? classicOptions : { ...classicOptions, handshakeTimeout },
+        );
         try {
           this.#facts = await classic.open();
         } catch (error) {
           if (error instanceof ConnectionError || error instanceof ClientClosedError) throw error;
           if (this.#isClosed()) throw new ClientClosedError('connect');
-          throw failure(error) ?? new ConnectionError(this.name, `the initialize handshake failed: ${messageOf(error)}`, { cause: error });
+          throw (
+            failure(error) ??
+            new ConnectionError(this.name, `the initialize handshake failed: ${messageOf(error)}`, { cause: error })
+          );
         }
         era = classic;
       }
@@ -260,11 +290,13 @@ export class Connection {
       this.#active = config;
       this.#state = 'connected';
       this.#connectedAt = performance.now();
-      if (config.deprecated !== undefined) noteDeprecatedUse(config.deprecated, logger, this.#context.deprecationNotices);
+      if (config.deprecated !== undefined)
+        noteDeprecatedUse(config.deprecated, logger, this.#context.deprecationNotices);
       // What the host declared is used from the moment a session on a revision that deprecates it opens.
       const declared = this.#host ?? host;
       if (declared.capabilities.sampling !== undefined) this.#noteDeprecated('sampling');
-      if (declared.capabilities.roots !== undefined && (declared.roots?.()?.length ?? 0) > 0) this.#noteDeprecated('roots');
+      if (declared.capabilities.roots !== undefined && (declared.roots?.()?.length ?? 0) > 0)
+        this.#noteDeprecated('roots');
       return era;
     } catch (error) {
       if (!this.#isClosed()) this.#state = 'idle';
@@ -292,13 +324,21 @@ export class Connection {
     // The deprecated HTTP+SSE transport predates the stateless era: it has no era of its own.
     const choice = config.kind === 'sse' ? 'legacy' : (config.protocol ?? 'auto');
     if (choice === 'legacy') return undefined;
-    const transport = config.kind === 'stdio' ? 'stdio' : config.kind === 'streamable-http' || config.kind === 'http' ? 'http' : 'other';
+    const transport =
+      config.kind === 'stdio'
+        ? 'stdio'
+        : config.kind === 'streamable-http' || config.kind === 'http'
+          ? 'http'
+          : 'other';
     const { logger } = this.#context;
     const era = new StatelessEra(engine, host, {
       server: this.name,
       logger,
       transport,
-      discoverTimeout: minTimeout(config.discoverTimeout ?? (transport === 'stdio' ? DEFAULT_STDIO_DISCOVER_TIMEOUT : requestTimeout), left()),
+      discoverTimeout: minTimeout(
+        config.discoverTimeout ?? (transport === 'stdio' ? DEFAULT_STDIO_DISCOVER_TIMEOUT : requestTimeout),
+        left(),
+      ),
       requestTimeout: requestTimeout ?? 60_000,
       requestMeta: this.#context.requestMeta,
       onInputRequiredWait: this.#context.onInputRequiredWait,
@@ -311,13 +351,20 @@ export class Connection {
     } catch (error) {
       if (this.#isClosed()) throw new ClientClosedError('connect');
       if (choice === 'auto' && isClassicEvidence(error, transport)) {
-        safeLog(logger, 'debug', `[mcpc] server "${escapeForLog(this.name, 100)}" is not a 2026-07-28 server (${messageOf(error)}); using the initialize handshake`);
+        safeLog(
+          logger,
+          'debug',
+          `[mcpc] server "${escapeForLog(this.name, 100)}" is not a 2026-07-28 server (${messageOf(error)}); using the initialize handshake`,
+        );
         return undefined;
       }
       if (error instanceof ConnectionError || error instanceof ClientClosedError) throw error;
       const described = failure(error);
       if (described !== undefined) throw described;
-      const what = error instanceof NotModernError ? 'it does not speak MCP 2026-07-28 (protocol: "modern")' : `the server/discover probe failed: ${messageOf(error)}`;
+      const what =
+        error instanceof NotModernError
+          ? 'it does not speak MCP 2026-07-28 (protocol: "modern")'
+          : `the server/discover probe failed: ${messageOf(error)}`;
       throw new ConnectionError(this.name, what, { cause: error });
     }
   }
@@ -335,7 +382,11 @@ export class Connection {
     return era.request(method, params, options);
   }
 
-  async #requestAfterSetup(method: string, params: JsonRpcParams | undefined, options: EraCallOptions): Promise<unknown> {
+  async #requestAfterSetup(
+    method: string,
+    params: JsonRpcParams | undefined,
+    options: EraCallOptions,
+  ): Promise<unknown> {
     const era = this.#state === 'connected' && this.#era !== undefined ? this.#era : await this.connect();
     if (this.#needsRefresh(era, method)) await era.refresh?.(options);
     this.assertCapability(method);
@@ -400,7 +451,11 @@ export class Connection {
     if (transport.serverRequests !== false && config.kind !== 'http') return host;
     const capabilities = withoutServerRequests(host.capabilities);
     if (Object.keys(capabilities).length === Object.keys(host.capabilities).length) return host;
-    safeLog(this.#context.logger, 'debug', `[mcpc] server "${escapeForLog(this.name, 100)}": its transport (${config.kind}) cannot carry server requests, so roots, sampling and elicitation are not declared to it`);
+    safeLog(
+      this.#context.logger,
+      'debug',
+      `[mcpc] server "${escapeForLog(this.name, 100)}": its transport (${config.kind}) cannot carry server requests, so roots, sampling and elicitation are not declared to it`,
+    );
     const oneWay: HostBridge = { ...host, capabilities, elicit: undefined, sample: undefined, listRoots: undefined };
     this.#host = oneWay;
     return oneWay;
@@ -453,10 +508,15 @@ export class Connection {
       this.#state = 'disconnected';
       // A process that ran a while and then stopped is restarted freely; one that dies as soon as it
       // is up counts towards the crash-loop bound, as does every failed start.
-      if (this.#restartable && performance.now() - this.#connectedAt < CRASH_LOOP_MIN_UPTIME_MS) this.#failed(cause ?? new Error('the server process exited'));
+      if (this.#restartable && performance.now() - this.#connectedAt < CRASH_LOOP_MIN_UPTIME_MS)
+        this.#failed(cause ?? new Error('the server process exited'));
       if (cause !== undefined) {
         const next = this.#restartable ? '; it is started again on the next request' : '';
-        safeLog(this.#context.logger, 'warn', `[mcpc] server "${escapeForLog(this.name, 100)}" disconnected: ${escapeForLog(cause.message)}${next}`);
+        safeLog(
+          this.#context.logger,
+          'warn',
+          `[mcpc] server "${escapeForLog(this.name, 100)}" disconnected: ${escapeForLog(cause.message)}${next}`,
+        );
       }
     }
     this.#context.onClose(this, cause);
@@ -484,7 +544,10 @@ const messageOf = (error: unknown): string => escapeForLog(error instanceof Erro
 /** The server's facts, or an error saying the server is not connected yet. */
 export function factsOf(connection: Connection): SessionFacts {
   const facts = connection.facts;
-  if (facts === undefined) throw new McpError(`server "${connection.name}" is not connected yet; await client.connect() first`, { code: ClientErrorCode.NotConnected });
+  if (facts === undefined)
+    throw new McpError(`server "${connection.name}" is not connected yet; await client.connect() first`, {
+      code: ClientErrorCode.NotConnected,
+    });
   return facts;
 }
 

@@ -5,7 +5,11 @@ import { NotModernError } from '../errors.js';
 export type ProtocolChoice = 'auto' | 'modern' | 'legacy';
 
 /** The errors only a stateless (2026-07-28) server sends: one of them means the server is modern. */
-const MODERN_CODES: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
+const MODERN_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+]);
 
 /** HTTP statuses the transport pages name as "maybe an older server" when the body is no modern error. */
 const CLASSIC_STATUSES: ReadonlySet<number> = new Set([400, 404, 405, 406, 415]);
@@ -39,6 +43,7 @@ export function isClassicEvidence(error: unknown, transport: 'stdio' | 'http' | 
 
 export function checkProtocolChoice(value: unknown): ProtocolChoice {
   if (value === undefined) return 'auto';
-  if (value !== 'auto' && value !== 'modern' && value !== 'legacy') throw new TypeError('protocol must be "auto", "modern" or "legacy"');
+  if (value !== 'auto' && value !== 'modern' && value !== 'legacy')
+    throw new TypeError('protocol must be "auto", "modern" or "legacy"');
   return value;
 }

@@ -45,7 +45,13 @@ export interface HostBridge {
   /** Derived from what the host registered, when the connection opens. */
   readonly capabilities: ClientCapabilities;
   /** `stateless`: the request came inside an MCP 2026-07-28 result (URL mode then has no `elicitationId`). */
-  readonly elicit: ((params: JsonRpcParams | undefined, context: RequestContext, options?: { readonly stateless?: boolean }) => Promise<unknown>) | undefined;
+  readonly elicit:
+    | ((
+        params: JsonRpcParams | undefined,
+        context: RequestContext,
+        options?: { readonly stateless?: boolean },
+      ) => Promise<unknown>)
+    | undefined;
   readonly sample: ((params: JsonRpcParams | undefined, context: RequestContext) => Promise<unknown>) | undefined;
   readonly listRoots: ((context: RequestContext) => unknown) | undefined;
   /** The roots as configured now (undefined: not declared), read without answering anyone. */

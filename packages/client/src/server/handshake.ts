@@ -1,5 +1,11 @@
 // Owns what a failed first handshake (detection + initialize) tells the user: what happened, and what to do.
-import { RequestTimeoutError, TransportErrorCode, escapePeerText, type JsonRpcEngine, type Transport } from '@mcpc/jsonrpc';
+import {
+  RequestTimeoutError,
+  TransportErrorCode,
+  escapePeerText,
+  type JsonRpcEngine,
+  type Transport,
+} from '@mcpc/jsonrpc';
 import { ClientErrorCode } from '../codes.js';
 
 /** Default bound on a stdio server's first handshake, detection and `initialize` together (`handshakeTimeout`). */
@@ -46,7 +52,12 @@ export interface HandshakeFailure {
  */
 export function describeHandshakeFailure(
   error: unknown,
-  facts: { readonly engine: JsonRpcEngine; readonly transport: Transport | undefined; readonly kind: string; readonly budgetMs: number },
+  facts: {
+    readonly engine: JsonRpcEngine;
+    readonly transport: Transport | undefined;
+    readonly kind: string;
+    readonly budgetMs: number;
+  },
 ): HandshakeFailure | undefined {
   const exit = processExitOf(error);
   if (exit !== undefined) {

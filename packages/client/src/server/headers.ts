@@ -30,8 +30,17 @@ function nameOf(method: string, params: JsonRpcParams | undefined): unknown {
  * `_meta` revision), `Mcp-Method`, and `Mcp-Name` where the method has a name — plus `extra` (the
  * `Mcp-Param-*` headers of a tools/call). Names are lower-case, as the transport keys them.
  */
-export function requestHeaders(version: string, method: string, params: JsonRpcParams | undefined, extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  const headers: Record<string, string> = { ...extra, 'mcp-protocol-version': version, 'mcp-method': encodeHeaderValue(method) };
+export function requestHeaders(
+  version: string,
+  method: string,
+  params: JsonRpcParams | undefined,
+  extra: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    ...extra,
+    'mcp-protocol-version': version,
+    'mcp-method': encodeHeaderValue(method),
+  };
   const name = nameOf(method, params);
   if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
   return headers;

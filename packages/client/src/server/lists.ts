@@ -8,10 +8,20 @@ import type { Connection } from './connection.js';
 
 export type ListKindName = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 
-const KINDS: { readonly [K in ListKindName]: ListKind<unknown> } = { tools: TOOLS, prompts: PROMPTS, resources: RESOURCES, resourceTemplates: TEMPLATES };
+const KINDS: { readonly [K in ListKindName]: ListKind<unknown> } = {
+  tools: TOOLS,
+  prompts: PROMPTS,
+  resources: RESOURCES,
+  resourceTemplates: TEMPLATES,
+};
 
 /** Failures after which a stale copy may stand in (HTTP only): the server was not reached, or failed. */
-const TRANSIENT: ReadonlySet<unknown> = new Set([TransportErrorCode.NetworkError, TransportErrorCode.TransientServerError, JsonRpcErrorCode.RequestTimeout, TransportErrorCode.ResponseStreamClosed]);
+const TRANSIENT: ReadonlySet<unknown> = new Set([
+  TransportErrorCode.NetworkError,
+  TransportErrorCode.TransientServerError,
+  JsonRpcErrorCode.RequestTimeout,
+  TransportErrorCode.ResponseStreamClosed,
+]);
 
 /** The most `resources/read` results kept per server: the peer chooses how many URIs there are. */
 const MAX_READS = 256;
@@ -37,7 +47,12 @@ export class ServerLists {
     this.#context = context;
     const make = (name: ListKindName): ResultCache<unknown[]> =>
       new ResultCache(() => this.#fetchAll(name), this.#cacheOptions(`${KINDS[name].method}`));
-    this.#lists = { tools: make('tools'), prompts: make('prompts'), resources: make('resources'), resourceTemplates: make('resourceTemplates') };
+    this.#lists = {
+      tools: make('tools'),
+      prompts: make('prompts'),
+      resources: make('resources'),
+      resourceTemplates: make('resourceTemplates'),
+    };
   }
 
   /** The whole list (every page), cached. */
@@ -86,13 +101,16 @@ export class ServerLists {
     if (!this.#context.connection.isModern) return (await read()).raw;
     let cache = this.#reads.get(uri);
     if (cache === undefined) {
-      cache = new ResultCache(async () => {
-        const { raw, cacheable } = await read();
-        const hints = readHints(raw);
-        // Kept only with a positive ttlMs: a read is not worth an entry the next read must replace.
-        if (!cacheable || hints.ttlMs === 0) queueMicrotask(() => this.invalidateRead(uri));
-        return { value: raw as object, hints };
-      }, this.#cacheOptions(`resources/read ${escapeForLog(uri, 100)}`));
+      cache = new ResultCache(
+        async () => {
+          const { raw, cacheable } = await read();
+          const hints = readHints(raw);
+          // Kept only with a positive ttlMs: a read is not worth an entry the next read must replace.
+          if (!cacheable || hints.ttlMs === 0) queueMicrotask(() => this.invalidateRead(uri));
+          return { value: raw as object, hints };
+        },
+        this.#cacheOptions(`resources/read ${escapeForLog(uri, 100)}`),
+      );
       if (this.#reads.size >= MAX_READS) this.#reads.delete(this.#reads.keys().next().value!);
       this.#reads.set(uri, cache);
     }
@@ -101,8 +119,15 @@ export class ServerLists {
 
   async #fetchAll(name: ListKindName): Promise<{ value: unknown[]; hints: CacheHints | undefined }> {
     const kind = KINDS[name];
-    const { items, hints } = await collectPages((cursor) => this.#fetchPage(name, cursor), { server: this.#context.connection.name, method: kind.method, maxPages: this.#context.maxPages });
-    return { value: items, hints: this.#context.connection.isModern ? (hints ?? { ttlMs: 0, scope: 'private' }) : undefined };
+    const { items, hints } = await collectPages((cursor) => this.#fetchPage(name, cursor), {
+      server: this.#context.connection.name,
+      method: kind.method,
+      maxPages: this.#context.maxPages,
+    });
+    return {
+      value: items,
+      hints: this.#context.connection.isModern ? (hints ?? { ttlMs: 0, scope: 'private' }) : undefined,
+    };
   }
 
   async #fetchPage(name: ListKindName, cursor: string | undefined): Promise<Page<unknown>> {
@@ -124,7 +149,8 @@ export class ServerLists {
     return {
       what,
       binding: (needAuth: boolean): Promise<CacheBinding | undefined> => connection.cacheBinding(needAuth),
-      serveStale: (error: unknown): boolean => connection.isHttp && error instanceof Error && TRANSIENT.has((error as { code?: unknown }).code),
+      serveStale: (error: unknown): boolean =>
+        connection.isHttp && error instanceof Error && TRANSIENT.has((error as { code?: unknown }).code),
       warn: this.#context.warn,
     };
   }

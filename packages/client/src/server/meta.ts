@@ -33,7 +33,12 @@ export function hostMeta(option: RequestMetaOption | undefined): Meta | undefine
  * The protocol's own keys of a stateless request's `_meta`, built once per connection (they change only
  * with the log level): the per-request cost is one object spread, not a rebuild.
  */
-export function protocolMeta(version: string, clientInfo: Implementation, capabilities: ClientCapabilities, logLevel: LoggingLevel | undefined): Meta {
+export function protocolMeta(
+  version: string,
+  clientInfo: Implementation,
+  capabilities: ClientCapabilities,
+  logLevel: LoggingLevel | undefined,
+): Meta {
   const meta: Record<string, unknown> = {
     [META.protocolVersion]: version,
     [META.clientInfo]: clientInfo,
@@ -48,9 +53,14 @@ export function protocolMeta(version: string, clientInfo: Implementation, capabi
  * protocol's keys, which nothing may override. `params` is not modified; returns the merged `_meta`
  * too, since caches bind to it.
  */
-export function withMeta(params: JsonRpcParams | undefined, host: Meta | undefined, protocol: Meta | undefined): JsonRpcParams | undefined {
+export function withMeta(
+  params: JsonRpcParams | undefined,
+  host: Meta | undefined,
+  protocol: Meta | undefined,
+): JsonRpcParams | undefined {
   const own = params?._meta;
   if (host === undefined && protocol === undefined) return params;
-  const meta = host === undefined && !isObject(own) ? protocol : { ...host, ...(isObject(own) ? own : undefined), ...protocol };
+  const meta =
+    host === undefined && !isObject(own) ? protocol : { ...host, ...(isObject(own) ? own : undefined), ...protocol };
   return { ...params, _meta: meta };
 }

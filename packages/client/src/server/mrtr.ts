@@ -1,5 +1,23 @@
-import { AbortError, ErrorCode, ErrorReply, JsonRpcErrorCode, ServerError, TransportErrorCode, escapeForLog, safeLog, type JsonRpcParams, type Logger, type RequestContext } from '@mcpc/jsonrpc';
-import { HeaderMismatchError, InputLimitError, InputRequiredError, type InputRequiredContinuation, type InputRequiredReason } from '../errors.js';
+import {
+  AbortError,
+  ErrorCode,
+  ErrorReply,
+  JsonRpcErrorCode,
+  ServerError,
+  TransportErrorCode,
+  escapeForLog,
+  safeLog,
+  type JsonRpcParams,
+  type Logger,
+  type RequestContext,
+} from '@mcpc/jsonrpc';
+import {
+  HeaderMismatchError,
+  InputLimitError,
+  InputRequiredError,
+  type InputRequiredContinuation,
+  type InputRequiredReason,
+} from '../errors.js';
 import type { EraRequestOptions, HostBridge } from './era.js';
 
 /** The requests a server may answer with `input_required` (MCP 2026-07-28 "Supported Requests"). */
@@ -20,7 +38,12 @@ export interface InputLimits {
 }
 
 /** Failures of a later round after which the same round may be sent again (`resumeInputRequired`). */
-const RESENDABLE: ReadonlySet<unknown> = new Set([TransportErrorCode.NetworkError, TransportErrorCode.TransientServerError, JsonRpcErrorCode.RequestTimeout, TransportErrorCode.ResponseStreamClosed]);
+const RESENDABLE: ReadonlySet<unknown> = new Set([
+  TransportErrorCode.NetworkError,
+  TransportErrorCode.TransientServerError,
+  JsonRpcErrorCode.RequestTimeout,
+  TransportErrorCode.ResponseStreamClosed,
+]);
 
 /**
  * Whether a failed round may be sent again as it was: the wire failed, the request timed out, the
@@ -57,7 +80,9 @@ export interface InputRequiredWait {
 
 /** `'cancel'` stops (with a resumable `InputRequiredError`), `'retry'` retries now; anything else waits the pace. */
 export type InputRequiredWaitDecision = 'cancel' | 'retry' | 'wait' | undefined | void;
-export type InputRequiredWaitHook = (wait: InputRequiredWait) => InputRequiredWaitDecision | Promise<InputRequiredWaitDecision>;
+export type InputRequiredWaitHook = (
+  wait: InputRequiredWait,
+) => InputRequiredWaitDecision | Promise<InputRequiredWaitDecision>;
 
 export interface RoundContext {
   readonly server: string;
@@ -96,29 +121,63 @@ export async function roundTrips(
   let state: string | undefined = resume?.requestState;
   let responses: Record<string, unknown> | undefined;
   let pauses = 0;
-  const stop = (reason: InputRequiredReason, detail: string, requests: Record<string, unknown> | undefined, kept: Record<string, unknown>, resumable: boolean, cause?: unknown): never => {
-    const continuation: InputRequiredContinuation = { server: ctx.server, method, params: base, inputRequests: requests, requestState: state, inputResponses: kept };
+  const stop = (
+    reason: InputRequiredReason,
+    detail: string,
+    requests: Record<string, unknown> | undefined,
+    kept: Record<string, unknown>,
+    resumable: boolean,
+    cause?: unknown,
+  ): never => {
+    const continuation: InputRequiredContinuation = {
+      server: ctx.server,
+      method,
+      params: base,
+      inputRequests: requests,
+      requestState: state,
+      inputResponses: kept,
+    };
     throw new InputRequiredError(reason, detail, continuation, { resumable, ...(cause !== undefined && { cause }) });
   };
 
   if (resume !== undefined) {
-    responses = await fulfilAll(ctx, resume.inputRequests, { ...resume.inputResponses }, options.signal, (reason, detail, kept, resumable, cause) =>
-      stop(reason, detail, resume.inputRequests as Record<string, unknown> | undefined, kept, resumable, cause),
+    responses = await fulfilAll(
+      ctx,
+      resume.inputRequests,
+      { ...resume.inputResponses },
+      options.signal,
+      (reason, detail, kept, resumable, cause) =>
+        stop(reason, detail, resume.inputRequests as Record<string, unknown> | undefined, kept, resumable, cause),
     );
   }
   // What the last round asked for, and the answers given: a failed resend is resumable from them.
   let asked: Record<string, unknown> | undefined = resume?.inputRequests as Record<string, unknown> | undefined;
   for (let round = resume === undefined ? 0 : 1; ; round++) {
     const left = deadline - Date.now();
-    if (round > 0 && left <= 0) stop('timeout', `the request's ${budget} ms ran out after ${round} round trips`, asked, responses ?? {}, true);
-    const sent: Record<string, unknown> = round === 0 ? base : { ...base, ...(responses !== undefined && { inputResponses: responses }), ...(state !== undefined && { requestState: state }) };
+    if (round > 0 && left <= 0)
+      stop('timeout', `the request's ${budget} ms ran out after ${round} round trips`, asked, responses ?? {}, true);
+    const sent: Record<string, unknown> =
+      round === 0
+        ? base
+        : {
+            ...base,
+            ...(responses !== undefined && { inputResponses: responses }),
+            ...(state !== undefined && { requestState: state }),
+          };
     let result: Record<string, unknown>;
     try {
       result = await ctx.send(sent as JsonRpcParams, Number.isFinite(left) ? Math.max(1, left) : undefined);
     } catch (error) {
       // The first send has nothing to resume from; a later one carries input the host already gave.
       if (round === 0 || !resendable(error)) throw error;
-      return stop('send-failed', `round trip ${round + 1} failed: ${error instanceof Error ? error.message : String(error)}`, asked, responses ?? {}, true, error);
+      return stop(
+        'send-failed',
+        `round trip ${round + 1} failed: ${error instanceof Error ? error.message : String(error)}`,
+        asked,
+        responses ?? {},
+        true,
+        error,
+      );
     }
     if (result.resultType !== 'input_required') {
       options.onRounds?.(round);
@@ -127,47 +186,93 @@ export async function roundTrips(
     const requests = result.inputRequests;
     const nextState = result.requestState;
     if ((requests !== undefined && !isObject(requests)) || (nextState !== undefined && typeof nextState !== 'string')) {
-      stop('malformed', 'its input_required result has an inputRequests that is not an object or a requestState that is not a string', undefined, {}, false);
+      stop(
+        'malformed',
+        'its input_required result has an inputRequests that is not an object or a requestState that is not a string',
+        undefined,
+        {},
+        false,
+      );
     }
-    if (requests === undefined && nextState === undefined) stop('malformed', 'its input_required result has neither inputRequests nor requestState', undefined, {}, false);
+    if (requests === undefined && nextState === undefined)
+      stop('malformed', 'its input_required result has neither inputRequests nor requestState', undefined, {}, false);
     // Bounded before anything is asked of the host or sent back: the server chooses these sizes.
     if (requests !== undefined) {
       const count = Object.keys(requests as Record<string, unknown>).length;
-      if (count > ctx.limits.maxInputRequests) throw new InputLimitError('inputRequests', ctx.server, method, count, ctx.limits.maxInputRequests);
+      if (count > ctx.limits.maxInputRequests)
+        throw new InputLimitError('inputRequests', ctx.server, method, count, ctx.limits.maxInputRequests);
     }
     if (typeof nextState === 'string' && nextState.length > ctx.limits.maxRequestStateBytes / 3) {
       const bytes = new TextEncoder().encode(nextState).byteLength; // not Buffer: the root entry loads outside Node too
-      if (bytes > ctx.limits.maxRequestStateBytes) throw new InputLimitError('requestState', ctx.server, method, bytes, ctx.limits.maxRequestStateBytes);
+      if (bytes > ctx.limits.maxRequestStateBytes)
+        throw new InputLimitError('requestState', ctx.server, method, bytes, ctx.limits.maxRequestStateBytes);
     }
     // Never invented, never carried over: the retry echoes exactly what this answer gave.
     state = nextState as string | undefined;
-    if (round >= MAX_ROUNDS) stop('too-many-rounds', `the server still asked for input after ${MAX_ROUNDS} round trips`, requests as Record<string, unknown> | undefined, {}, true);
+    if (round >= MAX_ROUNDS)
+      stop(
+        'too-many-rounds',
+        `the server still asked for input after ${MAX_ROUNDS} round trips`,
+        requests as Record<string, unknown> | undefined,
+        {},
+        true,
+      );
     asked = requests as Record<string, unknown> | undefined;
     if (requests !== undefined) {
-      responses = await fulfilAll(ctx, requests as Record<string, unknown>, {}, options.signal, (reason, detail, kept, resumable, cause) =>
-        stop(reason, detail, requests as Record<string, unknown>, kept, resumable, cause),
+      responses = await fulfilAll(
+        ctx,
+        requests as Record<string, unknown>,
+        {},
+        options.signal,
+        (reason, detail, kept, resumable, cause) =>
+          stop(reason, detail, requests as Record<string, unknown>, kept, resumable, cause),
       );
       continue;
     }
     responses = undefined;
     const delay = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** pauses++);
-    const decision = await ctx.onWait?.({ server: ctx.server, method, round: round + 1, delay, requestState: state, result, elapsed: Date.now() - started });
+    const decision = await ctx.onWait?.({
+      server: ctx.server,
+      method,
+      round: round + 1,
+      delay,
+      requestState: state,
+      result,
+      elapsed: Date.now() - started,
+    });
     if (decision === 'cancel') stop('cancelled', 'the host cancelled the wait', undefined, {}, true);
     if (decision === 'retry') continue;
     // The host's own deliberation counts against the budget too.
-    if (Date.now() + delay >= deadline) stop('timeout', `the request's ${budget} ms would run out during the wait`, undefined, {}, true);
+    if (Date.now() + delay >= deadline)
+      stop('timeout', `the request's ${budget} ms would run out during the wait`, undefined, {}, true);
     await sleep(delay, options.signal, method);
   }
 }
 
-type Stop = (reason: InputRequiredReason, detail: string, kept: Record<string, unknown>, resumable: boolean, cause?: unknown) => never;
+type Stop = (
+  reason: InputRequiredReason,
+  detail: string,
+  kept: Record<string, unknown>,
+  resumable: boolean,
+  cause?: unknown,
+) => never;
 
 /** Fulfils every request not already answered in `kept`, one at a time (a person may be asked). */
-async function fulfilAll(ctx: RoundContext, requests: Readonly<Record<string, unknown>> | undefined, kept: Record<string, unknown>, signal: AbortSignal | undefined, stop: Stop): Promise<Record<string, unknown>> {
+async function fulfilAll(
+  ctx: RoundContext,
+  requests: Readonly<Record<string, unknown>> | undefined,
+  kept: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  stop: Stop,
+): Promise<Record<string, unknown>> {
   if (requests === undefined) return kept;
   for (const [key, entry] of Object.entries(requests)) {
     if (Object.hasOwn(kept, key)) continue;
-    if (!isObject(entry) || typeof entry.method !== 'string' || (entry.params !== undefined && !isObject(entry.params))) {
+    if (
+      !isObject(entry) ||
+      typeof entry.method !== 'string' ||
+      (entry.params !== undefined && !isObject(entry.params))
+    ) {
       stop('malformed', `input request "${escapeForLog(key, 64)}" is not a { method, params } request`, kept, false);
     }
     const method = entry.method as string;
@@ -177,9 +282,21 @@ async function fulfilAll(ctx: RoundContext, requests: Readonly<Record<string, un
       answer = await fulfil(ctx, method, entry.params as JsonRpcParams | undefined, context);
     } catch (error) {
       if (error instanceof AbortError) throw error;
-      if (error === UNSUPPORTED) stop('unsupported', `it asked for ${escapeForLog(method, 64)}, which this client has no handler for (or did not declare)`, kept, false);
+      if (error === UNSUPPORTED)
+        stop(
+          'unsupported',
+          `it asked for ${escapeForLog(method, 64)}, which this client has no handler for (or did not declare)`,
+          kept,
+          false,
+        );
       const malformed = error instanceof ErrorReply && error.rpcCode === ErrorCode.InvalidParams;
-      stop(malformed ? 'malformed' : 'handler-failed', `input request "${escapeForLog(key, 64)}" (${escapeForLog(method, 64)}) failed: ${error instanceof Error ? error.message : String(error)}`, kept, !malformed, error);
+      stop(
+        malformed ? 'malformed' : 'handler-failed',
+        `input request "${escapeForLog(key, 64)}" (${escapeForLog(method, 64)}) failed: ${error instanceof Error ? error.message : String(error)}`,
+        kept,
+        !malformed,
+        error,
+      );
     }
     // defineProperty: a server-chosen key such as `__proto__` stays a plain key.
     Object.defineProperty(kept, key, { value: answer, enumerable: true, writable: true, configurable: true });
@@ -189,7 +306,12 @@ async function fulfilAll(ctx: RoundContext, requests: Readonly<Record<string, un
 
 const UNSUPPORTED = Symbol('unsupported');
 
-function fulfil(ctx: RoundContext, method: string, params: JsonRpcParams | undefined, context: RequestContext): Promise<unknown> | unknown {
+function fulfil(
+  ctx: RoundContext,
+  method: string,
+  params: JsonRpcParams | undefined,
+  context: RequestContext,
+): Promise<unknown> | unknown {
   const { host } = ctx;
   switch (method) {
     case 'elicitation/create': {
@@ -197,7 +319,11 @@ function fulfil(ctx: RoundContext, method: string, params: JsonRpcParams | undef
       let p = params;
       if (p?.mode === 'url' && Object.hasOwn(p, 'elicitationId')) {
         // The revision removed it: the outcome is learned by retrying, not by a later notification.
-        safeLog(ctx.logger, 'warn', `[mcpc] server "${escapeForLog(ctx.server, 100)}" sent an elicitationId with a URL-mode elicitation; MCP 2026-07-28 has none, so it was dropped`);
+        safeLog(
+          ctx.logger,
+          'warn',
+          `[mcpc] server "${escapeForLog(ctx.server, 100)}" sent an elicitationId with a URL-mode elicitation; MCP 2026-07-28 has none, so it was dropped`,
+        );
         const { elicitationId: _dropped, ...rest } = p;
         p = rest;
       }

@@ -27,7 +27,12 @@ import { Connection, factsOf, type ConnectionContext, type ConnectionState } fro
 import type { EraRequestOptions } from './era.js';
 import { ServerLists, type ListKindName } from './lists.js';
 import { ServerStreams } from '../subscriptions/server-streams.js';
-import type { ListenOptions, Subscription, SubscriptionFilter, SubscriptionListener } from '../subscriptions/subscription.js';
+import type {
+  ListenOptions,
+  Subscription,
+  SubscriptionFilter,
+  SubscriptionListener,
+} from '../subscriptions/subscription.js';
 import { ToolCalls, type CallToolOptions } from './tool-calls.js';
 
 /** Options every request takes. */
@@ -247,24 +252,42 @@ export class Server {
     this.#lists.invalidate(kind);
   }
 
-  async #list<T>(kind: ListKind<T>, name: ListKindName, options: PageOptions | undefined): Promise<readonly T[] | ListPage<T>> {
+  async #list<T>(
+    kind: ListKind<T>,
+    name: ListKindName,
+    options: PageOptions | undefined,
+  ): Promise<readonly T[] | ListPage<T>> {
     await this.#connection.connect();
     this.#connection.assertCapability(kind.method);
     if (options === undefined) return (await this.#lists.all(name)) as readonly T[];
     const page = await this.#lists.page(name, options.cursor ?? undefined);
     const items = page.items as T[];
-    return page.nextCursor === undefined ? { items, server: this.name } : { items, nextCursor: page.nextCursor, server: this.name };
+    return page.nextCursor === undefined
+      ? { items, server: this.name }
+      : { items, nextCursor: page.nextCursor, server: this.name };
   }
 
   // ── tools, prompts, resources, completion ─────────────────────────────────────────────────────────
 
-  callTool(name: string, args?: Readonly<Record<string, unknown>>, options: CallToolOptions = {}): Promise<CallToolResult> {
+  callTool(
+    name: string,
+    args?: Readonly<Record<string, unknown>>,
+    options: CallToolOptions = {},
+  ): Promise<CallToolResult> {
     return this.#tools.call(name, args, options);
   }
 
-  async getPrompt(name: string, args?: Readonly<Record<string, string>>, options: RequestOptions = {}): Promise<GetPromptResult> {
+  async getPrompt(
+    name: string,
+    args?: Readonly<Record<string, string>>,
+    options: RequestOptions = {},
+  ): Promise<GetPromptResult> {
     const checked = checkPromptArguments(args);
-    const raw = await this.#connection.request('prompts/get', checked === undefined ? { name } : { name, arguments: checked }, options);
+    const raw = await this.#connection.request(
+      'prompts/get',
+      checked === undefined ? { name } : { name, arguments: checked },
+      options,
+    );
     return readGetPromptResult(raw, this.name, name);
   }
 
@@ -273,16 +296,22 @@ export class Server {
     try {
       raw = await this.#lists.read(uri, async () => {
         let rounds = 0;
-        const result = await this.#connection.request('resources/read', { uri }, { ...options, onRounds: (n) => (rounds = n) });
+        const result = await this.#connection.request(
+          'resources/read',
+          { uri },
+          { ...options, onRounds: (n) => (rounds = n) },
+        );
         return { raw: result, cacheable: rounds === 0 };
       });
     } catch (error) {
-      if (isResourceNotFound(error, uri)) throw new ResourceNotFoundError(uri, [this.name], { server: this.name, error });
+      if (isResourceNotFound(error, uri))
+        throw new ResourceNotFoundError(uri, [this.name], { server: this.name, error });
       throw error;
     }
     const dropped: string[] = [];
     const contents = readContents(raw, this.name, uri, dropped);
-    if (dropped.length > 0) this.#warn(`dropped from resources/read: ${escapeForLog(dropped.slice(0, 5).join('; '), 1000)}`);
+    if (dropped.length > 0)
+      this.#warn(`dropped from resources/read: ${escapeForLog(dropped.slice(0, 5).join('; '), 1000)}`);
     return contents;
   }
 
@@ -296,7 +325,10 @@ export class Server {
    * inputs not yet answered are asked for again (answers already produced are kept), and the request is
    * re-sent with the server's last `requestState`. Resolves with what the original call would have.
    */
-  resumeInputRequired(error: InputRequiredError, options: RequestOptions = {}): Promise<CallToolResult | GetPromptResult | ResourceContents[]> {
+  resumeInputRequired(
+    error: InputRequiredError,
+    options: RequestOptions = {},
+  ): Promise<CallToolResult | GetPromptResult | ResourceContents[]> {
     return this.#tools.resume(error, options);
   }
 
@@ -332,7 +364,14 @@ export class Server {
   /** Sets the minimum level of the server's log messages. Deprecated in MCP 2026-07-28 (a notice, once). */
   async setLogLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
     checkLevel(level);
-    await this.#connection.setLogLevel(level, options, () => noteDeprecatedUse('logging', this.#context.logger, this.#context.deprecationNotices, this.#connection.facts?.protocolVersion));
+    await this.#connection.setLogLevel(level, options, () =>
+      noteDeprecatedUse(
+        'logging',
+        this.#context.logger,
+        this.#context.deprecationNotices,
+        this.#connection.facts?.protocolVersion,
+      ),
+    );
   }
 
   /** Closes the connection; the client does it for every server on close(). */
@@ -352,7 +391,8 @@ export class Server {
     const subscription = this.#streams.registry.claim(method, params);
     const kinds = INVALIDATES.get(method);
     if (kinds !== undefined) for (const kind of kinds) this.clearCache(kind);
-    if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') this.#lists.invalidateRead(params.uri);
+    if (method === 'notifications/resources/updated' && typeof params?.uri === 'string')
+      this.#lists.invalidateRead(params.uri);
     if (method === 'notifications/message') {
       const message = sanitizeLogMessage(params, this.#context.logMessageLimit);
       if (message === undefined) return;

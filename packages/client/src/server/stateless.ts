@@ -1,4 +1,15 @@
-import { ErrorCode, JsonRpcErrorCode, ServerError, TransportErrorCode, escapeForLog, safeLog, type JsonRpcEngine, type JsonRpcParams, type Logger, type RequestOptions } from '@mcpc/jsonrpc';
+import {
+  ErrorCode,
+  JsonRpcErrorCode,
+  ServerError,
+  TransportErrorCode,
+  escapeForLog,
+  safeLog,
+  type JsonRpcEngine,
+  type JsonRpcParams,
+  type Logger,
+  type RequestOptions,
+} from '@mcpc/jsonrpc';
 import {
   HeaderMismatchError,
   MissingRequiredClientCapabilityError,
@@ -11,8 +22,21 @@ import { hasCapability } from './capabilities.js';
 import type { EraCallOptions, EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
 import { requestHeaders } from './headers.js';
 import { META, hostMeta, protocolMeta, withMeta, type RequestMetaOption } from './meta.js';
-import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_REQUEST_STATE_BYTES, MRTR_METHODS, roundTrips, type InputLimits, type InputRequiredWaitHook } from './mrtr.js';
-import { LEGACY_PROTOCOL_VERSIONS, LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSIONS, isModernVersion } from './versions.js';
+import {
+  DEFAULT_MAX_INPUT_REQUESTS,
+  DEFAULT_MAX_REQUEST_STATE_BYTES,
+  MRTR_METHODS,
+  roundTrips,
+  type InputLimits,
+  type InputRequiredWaitHook,
+} from './mrtr.js';
+import {
+  LEGACY_PROTOCOL_VERSIONS,
+  LATEST_MODERN_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  PROTOCOL_VERSIONS,
+  isModernVersion,
+} from './versions.js';
 
 export interface StatelessEraOptions {
   readonly server: string;
@@ -82,7 +106,10 @@ export class StatelessEra implements ProtocolEra {
       maxRequestStateBytes: options.inputLimits?.maxRequestStateBytes ?? DEFAULT_MAX_REQUEST_STATE_BYTES,
     };
     const extensions = options.extensions;
-    this.#capabilities = extensions === undefined || Object.keys(extensions).length === 0 ? host.capabilities : Object.freeze({ ...host.capabilities, extensions });
+    this.#capabilities =
+      extensions === undefined || Object.keys(extensions).length === 0
+        ? host.capabilities
+        : Object.freeze({ ...host.capabilities, extensions });
     this.#protocolMeta = protocolMeta(this.#version, host.clientInfo, this.#capabilities, undefined);
   }
 
@@ -167,14 +194,27 @@ export class StatelessEra implements ProtocolEra {
    * re-issued once under a new id (the break was the cancellation, so the server stopped the first);
    * -32022 naming another revision we speak switches to it and retries once.
    */
-  async #send(method: string, params: JsonRpcParams | undefined, options: EraCallOptions, timeout: number | undefined): Promise<Record<string, unknown>> {
+  async #send(
+    method: string,
+    params: JsonRpcParams | undefined,
+    options: EraCallOptions,
+    timeout: number | undefined,
+  ): Promise<Record<string, unknown>> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const raw = await this.#engine.request(method, withMeta(params, hostMeta(this.#options.requestMeta), this.#protocolMeta), this.#wireOptions(method, params, options, timeout));
+        const raw = await this.#engine.request(
+          method,
+          withMeta(params, hostMeta(this.#options.requestMeta), this.#protocolMeta),
+          this.#wireOptions(method, params, options, timeout),
+        );
         return checkResult(raw, method, this.#options.server);
       } catch (error) {
         if (attempt === 0 && isBrokenStream(error) && !options.signal?.aborted) {
-          safeLog(this.#options.logger, 'debug', `[mcpc] server "${escapeForLog(this.#options.server, 100)}": the response stream of ${method} broke; re-issuing it under a new id`);
+          safeLog(
+            this.#options.logger,
+            'debug',
+            `[mcpc] server "${escapeForLog(this.#options.server, 100)}": the response stream of ${method} broke; re-issuing it under a new id`,
+          );
           continue;
         }
         if (attempt === 0 && error instanceof ServerError && error.rpcCode === ErrorCode.UnsupportedProtocolVersion) {
@@ -189,10 +229,20 @@ export class StatelessEra implements ProtocolEra {
     }
   }
 
-  #wireOptions(method: string, params: JsonRpcParams | undefined, options: EraCallOptions, timeout: number | undefined): RequestOptions {
+  #wireOptions(
+    method: string,
+    params: JsonRpcParams | undefined,
+    options: EraCallOptions,
+    timeout: number | undefined,
+  ): RequestOptions {
     const http = this.#options.transport === 'http';
     const headers = http ? requestHeaders(this.#version, method, params, options.headers) : undefined;
-    const send = { stateless: true, retryable: IDEMPOTENT.has(method), ...(headers !== undefined && { headers }), ...(options.longLived === true && { longLived: true }) };
+    const send = {
+      stateless: true,
+      retryable: IDEMPOTENT.has(method),
+      ...(headers !== undefined && { headers }),
+      ...(options.longLived === true && { longLived: true }),
+    };
     const out: { -readonly [K in keyof RequestOptions]: RequestOptions[K] } = { send, cancelNotification: !http };
     const t = timeout ?? options.timeout;
     if (t !== undefined) out.timeout = t;
@@ -213,7 +263,13 @@ export class StatelessEra implements ProtocolEra {
       case ErrorCode.MissingRequiredClientCapability:
         return new MissingRequiredClientCapabilityError(error);
       case ErrorCode.UnsupportedProtocolVersion: {
-        const e = new UnsupportedProtocolVersionError(this.#options.server, undefined, this.#version, PROTOCOL_VERSIONS, stringList(error.data, 'supported'));
+        const e = new UnsupportedProtocolVersionError(
+          this.#options.server,
+          undefined,
+          this.#version,
+          PROTOCOL_VERSIONS,
+          stringList(error.data, 'supported'),
+        );
         return Object.assign(e, { cause: error });
       }
       default:
@@ -236,10 +292,19 @@ export class StatelessEra implements ProtocolEra {
         const params = withMeta(undefined, hostMeta(this.#options.requestMeta), this.#protocolMeta);
         const wire = this.#wireOptions('server/discover', undefined, options, undefined);
         // The probe may go to a classic server, which must not be told to cancel what it never knew.
-        raw = checkResult(await this.#engine.request('server/discover', params, probe ? { ...wire, cancelNotification: false } : wire), 'server/discover', server);
+        raw = checkResult(
+          await this.#engine.request('server/discover', params, probe ? { ...wire, cancelNotification: false } : wire),
+          'server/discover',
+          server,
+        );
         break;
       } catch (error) {
-        if (!(error instanceof ServerError) || error.rpcCode !== ErrorCode.UnsupportedProtocolVersion || error.code !== JsonRpcErrorCode.ServerError) throw error;
+        if (
+          !(error instanceof ServerError) ||
+          error.rpcCode !== ErrorCode.UnsupportedProtocolVersion ||
+          error.code !== JsonRpcErrorCode.ServerError
+        )
+          throw error;
         // A modern server that does not speak our revision: use one it lists, or give up cleanly.
         const theirs = stringList(error.data, 'supported');
         const next = sharedModern(error.data);
@@ -247,16 +312,27 @@ export class StatelessEra implements ProtocolEra {
           this.#useVersion(next);
           continue;
         }
-        if (theirs?.some((v) => (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(v))) throw new NotModernError('it speaks only classic revisions', error);
-        throw Object.assign(new UnsupportedProtocolVersionError(server, undefined, this.#version, PROTOCOL_VERSIONS, theirs), { cause: error });
+        if (theirs?.some((v) => (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(v)))
+          throw new NotModernError('it speaks only classic revisions', error);
+        throw Object.assign(
+          new UnsupportedProtocolVersionError(server, undefined, this.#version, PROTOCOL_VERSIONS, theirs),
+          { cause: error },
+        );
       }
     }
     const facts = readDiscoverResult(raw, server, logger);
     if (!facts.supportedVersions.includes(this.#version)) {
       const shared = MODERN_PROTOCOL_VERSIONS.find((v) => facts.supportedVersions.includes(v));
       if (shared === undefined) {
-        if (facts.supportedVersions.some((v) => (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(v))) throw new NotModernError('its server/discover lists only classic revisions');
-        throw new UnsupportedProtocolVersionError(server, undefined, this.#version, PROTOCOL_VERSIONS, facts.supportedVersions);
+        if (facts.supportedVersions.some((v) => (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(v)))
+          throw new NotModernError('its server/discover lists only classic revisions');
+        throw new UnsupportedProtocolVersionError(
+          server,
+          undefined,
+          this.#version,
+          PROTOCOL_VERSIONS,
+          facts.supportedVersions,
+        );
       }
       this.#useVersion(shared);
     }
@@ -273,7 +349,11 @@ export class StatelessEra implements ProtocolEra {
  * else is invalid, as the spec requires.
  */
 function checkResult(raw: unknown, method: string, server: string): Record<string, unknown> {
-  if (!isObject(raw)) throw new ValidationError(`server "${server}" answered ${method} with something that is not an object`, { server, method });
+  if (!isObject(raw))
+    throw new ValidationError(`server "${server}" answered ${method} with something that is not an object`, {
+      server,
+      method,
+    });
   const type = raw.resultType;
   if (type === undefined || type === 'complete') return raw;
   if (type === 'input_required' && MRTR_METHODS.has(method)) return raw;
@@ -286,7 +366,8 @@ function checkResult(raw: unknown, method: string, server: string): Record<strin
 /** Checks a `server/discover` result; one that is not a discovery result means the server is not modern. */
 export function readDiscoverResult(raw: Record<string, unknown>, server: string, logger: Logger): DiscoverFacts {
   const versions = raw.supportedVersions;
-  if (!Array.isArray(versions) || !versions.every((v) => typeof v === 'string')) throw new NotModernError('its answer to server/discover has no supportedVersions');
+  if (!Array.isArray(versions) || !versions.every((v) => typeof v === 'string'))
+    throw new NotModernError('its answer to server/discover has no supportedVersions');
   let capabilities = raw.capabilities;
   if (!isObject(capabilities)) {
     warn(logger, server, 'its server/discover result has no capabilities object; treating it as offering none');
@@ -295,7 +376,10 @@ export function readDiscoverResult(raw: Record<string, unknown>, server: string,
   const info = isObject(raw._meta) ? raw._meta[META.serverInfo] : undefined;
   let serverInfo: Implementation;
   if (isObject(info) && typeof info.name === 'string') {
-    serverInfo = typeof info.version === 'string' ? (info as unknown as Implementation) : { ...info, name: info.name, version: '' };
+    serverInfo =
+      typeof info.version === 'string'
+        ? (info as unknown as Implementation)
+        : { ...info, name: info.name, version: '' };
   } else {
     serverInfo = { name: server, version: '' };
   }
@@ -313,7 +397,8 @@ export function readDiscoverResult(raw: Record<string, unknown>, server: string,
   };
 }
 
-const isBrokenStream = (e: unknown): boolean => e instanceof Error && (e as { code?: unknown }).code === TransportErrorCode.ResponseStreamClosed;
+const isBrokenStream = (e: unknown): boolean =>
+  e instanceof Error && (e as { code?: unknown }).code === TransportErrorCode.ResponseStreamClosed;
 
 function stringList(data: unknown, key: string): string[] | undefined {
   const list = isObject(data) ? data[key] : undefined;
@@ -326,7 +411,9 @@ function stringList(data: unknown, key: string): string[] | undefined {
  */
 function sharedModern(data: unknown): string | undefined {
   const theirs = stringList(data, 'supported');
-  return theirs === undefined ? undefined : MODERN_PROTOCOL_VERSIONS.find((v) => theirs.includes(v) && isModernVersion(v));
+  return theirs === undefined
+    ? undefined
+    : MODERN_PROTOCOL_VERSIONS.find((v) => theirs.includes(v) && isModernVersion(v));
 }
 
 const warn = (logger: Logger, server: string, message: string): void =>

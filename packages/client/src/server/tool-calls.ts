@@ -1,12 +1,23 @@
 // The tool-call policy behind `Server`: definition lookup, the unknown-tool rule, output checks, Mcp-Param-*
 // header mirroring with its HeaderMismatch retry, and taking up a multi round-trip request where it stopped.
 import { escapeForLog, safeLog, type JsonRpcParams, type Logger } from '@mcpc/jsonrpc';
-import { CapabilityError, HeaderMismatchError, InputRequiredError, ToolNotFoundError, type InputRequiredContinuation } from '../errors.js';
+import {
+  CapabilityError,
+  HeaderMismatchError,
+  InputRequiredError,
+  ToolNotFoundError,
+  type InputRequiredContinuation,
+} from '../errors.js';
 import { paramHeaders, readParamHeaders, type ParamHeader } from '../features/param-headers.js';
 import { readGetPromptResult } from '../features/prompts.js';
 import { readContents, type ResourceContents } from '../features/resources.js';
 import { buildCallParams, discardedStructuredContent, readCallToolResult } from '../features/tools.js';
-import { ToolSchemas, checkValidationMode, type OutputCheck, type StructuredContentValidation } from '../features/structured-output.js';
+import {
+  ToolSchemas,
+  checkValidationMode,
+  type OutputCheck,
+  type StructuredContentValidation,
+} from '../features/structured-output.js';
 import { closeNames } from '../routing.js';
 import type { CallToolResult, GetPromptResult, Tool } from '../types/entities.js';
 import type { Meta } from '../types/protocol.js';
@@ -39,9 +50,17 @@ export interface ToolCallsContext {
  * Where a call refused with HeaderMismatch is retried from: the start (`from` undefined: the first round
  * was refused) or the continuation of a later round that was. Undefined when the error is no mismatch.
  */
-function mismatchRetry(error: unknown, resume: InputRequiredContinuation | undefined): { readonly from: InputRequiredContinuation | undefined } | undefined {
+function mismatchRetry(
+  error: unknown,
+  resume: InputRequiredContinuation | undefined,
+): { readonly from: InputRequiredContinuation | undefined } | undefined {
   if (error instanceof HeaderMismatchError) return { from: resume };
-  if (error instanceof InputRequiredError && error.reason === 'send-failed' && error.cause instanceof HeaderMismatchError) return { from: error.continuation };
+  if (
+    error instanceof InputRequiredError &&
+    error.reason === 'send-failed' &&
+    error.cause instanceof HeaderMismatchError
+  )
+    return { from: error.continuation };
   return undefined;
 }
 
@@ -94,12 +113,18 @@ export class ToolCalls {
     this.#toolsUnlisted = false;
   }
 
-  call(name: string, args: Readonly<Record<string, unknown>> | undefined, options: CallToolOptions): Promise<CallToolResult> {
+  call(
+    name: string,
+    args: Readonly<Record<string, unknown>> | undefined,
+    options: CallToolOptions,
+  ): Promise<CallToolResult> {
     let mode: StructuredContentValidation;
     let params: JsonRpcParams;
     let fast: OutputCheck | undefined | typeof NOT_NOW;
     try {
-      mode = checkValidationMode(options.validateStructuredContent, 'validateStructuredContent') ?? this.#context.validateStructuredContent;
+      mode =
+        checkValidationMode(options.validateStructuredContent, 'validateStructuredContent') ??
+        this.#context.validateStructuredContent;
       params = buildCallParams(name, args, options.meta);
       fast = this.#checkNow(name, mode);
     } catch (error) {
@@ -121,11 +146,19 @@ export class ToolCalls {
    * inputs not yet answered are asked for again (answers already produced are kept), and the request is
    * re-sent with the server's last `requestState`. Resolves with what the original call would have.
    */
-  async resume(error: InputRequiredError, options: EraRequestOptions): Promise<CallToolResult | GetPromptResult | ResourceContents[]> {
-    if (!(error instanceof InputRequiredError)) throw new TypeError('resumeInputRequired() takes the InputRequiredError a call raised');
-    if (!error.resumable) throw new TypeError(`this InputRequiredError (${error.reason}) cannot be resumed: the server asked for something the client cannot give`);
+  async resume(
+    error: InputRequiredError,
+    options: EraRequestOptions,
+  ): Promise<CallToolResult | GetPromptResult | ResourceContents[]> {
+    if (!(error instanceof InputRequiredError))
+      throw new TypeError('resumeInputRequired() takes the InputRequiredError a call raised');
+    if (!error.resumable)
+      throw new TypeError(
+        `this InputRequiredError (${error.reason}) cannot be resumed: the server asked for something the client cannot give`,
+      );
     const c = error.continuation;
-    if (c.server !== this.#name) throw new TypeError(`this InputRequiredError belongs to server "${c.server}", not "${this.#name}"`);
+    if (c.server !== this.#name)
+      throw new TypeError(`this InputRequiredError belongs to server "${c.server}", not "${this.#name}"`);
     const pending = this.#pendingChecks.get(c);
     const name = String(c.params.name ?? c.params.uri ?? '');
     if (c.method === 'tools/call') {
@@ -180,7 +213,12 @@ export class ToolCalls {
     return check instanceof Promise ? NOT_NOW : check;
   }
 
-  async #callTool(name: string, params: JsonRpcParams, mode: StructuredContentValidation, requestOptions: EraRequestOptions): Promise<CallToolResult> {
+  async #callTool(
+    name: string,
+    params: JsonRpcParams,
+    mode: StructuredContentValidation,
+    requestOptions: EraRequestOptions,
+  ): Promise<CallToolResult> {
     await this.#connection.connect();
     const { raw, check } = await this.#sendCall(name, params, mode, requestOptions, undefined, undefined);
     return this.#readCallResult(raw, name, check);
@@ -209,9 +247,11 @@ export class ToolCalls {
       if (fresh) this.#context.clearTools();
       const definitionNeeded = mirrors || (mode !== 'off' && (resume === undefined || fresh));
       const tool = definitionNeeded ? await this.#definitionFor(name, fresh) : undefined;
-      if (resume === undefined || fresh) check = mode === 'off' ? undefined : await this.#prepareCheck(name, tool, mode);
+      if (resume === undefined || fresh)
+        check = mode === 'off' ? undefined : await this.#prepareCheck(name, tool, mode);
       const annotations = mirrors ? this.#paramAnnotations.get(tool ?? {}) : undefined;
-      const headers = annotations === undefined ? undefined : paramHeaders(annotations, params.arguments as Record<string, unknown>);
+      const headers =
+        annotations === undefined ? undefined : paramHeaders(annotations, params.arguments as Record<string, unknown>);
       const options: EraCallOptions = from === undefined ? requestOptions : { ...requestOptions, resume: from };
       return this.#connection.request('tools/call', params, headers === undefined ? options : { ...options, headers });
     };
@@ -221,7 +261,9 @@ export class ToolCalls {
       } catch (error) {
         const retry = mismatchRetry(error, resume);
         if (!mirrors || retry === undefined) throw error;
-        this.#context.warn(`tools/call "${escapeForLog(name, 100)}" was refused with HeaderMismatch; refreshing tools/list and retrying once`);
+        this.#context.warn(
+          `tools/call "${escapeForLog(name, 100)}" was refused with HeaderMismatch; refreshing tools/list and retrying once`,
+        );
         return { raw: await attempt(true, retry.from), check };
       }
     } catch (error) {
@@ -243,7 +285,14 @@ export class ToolCalls {
     }
     if (found.listed && found.tool === undefined) {
       const listed = (this.#lists.peek('tools') as readonly Tool[] | undefined) ?? [];
-      throw new ToolNotFoundError(name, [this.#name], closeNames(name, listed.map((t) => t.name)));
+      throw new ToolNotFoundError(
+        name,
+        [this.#name],
+        closeNames(
+          name,
+          listed.map((t) => t.name),
+        ),
+      );
     }
     return found.tool;
   }
@@ -255,9 +304,17 @@ export class ToolCalls {
   }
 
   /** The output check for a call under `tool`, or none when the definition is unknown (nothing to check against). */
-  #prepareCheck(name: string, tool: Tool | undefined, mode: 'warn' | 'strict'): OutputCheck | undefined | Promise<OutputCheck | undefined> {
+  #prepareCheck(
+    name: string,
+    tool: Tool | undefined,
+    mode: 'warn' | 'strict',
+  ): OutputCheck | undefined | Promise<OutputCheck | undefined> {
     if (tool === undefined) {
-      safeLog(this.#context.logger, 'debug', `[mcpc] server "${escapeForLog(this.#name, 100)}": tool "${escapeForLog(name, 100)}" is not in its tools/list, so its schemas are not checked`);
+      safeLog(
+        this.#context.logger,
+        'debug',
+        `[mcpc] server "${escapeForLog(this.#name, 100)}": tool "${escapeForLog(name, 100)}" is not in its tools/list, so its schemas are not checked`,
+      );
       return undefined;
     }
     return this.#schemas.prepare(tool, mode);
@@ -282,7 +339,10 @@ export class ToolCalls {
    * a first call fetches tools/list once). `listed` is false when there is no list to go by (it failed,
    * or the server will not list).
    */
-  async #toolDefinition(name: string, refetched: boolean): Promise<{ readonly tool: Tool | undefined; readonly listed: boolean }> {
+  async #toolDefinition(
+    name: string,
+    refetched: boolean,
+  ): Promise<{ readonly tool: Tool | undefined; readonly listed: boolean }> {
     const cached = this.#lists.peek('tools') as readonly Tool[] | undefined;
     const hit = cached === undefined ? undefined : byName(cached).get(name);
     if (hit !== undefined || (cached !== undefined && refetched)) return { tool: hit, listed: true };
@@ -296,7 +356,9 @@ export class ToolCalls {
       // Without the tools capability the call itself is refused next, which says it all.
       if (!(error instanceof CapabilityError)) {
         const without = this.#mirrorsParams() ? 'no Mcp-Param-* headers, no schema checks' : 'no schema checks';
-        this.#context.warn(`tools/list failed (${escapeForLog(error instanceof Error ? error.message : String(error), 300)}); tool calls go out without their definitions (${without}) until the list can be fetched`);
+        this.#context.warn(
+          `tools/list failed (${escapeForLog(error instanceof Error ? error.message : String(error), 300)}); tool calls go out without their definitions (${without}) until the list can be fetched`,
+        );
       }
       return { tool: undefined, listed: false };
     }

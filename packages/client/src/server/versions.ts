@@ -2,7 +2,12 @@
  * The legacy (initialize-handshake) protocol revisions this client speaks, newest first. The first is
  * the one offered; any of them is accepted when the server answers with it.
  */
-export const LEGACY_PROTOCOL_VERSIONS = Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const);
+export const LEGACY_PROTOCOL_VERSIONS = Object.freeze([
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+] as const);
 
 export type LegacyProtocolVersion = (typeof LEGACY_PROTOCOL_VERSIONS)[number];
 
@@ -25,4 +30,7 @@ export const isModernVersion = (v: unknown): v is ModernProtocolVersion =>
   typeof v === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(v);
 
 /** Every revision this client speaks, newest first. */
-export const PROTOCOL_VERSIONS: readonly string[] = Object.freeze([...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS]);
+export const PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
+  ...MODERN_PROTOCOL_VERSIONS,
+  ...LEGACY_PROTOCOL_VERSIONS,
+]);

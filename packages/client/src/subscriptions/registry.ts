@@ -32,10 +32,12 @@ export class SubscriptionRegistry {
   claim(method: string, params: JsonRpcParams | undefined): Subscription | undefined {
     if (this.#byId.size === 0) return undefined;
     const meta = params?._meta;
-    const id = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)[META.subscriptionId] : undefined;
+    const id =
+      typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)[META.subscriptionId] : undefined;
     if (typeof id !== 'string' && typeof id !== 'number') return undefined;
     const subscription = this.#byId.get(id);
-    if (subscription !== undefined && method === 'notifications/subscriptions/acknowledged') subscription[ACKNOWLEDGE](params);
+    if (subscription !== undefined && method === 'notifications/subscriptions/acknowledged')
+      subscription[ACKNOWLEDGE](params);
     return subscription;
   }
 

@@ -2,7 +2,15 @@ import { escapeForLog, type Logger } from '@mcpc/jsonrpc';
 import { SubscriptionError } from '../errors.js';
 import type { Connection } from '../server/connection.js';
 import { SubscriptionRegistry } from './registry.js';
-import { ON_ACK, Subscription, WHEN_ACTIVE, type ListenChannel, type ListenOptions, type SubscriptionFilter, type SubscriptionListener } from './subscription.js';
+import {
+  ON_ACK,
+  Subscription,
+  WHEN_ACTIVE,
+  type ListenChannel,
+  type ListenOptions,
+  type SubscriptionFilter,
+  type SubscriptionListener,
+} from './subscription.js';
 
 /** A stdio server that dies sooner than this after subscriptions were re-sent to it is not restarted again. */
 export const SUBSCRIPTION_RESTART_MIN_INTERVAL = 1_000;
@@ -45,8 +53,17 @@ export class ServerStreams {
       restart: (cause, resentAt) => this.#restart(cause, resentAt),
       listen: async (notifications, { signal, onId }) => {
         await connection.connect();
-        if (!connection.isModern) throw new SubscriptionError('unsupported', name, 'it is not a 2026-07-28 server, so it has no subscriptions/listen; use onNotification');
-        return connection.request('subscriptions/listen', { notifications }, { signal, onId, timeout: 0, longLived: true });
+        if (!connection.isModern)
+          throw new SubscriptionError(
+            'unsupported',
+            name,
+            'it is not a 2026-07-28 server, so it has no subscriptions/listen; use onNotification',
+          );
+        return connection.request(
+          'subscriptions/listen',
+          { notifications },
+          { signal, onId, timeout: 0, longLived: true },
+        );
       },
       register: (id, s) => this.registry.register(id, s),
       unregister: (id, s) => this.registry.unregister(id, s),
@@ -66,15 +83,28 @@ export class ServerStreams {
       // Only a stream the server honours now is a watch: one that dropped is waited for until its
       // replacement is acknowledged (the ON_ACK check closes it if that leaves the URI out), or ends.
       await existing[WHEN_ACTIVE]();
-      if (existing.closed || this.#byUri.get(uri) !== existing) throw new SubscriptionError('ended', this.#context.name, `the stream watching "${escapeForLog(uri, 200)}" ended`);
+      if (existing.closed || this.#byUri.get(uri) !== existing)
+        throw new SubscriptionError(
+          'ended',
+          this.#context.name,
+          `the stream watching "${escapeForLog(uri, 200)}" ended`,
+        );
       return;
     }
-    const subscription = this.listen({ resourceSubscriptions: [uri] }, () => {}, ackTimeout === undefined ? {} : { ackTimeout });
+    const subscription = this.listen(
+      { resourceSubscriptions: [uri] },
+      () => {},
+      ackTimeout === undefined ? {} : { ackTimeout },
+    );
     const granted = (ack: Readonly<SubscriptionFilter>): boolean => ack.resourceSubscriptions?.includes(uri) === true;
     await subscription.ready;
     if (!granted(subscription.acknowledged!)) {
       await subscription.close();
-      throw new SubscriptionError('refused', this.#context.name, `the server did not acknowledge a subscription to "${escapeForLog(uri, 200)}"`);
+      throw new SubscriptionError(
+        'refused',
+        this.#context.name,
+        `the server did not acknowledge a subscription to "${escapeForLog(uri, 200)}"`,
+      );
     }
     // A re-opened stream is a new request the server may grant more narrowly: no URI, no watch.
     subscription[ON_ACK] = (ack) => {
@@ -110,10 +140,18 @@ export class ServerStreams {
    */
   #restart(cause: Error, resentAt: number | undefined): Promise<void> {
     if (resentAt !== undefined && Date.now() - resentAt < SUBSCRIPTION_RESTART_MIN_INTERVAL) {
-      return Promise.reject(new SubscriptionError('ended', this.#context.name, `the server process exited again ${Date.now() - resentAt} ms after a restart (${cause.message}); not restarting it`));
+      return Promise.reject(
+        new SubscriptionError(
+          'ended',
+          this.#context.name,
+          `the server process exited again ${Date.now() - resentAt} ms after a restart (${cause.message}); not restarting it`,
+        ),
+      );
     }
     this.#restarting ??= (async () => {
-      this.#context.warn(`the server process exited with subscriptions open (${escapeForLog(cause.message, 300)}); restarting it`);
+      this.#context.warn(
+        `the server process exited with subscriptions open (${escapeForLog(cause.message, 300)}); restarting it`,
+      );
       await this.#context.connection.reconnect();
     })().finally(() => {
       this.#restarting = undefined;

@@ -1,4 +1,14 @@
-import { CancelledByPeerError, JsonRpcErrorCode, RequestTimeoutError, TransportErrorCode, escapeForLog, safeLog, type JsonRpcId, type JsonRpcParams, type Logger } from '@mcpc/jsonrpc';
+import {
+  CancelledByPeerError,
+  JsonRpcErrorCode,
+  RequestTimeoutError,
+  TransportErrorCode,
+  escapeForLog,
+  safeLog,
+  type JsonRpcId,
+  type JsonRpcParams,
+  type Logger,
+} from '@mcpc/jsonrpc';
 import { SubscriptionError } from '../errors.js';
 import { NotificationQueue } from './queue.js';
 
@@ -38,13 +48,20 @@ export interface ListenChannel {
    */
   restart(cause: Error, resentAt: number | undefined): Promise<void>;
   /** Sends one `subscriptions/listen`; resolves with the server's closing result. */
-  listen(filter: SubscriptionFilter, options: { readonly signal: AbortSignal; readonly onId: (id: JsonRpcId) => void }): Promise<unknown>;
+  listen(
+    filter: SubscriptionFilter,
+    options: { readonly signal: AbortSignal; readonly onId: (id: JsonRpcId) => void },
+  ): Promise<unknown>;
   register(id: JsonRpcId, subscription: Subscription): void;
   unregister(id: JsonRpcId, subscription: Subscription): void;
 }
 
 /** Failures after which an HTTP listen stream is re-opened: the stream dropped or the server faltered. */
-const DROPS: ReadonlySet<unknown> = new Set([TransportErrorCode.ResponseStreamClosed, TransportErrorCode.TransientServerError, TransportErrorCode.NetworkError]);
+const DROPS: ReadonlySet<unknown> = new Set([
+  TransportErrorCode.ResponseStreamClosed,
+  TransportErrorCode.TransientServerError,
+  TransportErrorCode.NetworkError,
+]);
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 
@@ -91,12 +108,19 @@ export class Subscription {
   #running: Promise<void>;
   [ON_ACK]: ((acknowledged: Readonly<SubscriptionFilter>) => void) | undefined;
 
-  constructor(channel: ListenChannel, filter: SubscriptionFilter, listener: SubscriptionListener, options: ListenOptions = {}) {
+  constructor(
+    channel: ListenChannel,
+    filter: SubscriptionFilter,
+    listener: SubscriptionListener,
+    options: ListenOptions = {},
+  ) {
     this.server = channel.server;
     this.#channel = channel;
     this.filter = copyFilter(filter);
     this.#ackTimeout = options.ackTimeout === false ? 0 : (options.ackTimeout ?? channel.ackTimeout);
-    this.#queue = new NotificationQueue(listener, (e) => this.#log('error', `a subscription listener failed: ${messageOf(e)}`));
+    this.#queue = new NotificationQueue(listener, (e) =>
+      this.#log('error', `a subscription listener failed: ${messageOf(e)}`),
+    );
     this.ready = new Promise<void>((resolve, reject) => {
       this.#resolveReady = resolve;
       this.#rejectReady = reject;
@@ -165,7 +189,8 @@ export class Subscription {
    * replacement refused, or not acknowledged within `ackTimeout`).
    */
   [WHEN_ACTIVE](): Promise<void> {
-    if (this.#closed) return Promise.reject(this.#error ?? new SubscriptionError('closed', this.server, 'the subscription was closed'));
+    if (this.#closed)
+      return Promise.reject(this.#error ?? new SubscriptionError('closed', this.server, 'the subscription was closed'));
     if (this.#active) return Promise.resolve();
     return new Promise<void>((resolve, reject) => void this.#waiters.push({ resolve, reject }));
   }
@@ -176,7 +201,7 @@ export class Subscription {
 
   async #run(): Promise<void> {
     let resentAt: number | undefined;
-    for (let failures = 0; !this.#closed; ) {
+    for (let failures = 0; !this.#closed;) {
       const attempt = new AbortController();
       this.#attempt = attempt;
       this.#active = false;
@@ -202,7 +227,8 @@ export class Subscription {
           resentAt = Date.now();
           continue;
         }
-        if (!this.#channel.reopens || !DROPS.has(code)) return this.#finish(error instanceof Error ? error : new Error(String(error)));
+        if (!this.#channel.reopens || !DROPS.has(code))
+          return this.#finish(error instanceof Error ? error : new Error(String(error)));
         failures = this.#acknowledged !== acknowledgedBefore ? 1 : failures + 1;
         this.#log('debug', `the subscriptions/listen stream dropped (${messageOf(error)}); re-opening`);
       } finally {
@@ -212,7 +238,8 @@ export class Subscription {
         this.#ids.clear();
       }
       this.#active = false;
-      const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, failures - 1)) * (0.75 + Math.random() * 0.5);
+      const delay =
+        Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, failures - 1)) * (0.75 + Math.random() * 0.5);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
         this.#wake = () => {
@@ -230,7 +257,10 @@ export class Subscription {
     if (this.#ackTimer !== undefined) clearTimeout(this.#ackTimer);
     this.#ackTimer = undefined;
     if (this.#ackTimeout > 0) {
-      this.#ackTimer = setTimeout(() => attempt.abort(new RequestTimeoutError('subscriptions/listen', this.#ackTimeout)), this.#ackTimeout);
+      this.#ackTimer = setTimeout(
+        () => attempt.abort(new RequestTimeoutError('subscriptions/listen', this.#ackTimeout)),
+        this.#ackTimeout,
+      );
     }
   }
 
@@ -256,9 +286,14 @@ export class Subscription {
     this.#attempt?.abort(new SubscriptionError('closed', this.server, 'the subscription was closed'));
     this.#wake?.();
     this.#queue.stop();
-    const ended = error ?? new SubscriptionError('ended', this.server, 'the subscription ended before the server acknowledged it');
+    const ended =
+      error ?? new SubscriptionError('ended', this.server, 'the subscription ended before the server acknowledged it');
     this.#rejectReady(ended);
-    for (const waiter of this.#waiters.splice(0)) waiter.reject(error ?? new SubscriptionError('closed', this.server, 'the subscription ended before the server honoured it again'));
+    for (const waiter of this.#waiters.splice(0))
+      waiter.reject(
+        error ??
+          new SubscriptionError('closed', this.server, 'the subscription ended before the server honoured it again'),
+      );
     if (error !== undefined) this.#log('warn', `a subscription ended: ${messageOf(error)}`);
   }
 
@@ -269,13 +304,17 @@ export class Subscription {
 
 /** A deep, frozen copy of a filter, keeping only its known fields. */
 export function copyFilter(filter: SubscriptionFilter): Readonly<SubscriptionFilter> {
-  if (!isObject(filter)) throw new TypeError('listen() needs a filter object: { toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions }');
+  if (!isObject(filter))
+    throw new TypeError(
+      'listen() needs a filter object: { toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions }',
+    );
   const out: { -readonly [K in Field]?: SubscriptionFilter[K] } = {};
   for (const field of FIELDS) {
     const value = (filter as Record<string, unknown>)[field];
     if (value === undefined) continue;
     if (field === 'resourceSubscriptions') {
-      if (Array.isArray(value)) out.resourceSubscriptions = Object.freeze(value.filter((u): u is string => typeof u === 'string'));
+      if (Array.isArray(value))
+        out.resourceSubscriptions = Object.freeze(value.filter((u): u is string => typeof u === 'string'));
     } else if (typeof value === 'boolean') {
       out[field] = value;
     }

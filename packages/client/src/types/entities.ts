@@ -1,4 +1,14 @@
-import type { Annotations, ContentBlock, Icon, JsonSchemaObject, LoggingLevel, Meta, ResourceDescription, Role, ToolInputSchema } from './protocol.js';
+import type {
+  Annotations,
+  ContentBlock,
+  Icon,
+  JsonSchemaObject,
+  LoggingLevel,
+  Meta,
+  ResourceDescription,
+  Role,
+  ToolInputSchema,
+} from './protocol.js';
 
 /**
  * Tool annotations with the MCP defaults applied where the server gave no hint. The defaults are the
@@ -108,8 +118,7 @@ export interface ListPage<T> {
 }
 
 export type CompletionReference =
-  | { readonly type: 'ref/prompt'; readonly name: string }
-  | { readonly type: 'ref/resource'; readonly uri: string };
+  { readonly type: 'ref/prompt'; readonly name: string } | { readonly type: 'ref/resource'; readonly uri: string };
 
 export interface CompleteRequest {
   readonly ref: CompletionReference;

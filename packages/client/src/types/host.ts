@@ -19,7 +19,10 @@ export type ElicitationValue = string | number | boolean | readonly string[];
 export interface FormElicitation {
   readonly mode: 'form';
   readonly message: string;
-  readonly requestedSchema: JsonSchemaObject & { readonly type: 'object'; readonly properties: { readonly [field: string]: JsonSchemaObject } };
+  readonly requestedSchema: JsonSchemaObject & {
+    readonly type: 'object';
+    readonly properties: { readonly [field: string]: JsonSchemaObject };
+  };
   readonly _meta?: Meta;
 }
 
@@ -96,4 +99,7 @@ export interface SamplingResult {
   readonly _meta?: Meta;
 }
 
-export type SamplingHandler = (request: SamplingRequest, context: HostRequestContext) => SamplingResult | Promise<SamplingResult>;
+export type SamplingHandler = (
+  request: SamplingRequest,
+  context: HostRequestContext,
+) => SamplingResult | Promise<SamplingResult>;

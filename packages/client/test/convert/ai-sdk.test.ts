@@ -35,7 +35,9 @@ describe('toAiSdkTools: types', () => {
     expectTypeOf<AiSdkInputSchema>().toExtend<FlexibleSchema>();
     expectTypeOf<Parameters<typeof generateText<Record<string, AiSdkTool>>>[0]['tools']>().not.toBeNever();
     // The brief's callback shape, `(name, args, { signal }) => Promise<unknown>`, is accepted as is.
-    expectTypeOf<(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal }) => Promise<unknown>>().toExtend<AiSdkExecute>();
+    expectTypeOf<
+      (name: string, args: Record<string, unknown>, options: { signal?: AbortSignal }) => Promise<unknown>
+    >().toExtend<AiSdkExecute>();
     // The tool handed to the callback keeps the caller's own type (e.g. the client's `server`).
     toAiSdkTools([{ name: 'x', inputSchema: {}, server: 'docs' }], async (_name, _args, { tool }) => {
       expectTypeOf(tool.server).toEqualTypeOf<string>();
@@ -55,7 +57,10 @@ describe('toAiSdkTools: shape', () => {
   });
 
   it('returns a record without a prototype, so `__proto__` and `constructor` are ordinary tools', () => {
-    const tools = deepFreeze([{ name: '__proto__', inputSchema: {} }, { name: 'constructor', inputSchema: {} }]);
+    const tools = deepFreeze([
+      { name: '__proto__', inputSchema: {} },
+      { name: 'constructor', inputSchema: {} },
+    ]);
     const set = toAiSdkTools(tools, recorder().execute);
     expect(Object.getPrototypeOf(set)).toBeNull();
     expect(Object.keys(set)).toEqual(['__proto__', 'constructor']);
@@ -80,7 +85,11 @@ describe('toAiSdkTools: the schema wrapper', () => {
     expect(ours[brand]).toBe(true);
     expect(Object.getOwnPropertySymbols(ours)).toEqual([brand]);
     // The same keys `jsonSchema()` produces, so `asSchema` takes it the same way.
-    expect(Object.keys(ours).filter((k) => k !== '~standard').sort()).toEqual(Object.keys(reference).sort());
+    expect(
+      Object.keys(ours)
+        .filter((k) => k !== '~standard')
+        .sort(),
+    ).toEqual(Object.keys(reference).sort());
   });
 
   it('is used by `asSchema` as it is: the provider gets our JSON Schema untouched', async () => {
@@ -98,7 +107,11 @@ describe('toAiSdkTools: the schema wrapper', () => {
       const result = await resolved.validate?.(bad);
       expect(result?.success).toBe(false);
       expect(result?.success === false && result.error).toBeInstanceOf(ToolConversionError);
-      expect(result?.success === false && result.error).toMatchObject({ reason: 'invalid-arguments', toolName: 'get_weather', target: 'ai-sdk' });
+      expect(result?.success === false && result.error).toMatchObject({
+        reason: 'invalid-arguments',
+        toolName: 'get_weather',
+        target: 'ai-sdk',
+      });
     }
   });
 
@@ -113,7 +126,9 @@ describe('toAiSdkTools: the schema wrapper', () => {
     expect(copy).not.toBe(schema.jsonSchema);
     expect(copy.properties).not.toBe(schema.jsonSchema.properties);
     expect(standard.jsonSchema.output({ target: 'draft-2020-12' })).toEqual(schema.jsonSchema);
-    expect(() => standard.jsonSchema.input({ target: 'openapi-3.0' })).toThrow(expect.objectContaining({ reason: 'unsupported-schema' }));
+    expect(() => standard.jsonSchema.input({ target: 'openapi-3.0' })).toThrow(
+      expect.objectContaining({ reason: 'unsupported-schema' }),
+    );
 
     // Without the brand, `ai` goes through `~standard` and rewrites what it gets: our schema, and the
     // caller's frozen one, stay untouched because it gets a copy.
@@ -122,7 +137,10 @@ describe('toAiSdkTools: the schema wrapper', () => {
     expect(viaStandard).not.toBe(schema);
     const rewritten = (await viaStandard.jsonSchema) as Record<string, unknown>;
     expect(rewritten['additionalProperties']).toBe(false);
-    expect((rewritten['properties'] as Record<string, unknown>)['city']).toEqual({ type: 'string', description: 'City name' });
+    expect((rewritten['properties'] as Record<string, unknown>)['city']).toEqual({
+      type: 'string',
+      description: 'City name',
+    });
     expect(await viaStandard.validate?.({ city: 'x' })).toMatchObject({ success: true, value: { city: 'x' } });
   });
 });
@@ -133,8 +151,12 @@ describe('toAiSdkTools: execute', () => {
     const { calls, execute } = recorder({ done: true });
     const set = toAiSdkTools(tools, execute);
     const signal = new AbortController().signal;
-    await expect(set[GITHUB_OPENAI_NAME]?.execute({ title: 'Bug' }, { ...options, abortSignal: signal })).resolves.toEqual({ done: true });
-    expect(calls).toEqual([['github.create_issue', { title: 'Bug' }, { signal, toolCallId: 'call-1', tool: tools[1] }]]);
+    await expect(
+      set[GITHUB_OPENAI_NAME]?.execute({ title: 'Bug' }, { ...options, abortSignal: signal }),
+    ).resolves.toEqual({ done: true });
+    expect(calls).toEqual([
+      ['github.create_issue', { title: 'Bug' }, { signal, toolCallId: 'call-1', tool: tools[1] }],
+    ]);
     expect(calls[0]?.[2].signal).toBe(signal);
     expect(calls[0]?.[2].tool).toBe(tools[1]);
   });
@@ -151,7 +173,11 @@ describe('toAiSdkTools: execute', () => {
   it('rejects arguments that are not an object without calling back', async () => {
     const { calls, execute } = recorder();
     const run = toAiSdkTools(sampleTools(), execute)['ping']!.execute;
-    await expect(run([1], options)).rejects.toMatchObject({ name: 'ToolConversionError', reason: 'invalid-arguments', toolName: 'ping' });
+    await expect(run([1], options)).rejects.toMatchObject({
+      name: 'ToolConversionError',
+      reason: 'invalid-arguments',
+      toolName: 'ping',
+    });
     await expect(run(null, options)).rejects.toBeInstanceOf(ToolConversionError);
     expect(calls).toEqual([]);
   });
@@ -178,11 +204,18 @@ describe('toAiSdkTools: end to end through generateText', () => {
     usage,
     warnings: [],
   });
-  const textTurn = { content: [{ type: 'text' as const, text: 'Filed.' }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] };
+  const textTurn = {
+    content: [{ type: 'text' as const, text: 'Filed.' }],
+    finishReason: { unified: 'stop' as const, raw: 'stop' },
+    usage,
+    warnings: [],
+  };
 
   it('the model sees our schemas, and its tool call runs the MCP tool with the parsed arguments', async () => {
     const tools: readonly ConvertibleTool[] = sampleTools();
-    const model = new MockLanguageModelV4({ doGenerate: [toolCallTurn(GITHUB_OPENAI_NAME, '{"title":"Bug"}'), textTurn] });
+    const model = new MockLanguageModelV4({
+      doGenerate: [toolCallTurn(GITHUB_OPENAI_NAME, '{"title":"Bug"}'), textTurn],
+    });
     const execute = vi.fn<AiSdkExecute>(async () => ({ content: [{ type: 'text', text: 'issue #1' }] }));
     const controller = new AbortController();
     const result = await generateText({
@@ -195,8 +228,14 @@ describe('toAiSdkTools: end to end through generateText', () => {
 
     const sent = model.doGenerateCalls[0]?.tools;
     expect(sent?.map((t) => t.name)).toEqual(['get_weather', GITHUB_OPENAI_NAME, 'ping']);
-    expect(sent?.find((t) => t.name === 'ping')).toMatchObject({ type: 'function', inputSchema: { type: 'object', properties: {} } });
-    expect(sent?.find((t) => t.name === 'get_weather')).toMatchObject({ description: 'Current weather for a city', inputSchema: tools[0]?.inputSchema });
+    expect(sent?.find((t) => t.name === 'ping')).toMatchObject({
+      type: 'function',
+      inputSchema: { type: 'object', properties: {} },
+    });
+    expect(sent?.find((t) => t.name === 'get_weather')).toMatchObject({
+      description: 'Current weather for a city',
+      inputSchema: tools[0]?.inputSchema,
+    });
 
     expect(execute).toHaveBeenCalledTimes(1);
     const [name, args, callOptions] = execute.mock.calls[0]!;
@@ -204,7 +243,9 @@ describe('toAiSdkTools: end to end through generateText', () => {
     expect(callOptions.tool).toBe(tools[1]);
     expect(callOptions.signal).toBeInstanceOf(AbortSignal);
     expect(callOptions.toolCallId).toBe('call-1');
-    expect(result.steps[0]?.toolResults).toMatchObject([{ toolName: GITHUB_OPENAI_NAME, dynamic: true, output: { content: [{ text: 'issue #1' }] } }]);
+    expect(result.steps[0]?.toolResults).toMatchObject([
+      { toolName: GITHUB_OPENAI_NAME, dynamic: true, output: { content: [{ text: 'issue #1' }] } },
+    ]);
     expect(mapToolNames(tools, 'ai-sdk').get(result.steps[0]?.toolCalls[0]?.toolName ?? '')).toBe(tools[1]);
     expect(result.text).toBe('Filed.');
   });
@@ -212,7 +253,12 @@ describe('toAiSdkTools: end to end through generateText', () => {
   it('arguments that are not an object never reach the MCP tool', async () => {
     const model = new MockLanguageModelV4({ doGenerate: [toolCallTurn('ping', '[1,2]'), textTurn] });
     const execute = vi.fn<AiSdkExecute>(async () => 'unreachable');
-    const result = await generateText({ model, prompt: 'x', tools: toAiSdkTools(sampleTools(), execute), stopWhen: isStepCount(2) });
+    const result = await generateText({
+      model,
+      prompt: 'x',
+      tools: toAiSdkTools(sampleTools(), execute),
+      stopWhen: isStepCount(2),
+    });
     expect(execute).not.toHaveBeenCalled();
     expect(result.steps[0]?.content.some((part) => part.type === 'tool-error')).toBe(true);
   });

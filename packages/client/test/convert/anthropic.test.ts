@@ -23,7 +23,11 @@ describe('toAnthropicTools', () => {
 
   it('builds client tools with an object input_schema, omitting a missing description', () => {
     expect(toAnthropicTools(sampleTools()).slice(1)).toEqual([
-      { name: GITHUB_OPENAI_NAME, description: 'Create issue', input_schema: { type: 'object', properties: { title: { type: 'string' } } } },
+      {
+        name: GITHUB_OPENAI_NAME,
+        description: 'Create issue',
+        input_schema: { type: 'object', properties: { title: { type: 'string' } } },
+      },
       { name: 'ping', input_schema: { type: 'object', properties: {} } },
     ]);
     expect('description' in (toAnthropicTools(sampleTools())[2] ?? {})).toBe(false);
@@ -52,7 +56,12 @@ describe('toAnthropicTools', () => {
     }));
     const client = new Anthropic({ apiKey: 'test-key', baseURL: 'http://127.0.0.1:9', fetch, maxRetries: 0 });
     const converted = toAnthropicTools(tools);
-    const message = await client.messages.create({ model: 'claude-test', max_tokens: 16, messages: [{ role: 'user', content: 'file a bug' }], tools: converted });
+    const message = await client.messages.create({
+      model: 'claude-test',
+      max_tokens: 16,
+      messages: [{ role: 'user', content: 'file a bug' }],
+      tools: converted,
+    });
 
     expect(requests).toHaveLength(1);
     expect(requests[0]?.url).toBe('http://127.0.0.1:9/v1/messages');

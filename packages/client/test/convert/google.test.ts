@@ -33,12 +33,19 @@ describe('toGoogleTools / toGoogleFunctionDeclarations', () => {
             description: 'Current weather for a city',
             parametersJsonSchema: {
               type: 'object',
-              properties: { city: { type: 'string', description: 'City name' }, units: { enum: ['metric', 'imperial'] } },
+              properties: {
+                city: { type: 'string', description: 'City name' },
+                units: { enum: ['metric', 'imperial'] },
+              },
               required: ['city'],
               additionalProperties: false,
             },
           },
-          { name: 'github.create_issue', description: 'Create issue', parametersJsonSchema: { type: 'object', properties: { title: { type: 'string' } } } },
+          {
+            name: 'github.create_issue',
+            description: 'Create issue',
+            parametersJsonSchema: { type: 'object', properties: { title: { type: 'string' } } },
+          },
           { name: 'ping', parametersJsonSchema: { type: 'object', properties: {} } },
         ],
       },
@@ -55,14 +62,21 @@ describe('toGoogleTools / toGoogleFunctionDeclarations', () => {
     const { fetch, requests } = recordingFetch(() => ({
       candidates: [
         {
-          content: { role: 'model', parts: [{ functionCall: { name: 'github.create_issue', args: { title: 'Bug' } } }] },
+          content: {
+            role: 'model',
+            parts: [{ functionCall: { name: 'github.create_issue', args: { title: 'Bug' } } }],
+          },
           finishReason: 'STOP',
         },
       ],
     }));
     const ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: 'http://127.0.0.1:9', fetch } });
     const converted = toGoogleTools(tools);
-    const response = await ai.models.generateContent({ model: 'gemini-test', contents: 'file a bug', config: { tools: converted } });
+    const response = await ai.models.generateContent({
+      model: 'gemini-test',
+      contents: 'file a bug',
+      config: { tools: converted },
+    });
 
     expect(requests).toHaveLength(1);
     expect(requests[0]?.url).toMatch(/^http:\/\/127\.0\.0\.1:9\/.*models\/gemini-test:generateContent$/);

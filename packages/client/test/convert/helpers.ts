@@ -23,7 +23,11 @@ export function sampleTools() {
         additionalProperties: false,
       },
     },
-    { name: 'github.create_issue', title: 'Create issue', inputSchema: { type: 'object', properties: { title: { type: 'string' } } } },
+    {
+      name: 'github.create_issue',
+      title: 'Create issue',
+      inputSchema: { type: 'object', properties: { title: { type: 'string' } } },
+    },
     { name: 'ping', inputSchema: { type: 'object' } },
   ] as const satisfies readonly ConvertibleTool[]);
 }
@@ -42,7 +46,10 @@ export function recordingFetch(respond: (body: Record<string, unknown>) => unkno
     const raw = init?.body ?? (input instanceof Request ? await input.text() : undefined);
     const body = JSON.parse(String(raw)) as Record<string, unknown>;
     requests.push({ url, body });
-    return new Response(JSON.stringify(respond(body)), { status: 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(respond(body)), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
   };
   return { fetch, requests };
 }

@@ -24,7 +24,11 @@ const RULES: Record<ToolNameTarget, RegExp> = {
 };
 const TARGETS = Object.keys(RULES) as ToolNameTarget[];
 
-const tool = (name: string, extra: Partial<ConvertibleTool> = {}): ConvertibleTool => ({ name, inputSchema: { type: 'object' }, ...extra });
+const tool = (name: string, extra: Partial<ConvertibleTool> = {}): ConvertibleTool => ({
+  name,
+  inputSchema: { type: 'object' },
+  ...extra,
+});
 const noop = async (): Promise<unknown> => undefined;
 
 /** Every converter, as a function of the tool list, keyed by the naming target it uses. */
@@ -38,7 +42,8 @@ const CONVERTERS: [string, ToolNameTarget, (tools: readonly ConvertibleTool[]) =
 
 describe('convertToolName', () => {
   it.each(TARGETS)('keeps a name %s accepts, including one of exactly 64 characters', (target) => {
-    for (const name of ['get_weather', 'search-docs', 'Tool_2', 'x'.repeat(64)]) expect(convertToolName(name, target)).toBe(name);
+    for (const name of ['get_weather', 'search-docs', 'Tool_2', 'x'.repeat(64)])
+      expect(convertToolName(name, target)).toBe(name);
   });
 
   it('keeps dots and colons for Google only', () => {
@@ -141,29 +146,43 @@ describe('duplicate and invalid names', () => {
     })();
     expect(error).toBeInstanceOf(ToolConversionError);
     expect(error).toBeInstanceOf(McpError);
-    expect(error).toMatchObject({ reason: 'duplicate-name', code: 'MCPC_TOOL_CONVERSION', target, toolName: 'search', convertedName: 'search' });
+    expect(error).toMatchObject({
+      reason: 'duplicate-name',
+      code: 'MCPC_TOOL_CONVERSION',
+      target,
+      toolName: 'search',
+      convertedName: 'search',
+    });
   });
 
   it.each(CONVERTERS)('%s detects a sanitized name meeting a literal one', (_, target, convert) => {
     const literal = convertToolName('a/b', target);
     expect(literal).not.toBe('a/b');
-    expect(() => convert([tool('a/b'), tool(literal)])).toThrow(expect.objectContaining({ reason: 'duplicate-name', convertedName: literal }));
+    expect(() => convert([tool('a/b'), tool(literal)])).toThrow(
+      expect.objectContaining({ reason: 'duplicate-name', convertedName: literal }),
+    );
     // Two different names that merely sanitize alike do not clash: the hash keeps them apart.
     expect(() => convert([tool('a/b'), tool('a.b'), tool('a b')])).not.toThrow();
   });
 
   it('names the clashing tools in the message, escaped', () => {
-    expect(() => toOpenAITools([tool('x\u001b[31m'), tool('x\u001b[31m')])).toThrow(/"x\\u001b\[31m" and "x\\u001b\[31m"/);
+    expect(() => toOpenAITools([tool('x\u001b[31m'), tool('x\u001b[31m')])).toThrow(
+      /"x\\u001b\[31m" and "x\\u001b\[31m"/,
+    );
   });
 
   it.each(CONVERTERS)('%s rejects a name that is not a string with invalid-name', (_, target, convert) => {
     const bad = { name: 42, inputSchema: { type: 'object' } } as unknown as ConvertibleTool;
-    expect(() => convert([bad])).toThrow(expect.objectContaining({ reason: 'invalid-name', target, toolName: undefined }));
+    expect(() => convert([bad])).toThrow(
+      expect.objectContaining({ reason: 'invalid-name', target, toolName: undefined }),
+    );
   });
 
   it('rejects a `name` option that returns a non-string, naming the tool', () => {
     const rename = (() => undefined) as unknown as (t: ConvertibleTool) => string;
-    expect(() => toAnthropicTools([tool('ok')], { name: rename })).toThrow(expect.objectContaining({ reason: 'invalid-name', toolName: 'ok' }));
+    expect(() => toAnthropicTools([tool('ok')], { name: rename })).toThrow(
+      expect.objectContaining({ reason: 'invalid-name', toolName: 'ok' }),
+    );
   });
 });
 

@@ -47,7 +47,11 @@ describe('toOpenAITools (Chat Completions)', () => {
       },
       {
         type: 'function',
-        function: { name: GITHUB_OPENAI_NAME, description: 'Create issue', parameters: { type: 'object', properties: { title: { type: 'string' } } } },
+        function: {
+          name: GITHUB_OPENAI_NAME,
+          description: 'Create issue',
+          parameters: { type: 'object', properties: { title: { type: 'string' } } },
+        },
       },
       { type: 'function', function: { name: 'ping', parameters: { type: 'object', properties: {} } } },
     ]);
@@ -72,14 +76,20 @@ describe('toOpenAITools (Chat Completions)', () => {
             role: 'assistant',
             content: null,
             refusal: null,
-            tool_calls: [{ id: 'call_1', type: 'function', function: { name: GITHUB_OPENAI_NAME, arguments: '{"title":"Bug"}' } }],
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: GITHUB_OPENAI_NAME, arguments: '{"title":"Bug"}' } },
+            ],
           },
         },
       ],
     }));
     const client = new OpenAI({ apiKey: 'test-key', baseURL: 'http://127.0.0.1:9/v1', fetch, maxRetries: 0 });
     const converted = toOpenAITools(tools);
-    const completion = await client.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'file a bug' }], tools: converted });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'file a bug' }],
+      tools: converted,
+    });
 
     expect(requests).toHaveLength(1);
     expect(requests[0]?.url).toBe('http://127.0.0.1:9/v1/chat/completions');
@@ -96,7 +106,11 @@ describe('toOpenAIResponsesTools (Responses API)', () => {
     const tools = sampleTools();
     const union: OpenAI.Responses.Tool[] = toOpenAIResponsesTools(tools);
     const functionTools: OpenAI.Responses.FunctionTool[] = toOpenAIResponsesTools(tools);
-    const params: OpenAI.Responses.ResponseCreateParamsNonStreaming = { model: 'gpt-test', input: 'hi', tools: toOpenAIResponsesTools(tools) };
+    const params: OpenAI.Responses.ResponseCreateParamsNonStreaming = {
+      model: 'gpt-test',
+      input: 'hi',
+      tools: toOpenAIResponsesTools(tools),
+    };
     expectTypeOf<OpenAIResponsesTool>().toExtend<OpenAI.Responses.FunctionTool>();
     expectTypeOf<OpenAIChatTool>().not.toExtend<OpenAI.Responses.FunctionTool>();
     expectTypeOf<AnthropicTool>().not.toExtend<OpenAI.Responses.Tool>();
@@ -105,7 +119,13 @@ describe('toOpenAIResponsesTools (Responses API)', () => {
 
   it('builds flat function tools with an explicit `strict: false`', () => {
     expect(toOpenAIResponsesTools(sampleTools()).slice(1)).toEqual([
-      { type: 'function', name: GITHUB_OPENAI_NAME, description: 'Create issue', parameters: { type: 'object', properties: { title: { type: 'string' } } }, strict: false },
+      {
+        type: 'function',
+        name: GITHUB_OPENAI_NAME,
+        description: 'Create issue',
+        parameters: { type: 'object', properties: { title: { type: 'string' } } },
+        strict: false,
+      },
       { type: 'function', name: 'ping', parameters: { type: 'object', properties: {} }, strict: false },
     ]);
   });
@@ -118,7 +138,16 @@ describe('toOpenAIResponsesTools (Responses API)', () => {
       created_at: 0,
       status: 'completed',
       model: 'gpt-test',
-      output: [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}', status: 'completed' }],
+      output: [
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_1',
+          name: 'get_weather',
+          arguments: '{"city":"Oslo"}',
+          status: 'completed',
+        },
+      ],
       parallel_tool_calls: true,
       tool_choice: 'auto',
       tools: [],

@@ -17,15 +17,32 @@ const noop = async (): Promise<unknown> => undefined;
 /** Every converter reduced to "tools in, [name, description | undefined, schema][] out". */
 type Flat = [string, string | undefined, Record<string, unknown>][];
 const FLATTENED: [string, ToolNameTarget, (tools: Iterable<ConvertibleTool>) => Flat][] = [
-  ['toOpenAITools', 'openai', (t) => toOpenAITools(t).map((x) => [x.function.name, x.function.description, x.function.parameters])],
-  ['toOpenAIResponsesTools', 'openai', (t) => toOpenAIResponsesTools(t).map((x) => [x.name, x.description, x.parameters])],
+  [
+    'toOpenAITools',
+    'openai',
+    (t) => toOpenAITools(t).map((x) => [x.function.name, x.function.description, x.function.parameters]),
+  ],
+  [
+    'toOpenAIResponsesTools',
+    'openai',
+    (t) => toOpenAIResponsesTools(t).map((x) => [x.name, x.description, x.parameters]),
+  ],
   ['toAnthropicTools', 'anthropic', (t) => toAnthropicTools(t).map((x) => [x.name, x.description, x.input_schema])],
-  ['toGoogleFunctionDeclarations', 'google', (t) => toGoogleFunctionDeclarations(t).map((x) => [x.name, x.description, x.parametersJsonSchema])],
-  ['toAiSdkTools', 'ai-sdk', (t) => Object.entries(toAiSdkTools(t, noop)).map(([k, x]) => [k, x.description, x.inputSchema.jsonSchema])],
+  [
+    'toGoogleFunctionDeclarations',
+    'google',
+    (t) => toGoogleFunctionDeclarations(t).map((x) => [x.name, x.description, x.parametersJsonSchema]),
+  ],
+  [
+    'toAiSdkTools',
+    'ai-sdk',
+    (t) => Object.entries(toAiSdkTools(t, noop)).map(([k, x]) => [k, x.description, x.inputSchema.jsonSchema]),
+  ],
 ];
 
 const withSchema = (inputSchema: unknown): ConvertibleTool => deepFreeze({ name: 't', inputSchema }) as ConvertibleTool;
-const schemaOf = (convert: (tools: Iterable<ConvertibleTool>) => Flat, inputSchema: unknown) => convert([withSchema(inputSchema)])[0]?.[2];
+const schemaOf = (convert: (tools: Iterable<ConvertibleTool>) => Flat, inputSchema: unknown) =>
+  convert([withSchema(inputSchema)])[0]?.[2];
 
 describe.each(FLATTENED)('%s: input schemas', (_, target, convert) => {
   it('adds `type: "object"` and `properties` when missing, and treats a missing schema as no arguments', () => {
@@ -34,7 +51,10 @@ describe.each(FLATTENED)('%s: input schemas', (_, target, convert) => {
     expect(schemaOf(convert, undefined)).toEqual({ type: 'object', properties: {} });
     expect(schemaOf(convert, null)).toEqual({ type: 'object', properties: {} });
     expect(schemaOf(convert, { properties: null })).toEqual({ type: 'object', properties: {} });
-    expect(schemaOf(convert, { properties: { q: { type: 'string' } } })).toEqual({ type: 'object', properties: { q: { type: 'string' } } });
+    expect(schemaOf(convert, { properties: { q: { type: 'string' } } })).toEqual({
+      type: 'object',
+      properties: { q: { type: 'string' } },
+    });
   });
 
   it('narrows a type list containing "object" to "object": arguments are always an object', () => {
@@ -106,27 +126,53 @@ describe.each(FLATTENED)('%s: input schemas', (_, target, convert) => {
 });
 
 describe('top-level combinators', () => {
-  const union = { anyOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'object', properties: { b: { type: 'number' } } }] };
+  const union = {
+    anyOf: [
+      { type: 'object', properties: { a: { type: 'string' } } },
+      { type: 'object', properties: { b: { type: 'number' } } },
+    ],
+  };
 
-  it.each(['anyOf', 'oneOf', 'allOf', 'enum', 'not'])('OpenAI rejects a top-level %s up front, as its API would with a 400', (keyword) => {
-    const tools = [withSchema({ type: 'object', [keyword]: keyword === 'not' ? {} : [{}] })];
-    for (const convert of [toOpenAITools, toOpenAIResponsesTools]) {
-      expect(() => convert(tools)).toThrow(expect.objectContaining({ reason: 'unsupported-schema', target: 'openai' }));
-    }
-  });
+  it.each(['anyOf', 'oneOf', 'allOf', 'enum', 'not'])(
+    'OpenAI rejects a top-level %s up front, as its API would with a 400',
+    (keyword) => {
+      const tools = [withSchema({ type: 'object', [keyword]: keyword === 'not' ? {} : [{}] })];
+      for (const convert of [toOpenAITools, toOpenAIResponsesTools]) {
+        expect(() => convert(tools)).toThrow(
+          expect.objectContaining({ reason: 'unsupported-schema', target: 'openai' }),
+        );
+      }
+    },
+  );
 
   it.each(['anyOf', 'oneOf', 'allOf'])('Anthropic rejects a top-level %s up front', (keyword) => {
-    expect(() => toAnthropicTools([withSchema({ [keyword]: [{}] })])).toThrow(expect.objectContaining({ reason: 'unsupported-schema', target: 'anthropic' }));
+    expect(() => toAnthropicTools([withSchema({ [keyword]: [{}] })])).toThrow(
+      expect.objectContaining({ reason: 'unsupported-schema', target: 'anthropic' }),
+    );
   });
 
   it('Anthropic takes a top-level enum or not; Google and the AI SDK take combinators as they are', () => {
-    expect(toAnthropicTools([withSchema({ not: { required: ['x'] } })])[0]?.input_schema).toEqual({ type: 'object', properties: {}, not: { required: ['x'] } });
-    expect(toGoogleTools([withSchema(union)])[0]?.functionDeclarations[0]?.parametersJsonSchema).toEqual({ ...union, type: 'object', properties: {} });
-    expect(toAiSdkTools([withSchema(union)], noop)['t']?.inputSchema.jsonSchema).toEqual({ ...union, type: 'object', properties: {} });
+    expect(toAnthropicTools([withSchema({ not: { required: ['x'] } })])[0]?.input_schema).toEqual({
+      type: 'object',
+      properties: {},
+      not: { required: ['x'] },
+    });
+    expect(toGoogleTools([withSchema(union)])[0]?.functionDeclarations[0]?.parametersJsonSchema).toEqual({
+      ...union,
+      type: 'object',
+      properties: {},
+    });
+    expect(toAiSdkTools([withSchema(union)], noop)['t']?.inputSchema.jsonSchema).toEqual({
+      ...union,
+      type: 'object',
+      properties: {},
+    });
   });
 
   it('the error is a ToolConversionError naming the tool and the keyword', () => {
     expect(() => toOpenAITools([{ name: 'pick', inputSchema: union }])).toThrow(ToolConversionError);
-    expect(() => toOpenAITools([{ name: 'pick', inputSchema: union }])).toThrow(/tool "pick": openai does not accept `anyOf`/);
+    expect(() => toOpenAITools([{ name: 'pick', inputSchema: union }])).toThrow(
+      /tool "pick": openai does not accept `anyOf`/,
+    );
   });
 });

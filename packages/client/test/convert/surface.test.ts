@@ -22,7 +22,11 @@ describe('the convert module', () => {
 
   it('accepts the client’s own Tool objects and a raw tools/list entry', () => {
     expectTypeOf<ClientTool>().toExtend<ConvertibleTool>();
-    const wire = { name: 'x', inputSchema: { type: 'object' as const, properties: {} }, annotations: { title: 'X', readOnlyHint: true } };
+    const wire = {
+      name: 'x',
+      inputSchema: { type: 'object' as const, properties: {} },
+      annotations: { title: 'X', readOnlyHint: true },
+    };
     expectTypeOf(wire).toExtend<ConvertibleTool>();
     expect(convert.toOpenAITools([wire])[0]?.function.description).toBe('X');
   });

@@ -60,7 +60,11 @@ export class ServerBinding {
   async assertStillBound(issuer: string): Promise<void> {
     const now = await this.fresh();
     if (now?.issuer !== issuer) {
-      safeLog(this.#ctx.logger, 'warn', `[mcpc/oauth] discarded a token from ${escapeForLog(issuer)}: ${this.#ctx.serverKey} now uses ${now === undefined ? 'no known server' : escapeForLog(now.issuer)}`);
+      safeLog(
+        this.#ctx.logger,
+        'warn',
+        `[mcpc/oauth] discarded a token from ${escapeForLog(issuer)}: ${this.#ctx.serverKey} now uses ${now === undefined ? 'no known server' : escapeForLog(now.issuer)}`,
+      );
       throw new AuthorizationServerChangedError(issuer, now?.issuer);
     }
   }
@@ -73,9 +77,11 @@ export class ServerBinding {
     const cached = this.#metadata.get(issuer);
     if (cached !== undefined && Date.now() - cached.at < MAX_METADATA_AGE_MS) return cached.as;
     const binding = await this.current();
-    const fallback = (legacy ?? (binding?.legacy === true && binding.issuer === issuer)) && issuer === this.#ctx.serverUrl.origin;
+    const fallback =
+      (legacy ?? (binding?.legacy === true && binding.issuer === issuer)) && issuer === this.#ctx.serverUrl.origin;
     const as = fallback
-      ? ((await discoverAuthorizationServer(this.#ctx.settings, issuer, signal, { allowMissing: true })) ?? defaultEndpoints(issuer))
+      ? ((await discoverAuthorizationServer(this.#ctx.settings, issuer, signal, { allowMissing: true })) ??
+        defaultEndpoints(issuer))
       : await discoverAuthorizationServer(this.#ctx.settings, issuer, signal);
     this.#metadata.set(issuer, { as, at: Date.now() });
     return as;
@@ -95,7 +101,11 @@ export class ServerBinding {
     const as = await this.metadataFor(issuer, signal, legacy);
     if (previous?.issuer !== issuer || previous.resource !== prm.resource || (previous.legacy === true) !== legacy) {
       if (previous !== undefined && previous.issuer !== issuer) {
-        safeLog(logger, 'info', `[mcpc/oauth] ${serverKey} now uses the authorization server ${escapeForLog(issuer)} (was ${escapeForLog(previous.issuer)})`);
+        safeLog(
+          logger,
+          'info',
+          `[mcpc/oauth] ${serverKey} now uses the authorization server ${escapeForLog(issuer)} (was ${escapeForLog(previous.issuer)})`,
+        );
       }
       // The previous server's token stays under its own key, for when that server is in use again.
       await this.#set(legacy ? { issuer, resource: prm.resource, legacy: true } : { issuer, resource: prm.resource });

@@ -6,7 +6,11 @@ import { parseWwwAuthenticate, pickChallenge } from './www-authenticate.js';
  * Without a challenge to go by, ask the server for one: a request without credentials that it answers
  * 401 names its `resource_metadata`. Only the headers are read; any failure is "no answer".
  */
-export async function probeResourceMetadata(settings: HttpSettings, serverUrl: URL, signal?: AbortSignal): Promise<string | undefined> {
+export async function probeResourceMetadata(
+  settings: HttpSettings,
+  serverUrl: URL,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
   const abort = () => controller.abort();

@@ -45,7 +45,12 @@ export function resourceMatches(resource: string, serverUrl: URL): boolean {
 
 const stringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
-async function parse(response: Response, url: string, serverUrl: URL, settings: HttpSettings): Promise<ProtectedResourceMetadata> {
+async function parse(
+  response: Response,
+  url: string,
+  serverUrl: URL,
+  settings: HttpSettings,
+): Promise<ProtectedResourceMetadata> {
   let body: unknown;
   try {
     body = await response.clone().json();
@@ -57,18 +62,29 @@ async function parse(response: Response, url: string, serverUrl: URL, settings: 
     throw new InvalidResponseError(`the protected resource metadata at ${url} has no "resource"`);
   }
   if (!resourceMatches(doc.resource, serverUrl)) {
-    throw new DiscoveryError('protected-resource', `the protected resource metadata at ${url} is for ${JSON.stringify(escapeForLog(doc.resource))}, not for ${serverUrl.href}`, { tried: [url] });
+    throw new DiscoveryError(
+      'protected-resource',
+      `the protected resource metadata at ${url} is for ${JSON.stringify(escapeForLog(doc.resource))}, not for ${serverUrl.href}`,
+      { tried: [url] },
+    );
   }
   let validated: oauth.ResourceServer;
   try {
     // oauth4webapi checks the status, the media type and the shape; we checked which resource it names.
     validated = await oauth.processResourceDiscoveryResponse(new URL(doc.resource), response);
   } catch (cause) {
-    throw new InvalidResponseError(`the protected resource metadata at ${url} is not valid: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new InvalidResponseError(
+      `the protected resource metadata at ${url} is not valid: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
   const servers = validated.authorization_servers;
   if (!stringArray(servers) || servers.length === 0) {
-    throw new DiscoveryError('protected-resource', `the protected resource metadata at ${url} lists no authorization_servers`, { tried: [url] });
+    throw new DiscoveryError(
+      'protected-resource',
+      `the protected resource metadata at ${url} lists no authorization_servers`,
+      { tried: [url] },
+    );
   }
   // An authorization server named by the peer is a peer URL: HTTPS, and no private addresses.
   for (const s of servers) checkOutgoing(settings, s, 'authorization server');
@@ -112,7 +128,11 @@ export async function discoverProtectedResource(
     const url = checkOutgoing(settings, resourceMetadataUrl, 'resource_metadata');
     const response = await getJson(settings, url.href, 'resource_metadata', signal);
     if (response.status !== 200) {
-      throw new DiscoveryError('protected-resource', `the resource_metadata ${url.href} answered HTTP ${response.status}`, { tried: [url.href] });
+      throw new DiscoveryError(
+        'protected-resource',
+        `the resource_metadata ${url.href} answered HTTP ${response.status}`,
+        { tried: [url.href] },
+      );
     }
     return parse(response, url.href, serverUrl, settings);
   }
@@ -125,5 +145,9 @@ export async function discoverProtectedResource(
     if (response.status !== 404) allMissing = false;
   }
   if (allMissing && options?.allowMissing === true) return undefined;
-  throw new DiscoveryError('protected-resource', `no protected resource metadata for ${serverUrl.href} (tried ${tried.join(', ')})`, { tried });
+  throw new DiscoveryError(
+    'protected-resource',
+    `no protected resource metadata for ${serverUrl.href} (tried ${tried.join(', ')})`,
+    { tried },
+  );
 }

@@ -16,7 +16,8 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
   const url = new URL(issuer);
   const path = url.pathname.replace(/\/$/, '');
   const origin = url.origin;
-  if (path === '') return [`${origin}/.well-known/oauth-authorization-server`, `${origin}/.well-known/openid-configuration`];
+  if (path === '')
+    return [`${origin}/.well-known/oauth-authorization-server`, `${origin}/.well-known/openid-configuration`];
   return [
     `${origin}/.well-known/oauth-authorization-server${path}`,
     `${origin}/.well-known/openid-configuration${path}`,
@@ -29,12 +30,30 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
  * well-known URL that answers 200 is used, and its `issuer` must be identical (plain string equality,
  * no normalization) to the issuer it was fetched for, or it is not used at all.
  */
-export async function discoverAuthorizationServer(settings: HttpSettings, issuer: string, signal?: AbortSignal): Promise<AuthorizationServerMetadata>;
+export async function discoverAuthorizationServer(
+  settings: HttpSettings,
+  issuer: string,
+  signal?: AbortSignal,
+): Promise<AuthorizationServerMetadata>;
 /** `allowMissing`: `undefined` rather than an error when every well-known URL answered 404. */
-export async function discoverAuthorizationServer(settings: HttpSettings, issuer: string, signal: AbortSignal | undefined, options: { readonly allowMissing: true }): Promise<AuthorizationServerMetadata | undefined>;
-export async function discoverAuthorizationServer(settings: HttpSettings, issuer: string, signal?: AbortSignal, options?: { readonly allowMissing: true }): Promise<AuthorizationServerMetadata | undefined> {
+export async function discoverAuthorizationServer(
+  settings: HttpSettings,
+  issuer: string,
+  signal: AbortSignal | undefined,
+  options: { readonly allowMissing: true },
+): Promise<AuthorizationServerMetadata | undefined>;
+export async function discoverAuthorizationServer(
+  settings: HttpSettings,
+  issuer: string,
+  signal?: AbortSignal,
+  options?: { readonly allowMissing: true },
+): Promise<AuthorizationServerMetadata | undefined> {
   const issuerUrl = checkOutgoing(settings, issuer, 'authorization server issuer');
-  if (issuerUrl.search !== '') throw new DiscoveryError('authorization-server', `the issuer ${JSON.stringify(issuer)} has a query component (RFC 8414 §2)`);
+  if (issuerUrl.search !== '')
+    throw new DiscoveryError(
+      'authorization-server',
+      `the issuer ${JSON.stringify(issuer)} has a query component (RFC 8414 §2)`,
+    );
   const tried: string[] = [];
   let allMissing = true;
   for (const url of authorizationServerMetadataUrls(issuer)) {
@@ -55,12 +74,19 @@ export async function discoverAuthorizationServer(settings: HttpSettings, issuer
       as = await oauth.processDiscoveryResponse(issuerUrl, response);
     } catch (cause) {
       if (cause instanceof IssuerMismatchError) throw cause;
-      throw new InvalidResponseError(`the authorization server metadata at ${url} is not valid: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+      throw new InvalidResponseError(
+        `the authorization server metadata at ${url} is not valid: ${cause instanceof Error ? cause.message : String(cause)}`,
+        { cause },
+      );
     }
     return as;
   }
   if (allMissing && options?.allowMissing === true) return undefined;
-  throw new DiscoveryError('authorization-server', `no authorization server metadata for ${issuer} (tried ${tried.join(', ')})`, { tried });
+  throw new DiscoveryError(
+    'authorization-server',
+    `no authorization server metadata for ${issuer} (tried ${tried.join(', ')})`,
+    { tried },
+  );
 }
 
 /** PKCE must be advertised with S256 before an authorization request is made (MCP: refuse otherwise). */
@@ -70,8 +96,13 @@ export function assertPkceS256(as: AuthorizationServerMetadata): void {
 }
 
 /** The endpoint named `name` in the metadata, checked against the URL policy before it is used. */
-export function endpoint(settings: HttpSettings, as: AuthorizationServerMetadata, name: 'authorization_endpoint' | 'token_endpoint' | 'registration_endpoint'): URL {
+export function endpoint(
+  settings: HttpSettings,
+  as: AuthorizationServerMetadata,
+  name: 'authorization_endpoint' | 'token_endpoint' | 'registration_endpoint',
+): URL {
   const value = as[name];
-  if (typeof value !== 'string') throw new DiscoveryError('authorization-server', `the metadata of ${as.issuer} has no ${name}`);
+  if (typeof value !== 'string')
+    throw new DiscoveryError('authorization-server', `the metadata of ${as.issuer} has no ${name}`);
   return checkOutgoing(settings, value, name);
 }

@@ -123,9 +123,11 @@ export function checkPeerUrl(value: unknown, purpose: string, policy: PeerUrlPol
   if (url.username !== '' || url.password !== '') throw new InsecureUrlError(value, purpose, 'it carries credentials');
   if (url.hash !== '' || value.includes('#')) throw new InsecureUrlError(value, purpose, 'it has a fragment');
   const host = classifyHost(url.hostname);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InsecureUrlError(value, purpose, `the ${url.protocol} scheme is not allowed`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new InsecureUrlError(value, purpose, `the ${url.protocol} scheme is not allowed`);
   if (host === 'loopback') {
-    if (!policy.localStack) throw new InsecureUrlError(value, purpose, 'it names the loopback interface, and the MCP server is not local');
+    if (!policy.localStack)
+      throw new InsecureUrlError(value, purpose, 'it names the loopback interface, and the MCP server is not local');
     return url;
   }
   if (host !== 'public' && host !== 'name') throw new InsecureUrlError(value, purpose, `it names a ${host} address`);
@@ -133,7 +135,18 @@ export function checkPeerUrl(value: unknown, purpose: string, policy: PeerUrlPol
   return url;
 }
 
-const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'about:', 'blob:', 'filesystem:', 'ftp:', 'ws:', 'wss:']);
+const FORBIDDEN_SCHEMES = new Set([
+  'javascript:',
+  'data:',
+  'file:',
+  'vbscript:',
+  'about:',
+  'blob:',
+  'filesystem:',
+  'ftp:',
+  'ws:',
+  'wss:',
+]);
 
 /**
  * A redirect URI must be HTTPS, plain HTTP on the loopback interface, or an RFC 8252 private-use scheme
@@ -151,19 +164,26 @@ export function checkRedirectUri(value: unknown, purpose = 'redirect_uri'): URL 
   }
   if (value.includes('#')) throw new InsecureUrlError(value, purpose, 'a redirect URI must not have a fragment');
   if (url.protocol === 'https:') {
-    if (url.username !== '' || url.password !== '') throw new InsecureUrlError(value, purpose, 'it carries credentials');
+    if (url.username !== '' || url.password !== '')
+      throw new InsecureUrlError(value, purpose, 'it carries credentials');
     return url;
   }
   if (url.protocol === 'http:') {
-    if (url.username !== '' || url.password !== '') throw new InsecureUrlError(value, purpose, 'it carries credentials');
+    if (url.username !== '' || url.password !== '')
+      throw new InsecureUrlError(value, purpose, 'it carries credentials');
     const host = url.hostname.toLowerCase();
     if (host === 'localhost' || classifyHost(host) === 'loopback') return url;
     throw new InsecureUrlError(value, purpose, 'plain HTTP is allowed on the loopback interface only');
   }
-  if (FORBIDDEN_SCHEMES.has(url.protocol)) throw new InsecureUrlError(value, purpose, `the ${url.protocol} scheme is not allowed`);
+  if (FORBIDDEN_SCHEMES.has(url.protocol))
+    throw new InsecureUrlError(value, purpose, `the ${url.protocol} scheme is not allowed`);
   // RFC 8252 §7.1: a private-use scheme is a reverse domain name the app controls, so it has a dot.
   if (/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/i.test(url.protocol)) return url;
-  throw new InsecureUrlError(value, purpose, 'it is neither HTTPS, loopback HTTP, nor a private-use (reverse domain) scheme');
+  throw new InsecureUrlError(
+    value,
+    purpose,
+    'it is neither HTTPS, loopback HTTP, nor a private-use (reverse domain) scheme',
+  );
 }
 
 /** A redirect URI a native app uses (loopback or private-use scheme): DCR's `application_type: native`. */
@@ -187,9 +207,11 @@ export function checkClientIdMetadataUrl(value: unknown): string {
   }
   const rawPath = value.replace(/^https:\/\/[^/?#]*/i, '').split(/[?#]/)[0] ?? '';
   if (url.protocol !== 'https:') throw new OAuthConfigError('clientIdMetadataUrl must be an https: URL');
-  if (rawPath === '' || rawPath === '/') throw new OAuthConfigError('clientIdMetadataUrl must have a path (e.g. https://app.example/oauth/client.json)');
+  if (rawPath === '' || rawPath === '/')
+    throw new OAuthConfigError('clientIdMetadataUrl must have a path (e.g. https://app.example/oauth/client.json)');
   if (value.includes('#')) throw new OAuthConfigError('clientIdMetadataUrl must not have a fragment');
-  if (url.username !== '' || url.password !== '') throw new OAuthConfigError('clientIdMetadataUrl must not carry credentials');
+  if (url.username !== '' || url.password !== '')
+    throw new OAuthConfigError('clientIdMetadataUrl must not carry credentials');
   if (rawPath.split('/').some((s) => s.replace(/%2e/gi, '.') === '.' || s.replace(/%2e/gi, '.') === '..')) {
     throw new OAuthConfigError('clientIdMetadataUrl must not contain dot segments');
   }

@@ -113,7 +113,12 @@ export function parseWwwAuthenticate(value: string | readonly string[] | undefin
         }
       }
     }
-    if (!duplicate) out.push(token68 === undefined ? { scheme: scheme.toLowerCase(), params } : { scheme: scheme.toLowerCase(), params, token68 });
+    if (!duplicate)
+      out.push(
+        token68 === undefined
+          ? { scheme: scheme.toLowerCase(), params }
+          : { scheme: scheme.toLowerCase(), params, token68 },
+      );
   }
   return out;
 }

@@ -39,11 +39,14 @@ function algorithmOf(key: CryptoKey): DPoPAlgorithm {
       if (a.hash?.name === 'SHA-256') return 'RS256';
       break;
   }
-  throw new OAuthConfigError(`a DPoP key of type ${a.name} is not supported (use ES256, ES384, Ed25519, PS256 or RS256)`);
+  throw new OAuthConfigError(
+    `a DPoP key of type ${a.name} is not supported (use ES256, ES384, Ed25519, PS256 or RS256)`,
+  );
 }
 
 /** base64url(SHA-256(token)): a proof's `ath` (RFC 9449 §4.2). */
-export const accessTokenHash = (token: string): string => createHash('sha256').update(token, 'ascii').digest('base64url');
+export const accessTokenHash = (token: string): string =>
+  createHash('sha256').update(token, 'ascii').digest('base64url');
 
 /**
  * A DPoP key (RFC 9449) and the nonces servers handed out. Token requests use oauth4webapi's handle,
@@ -75,7 +78,9 @@ export class DPoPKey {
     const alg = algorithmOf(keyPair.privateKey);
     const full = await exportJWK(keyPair.publicKey);
     // Only the public members go into a proof's header.
-    const publicJwk: JWK = Object.fromEntries(Object.entries(full).filter(([k]) => ['kty', 'crv', 'x', 'y', 'n', 'e'].includes(k)));
+    const publicJwk: JWK = Object.fromEntries(
+      Object.entries(full).filter(([k]) => ['kty', 'crv', 'x', 'y', 'n', 'e'].includes(k)),
+    );
     const jkt = await calculateJwkThumbprint(publicJwk, 'sha256');
     return new DPoPKey(keyPair, alg, publicJwk, jkt);
   }

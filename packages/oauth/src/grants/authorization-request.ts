@@ -13,7 +13,15 @@ export interface AuthorizationRequest {
 
 // Parameters this client sets: each appears exactly once in the request, whatever the endpoint's own
 // query carried.
-const OWN = ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'resource'] as const;
+const OWN = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+] as const;
 
 /**
  * The authorization URL. The endpoint's own query string is retained (RFC 6749 §3.1: a tenant, a
@@ -23,7 +31,12 @@ const OWN = ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challe
 export function buildAuthorizationUrl(endpoint: URL, request: AuthorizationRequest): URL {
   const url = new URL(endpoint.href);
   const endpointScope = url.searchParams.getAll('scope');
-  const scope = scopeString(scopeUnion(endpointScope.flatMap((s) => scopeList(s)), request.scope));
+  const scope = scopeString(
+    scopeUnion(
+      endpointScope.flatMap((s) => scopeList(s)),
+      request.scope,
+    ),
+  );
   const values: Record<(typeof OWN)[number], string> = {
     response_type: 'code',
     client_id: request.clientId,

@@ -18,7 +18,10 @@ export function callbackParameters(input: string | URL | URLSearchParams): URLSe
   const seen = new Set<string>();
   for (const name of params.keys()) {
     if (seen.has(name)) {
-      throw new AuthorizationResponseError('repeated-parameter', `the authorization response repeats the parameter ${JSON.stringify(escapeForLog(name, 40))}; refused`);
+      throw new AuthorizationResponseError(
+        'repeated-parameter',
+        `the authorization response repeats the parameter ${JSON.stringify(escapeForLog(name, 40))}; refused`,
+      );
     }
     seen.add(name);
   }
@@ -31,14 +34,27 @@ export function callbackParameters(input: string | URL | URLSearchParams): URLSe
  * absent one is refused when the server advertises `authorization_response_iss_parameter_supported`.
  * Runs before `error` is looked at: a response from the wrong issuer is neither acted on nor shown.
  */
-export function checkResponseIssuer(params: URLSearchParams, recordedIssuer: string, as: AuthorizationServerMetadata): void {
+export function checkResponseIssuer(
+  params: URLSearchParams,
+  recordedIssuer: string,
+  as: AuthorizationServerMetadata,
+): void {
   const iss = params.get('iss');
   if (iss !== null) {
-    if (iss !== recordedIssuer) throw new IssuerMismatchError('authorization-response', recordedIssuer, `names the issuer ${JSON.stringify(escapeForLog(iss))}`);
+    if (iss !== recordedIssuer)
+      throw new IssuerMismatchError(
+        'authorization-response',
+        recordedIssuer,
+        `names the issuer ${JSON.stringify(escapeForLog(iss))}`,
+      );
     return;
   }
   if (as.authorization_response_iss_parameter_supported === true) {
-    throw new IssuerMismatchError('authorization-response', recordedIssuer, 'has no iss, and the authorization server advertises authorization_response_iss_parameter_supported');
+    throw new IssuerMismatchError(
+      'authorization-response',
+      recordedIssuer,
+      'has no iss, and the authorization server advertises authorization_response_iss_parameter_supported',
+    );
   }
 }
 
@@ -46,16 +62,29 @@ export function checkResponseIssuer(params: URLSearchParams, recordedIssuer: str
  * After the issuer check: an `error` response becomes {@link AuthorizationDeniedError}; a success must
  * carry a code, and oauth4webapi validates it (state, no implicit/hybrid parameters, JARM refused).
  */
-export function validateCallback(params: URLSearchParams, as: AuthorizationServerMetadata, clientId: string, state: string): URLSearchParams {
+export function validateCallback(
+  params: URLSearchParams,
+  as: AuthorizationServerMetadata,
+  clientId: string,
+  state: string,
+): URLSearchParams {
   const error = params.get('error');
   if (error !== null) {
     const description = params.get('error_description');
-    throw new AuthorizationDeniedError(escapeForLog(error, 100), description === null ? undefined : escapeForLog(description));
+    throw new AuthorizationDeniedError(
+      escapeForLog(error, 100),
+      description === null ? undefined : escapeForLog(description),
+    );
   }
-  if (params.get('code') === null) throw new AuthorizationResponseError('missing-code', 'the authorization response carries no code');
+  if (params.get('code') === null)
+    throw new AuthorizationResponseError('missing-code', 'the authorization response carries no code');
   try {
     return oauth.validateAuthResponse(as, { client_id: clientId }, params, state);
   } catch (cause) {
-    throw new AuthorizationResponseError('invalid', `the authorization response is not valid: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new AuthorizationResponseError(
+      'invalid',
+      `the authorization response is not valid: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
 }

@@ -33,13 +33,20 @@ const KNOWN = new Set<string>(['none', 'client_secret_basic', 'client_secret_pos
  * secret, `none` for a public client.
  */
 export function chooseAuthMethod(as: AuthorizationServerMetadata, client: ClientSecrets): TokenEndpointAuthMethod {
-  const listed = Array.isArray(as.token_endpoint_auth_methods_supported) ? as.token_endpoint_auth_methods_supported : undefined;
+  const listed = Array.isArray(as.token_endpoint_auth_methods_supported)
+    ? as.token_endpoint_auth_methods_supported
+    : undefined;
   const supported = listed ?? ['client_secret_basic'];
   const own = client.tokenEndpointAuthMethod;
   if (own !== undefined) {
-    if (!KNOWN.has(own)) throw new ClientRegistrationError(`the token endpoint auth method ${JSON.stringify(own)} is not supported by this client`);
+    if (!KNOWN.has(own))
+      throw new ClientRegistrationError(
+        `the token endpoint auth method ${JSON.stringify(own)} is not supported by this client`,
+      );
     if (listed !== undefined && own !== 'none' && !listed.includes(own)) {
-      throw new ClientRegistrationError(`the authorization server ${as.issuer} does not support ${own} (it lists ${listed.join(', ')})`);
+      throw new ClientRegistrationError(
+        `the authorization server ${as.issuer} does not support ${own} (it lists ${listed.join(', ')})`,
+      );
     }
     return own as TokenEndpointAuthMethod;
   }
@@ -50,14 +57,17 @@ export function chooseAuthMethod(as: AuthorizationServerMetadata, client: Client
   if (client.clientSecret !== undefined) {
     if (supported.includes('client_secret_basic')) return 'client_secret_basic';
     if (supported.includes('client_secret_post')) return 'client_secret_post';
-    throw new ClientRegistrationError(`the authorization server ${as.issuer} supports neither client_secret_basic nor client_secret_post`);
+    throw new ClientRegistrationError(
+      `the authorization server ${as.issuer} supports neither client_secret_basic nor client_secret_post`,
+    );
   }
   return 'none';
 }
 
 async function importPrivateKey(key: ClientPrivateKey, alg: string | undefined): Promise<CryptoKey> {
   if (typeof key === 'string') return importPKCS8(key, alg ?? 'RS256');
-  if (typeof (key as CryptoKey).type === 'string' && typeof (key as CryptoKey).algorithm === 'object') return key as CryptoKey;
+  if (typeof (key as CryptoKey).type === 'string' && typeof (key as CryptoKey).algorithm === 'object')
+    return key as CryptoKey;
   const jwk = key as JWK;
   const imported = await importJWK(jwk, jwk.alg ?? alg ?? 'RS256');
   if (imported instanceof Uint8Array) throw new OAuthConfigError('privateKey must be an asymmetric private key');
@@ -82,16 +92,23 @@ function clientSecretBasic(secret: string): oauth.ClientAuth {
 }
 
 /** oauth4webapi's client authentication for the chosen method. */
-export async function clientAuthentication(method: TokenEndpointAuthMethod, client: ClientSecrets): Promise<oauth.ClientAuth> {
+export async function clientAuthentication(
+  method: TokenEndpointAuthMethod,
+  client: ClientSecrets,
+): Promise<oauth.ClientAuth> {
   switch (method) {
     case 'none':
       return oauth.None();
     case 'client_secret_basic':
     case 'client_secret_post':
-      if (client.clientSecret === undefined) throw new ClientRegistrationError(`${method} needs a client secret, and the client has none`);
-      return method === 'client_secret_basic' ? clientSecretBasic(client.clientSecret) : oauth.ClientSecretPost(client.clientSecret);
+      if (client.clientSecret === undefined)
+        throw new ClientRegistrationError(`${method} needs a client secret, and the client has none`);
+      return method === 'client_secret_basic'
+        ? clientSecretBasic(client.clientSecret)
+        : oauth.ClientSecretPost(client.clientSecret);
     case 'private_key_jwt': {
-      if (client.privateKey === undefined) throw new ClientRegistrationError('private_key_jwt needs a private key, and the client has none');
+      if (client.privateKey === undefined)
+        throw new ClientRegistrationError('private_key_jwt needs a private key, and the client has none');
       const key = await importPrivateKey(client.privateKey, client.privateKeyAlg);
       return oauth.PrivateKeyJwt(client.keyId === undefined ? key : { key, kid: client.keyId });
     }

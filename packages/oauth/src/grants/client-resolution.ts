@@ -76,20 +76,34 @@ export class ClientResolution {
    * registration already made, then — when `register` — a new one, which is written to storage and read
    * back before the flow goes on.
    */
-  async forAuthorizationCode(issuer: string, as: AuthorizationServerMetadata, register: boolean, signal?: AbortSignal): Promise<ClientSecrets> {
+  async forAuthorizationCode(
+    issuer: string,
+    as: AuthorizationServerMetadata,
+    register: boolean,
+    signal?: AbortSignal,
+  ): Promise<ClientSecrets> {
     const pre = await this.preRegistered(issuer);
     if (pre !== undefined) return pre;
     if (this.#o.configured.length > 0) throw this.noCredentials(issuer);
     const cimd = this.#o.clientIdMetadataUrl;
-    if (cimd !== undefined && as.client_id_metadata_document_supported === true) return { clientId: cimd, tokenEndpointAuthMethod: 'none' };
+    if (cimd !== undefined && as.client_id_metadata_document_supported === true)
+      return { clientId: cimd, tokenEndpointAuthMethod: 'none' };
     const storage = this.#o.storage;
     const key = storageKey.client(this.#o.serverKey, issuer);
     const stored = readClient(await storage.get(key));
     const redirectUri = this.#o.redirectUri;
-    if (stored?.kind === 'dynamic' && stored.issuer === issuer && (redirectUri === undefined || stored.redirectUris === undefined || stored.redirectUris.includes(redirectUri))) {
+    if (
+      stored?.kind === 'dynamic' &&
+      stored.issuer === issuer &&
+      (redirectUri === undefined || stored.redirectUris === undefined || stored.redirectUris.includes(redirectUri))
+    ) {
       const expires = stored.clientSecretExpiresAt;
       if (expires === undefined || expires === 0 || expires * 1000 > Date.now() + 60_000) {
-        return { clientId: stored.clientId, clientSecret: stored.clientSecret, tokenEndpointAuthMethod: stored.tokenEndpointAuthMethod };
+        return {
+          clientId: stored.clientId,
+          clientSecret: stored.clientSecret,
+          tokenEndpointAuthMethod: stored.tokenEndpointAuthMethod,
+        };
       }
     }
     if (!register) throw new ClientRegistrationError(`no client registration for ${JSON.stringify(issuer)} is stored`);
@@ -101,21 +115,35 @@ export class ClientResolution {
     const registered = await registerDynamically(
       this.#o.settings,
       as,
-      { redirectUri: requireRedirectUri(redirectUri), clientName: this.#o.clientName, clientUri: this.#o.clientUri, grantTypes: ['authorization_code', 'refresh_token'] },
+      {
+        redirectUri: requireRedirectUri(redirectUri),
+        clientName: this.#o.clientName,
+        clientUri: this.#o.clientUri,
+        grantTypes: ['authorization_code', 'refresh_token'],
+      },
       this.#o.logger,
       signal,
     );
     // Re-read: credentials the host wrote meanwhile outrank what we registered, and are never overwritten.
     const now = readClient(await storage.get(key));
-    if (now?.kind === 'preregistered' && now.issuer === issuer) return (await this.preRegistered(issuer)) as ClientSecrets;
+    if (now?.kind === 'preregistered' && now.issuer === issuer)
+      return (await this.preRegistered(issuer)) as ClientSecrets;
     try {
       await storage.set(key, toStored(registered));
     } catch (cause) {
-      throw new OAuthStorageError(`the client registration for ${issuer} could not be stored, and the flow needs it: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+      throw new OAuthStorageError(
+        `the client registration for ${issuer} could not be stored, and the flow needs it: ${cause instanceof Error ? cause.message : String(cause)}`,
+        { cause },
+      );
     }
     const back = readClient(await storage.get(key));
-    if (back?.clientId !== registered.clientId) throw new OAuthStorageError(`the client registration for ${issuer} did not reach storage, and the flow needs it`);
-    return { clientId: registered.clientId, clientSecret: registered.clientSecret, tokenEndpointAuthMethod: registered.tokenEndpointAuthMethod };
+    if (back?.clientId !== registered.clientId)
+      throw new OAuthStorageError(`the client registration for ${issuer} did not reach storage, and the flow needs it`);
+    return {
+      clientId: registered.clientId,
+      clientSecret: registered.clientSecret,
+      tokenEndpointAuthMethod: registered.tokenEndpointAuthMethod,
+    };
   }
 }
 

@@ -3,7 +3,11 @@ import * as oauth from 'oauth4webapi';
 import { chooseAuthMethod, clientAuthentication, type ClientSecrets } from './client-auth.js';
 import { InvalidResponseError, OAuthConfigError } from '../errors.js';
 import { customFetchFor, insecureAllowed, type FetchFunction, type HttpSettings } from '../http.js';
-import { discoverAuthorizationServer, endpoint, type AuthorizationServerMetadata } from '../discovery/server-metadata.js';
+import {
+  discoverAuthorizationServer,
+  endpoint,
+  type AuthorizationServerMetadata,
+} from '../discovery/server-metadata.js';
 import { mapError, type AssertionContext, type JwtBearerAssertion } from './token-request.js';
 import { isLocalStack } from '../discovery/url-policy.js';
 
@@ -45,13 +49,17 @@ export interface EnterpriseManagedAuthorizationOptions {
  */
 export function enterpriseManagedAuthorization(options: EnterpriseManagedAuthorizationOptions): JwtBearerAssertion {
   const { idp } = options;
-  if (typeof idp?.issuer !== 'string' || idp.issuer === '') throw new OAuthConfigError('enterpriseManagedAuthorization needs the IdP issuer (idp.issuer)');
-  if (typeof idp.clientId !== 'string' || idp.clientId === '') throw new OAuthConfigError('enterpriseManagedAuthorization needs the client id at the IdP (idp.clientId)');
-  if (typeof options.idToken !== 'string' && typeof options.idToken !== 'function') throw new OAuthConfigError('enterpriseManagedAuthorization needs the ID token (idToken)');
+  if (typeof idp?.issuer !== 'string' || idp.issuer === '')
+    throw new OAuthConfigError('enterpriseManagedAuthorization needs the IdP issuer (idp.issuer)');
+  if (typeof idp.clientId !== 'string' || idp.clientId === '')
+    throw new OAuthConfigError('enterpriseManagedAuthorization needs the client id at the IdP (idp.clientId)');
+  if (typeof options.idToken !== 'string' && typeof options.idToken !== 'function')
+    throw new OAuthConfigError('enterpriseManagedAuthorization needs the ID token (idToken)');
   let discovered: Promise<AuthorizationServerMetadata> | undefined;
 
   const metadata = (settings: HttpSettings, signal: AbortSignal | undefined): Promise<AuthorizationServerMetadata> => {
-    if (idp.tokenEndpoint !== undefined) return Promise.resolve({ issuer: idp.issuer, token_endpoint: idp.tokenEndpoint });
+    if (idp.tokenEndpoint !== undefined)
+      return Promise.resolve({ issuer: idp.issuer, token_endpoint: idp.tokenEndpoint });
     discovered ??= discoverAuthorizationServer(settings, idp.issuer, signal).catch((error: unknown) => {
       discovered = undefined; // a failed discovery is tried again next time
       throw error;
@@ -72,7 +80,8 @@ export function enterpriseManagedAuthorization(options: EnterpriseManagedAuthori
     const method = chooseAuthMethod(as, idp);
     const client: oauth.Client = { client_id: idp.clientId, token_endpoint_auth_method: method };
     const subjectToken = typeof options.idToken === 'string' ? options.idToken : await options.idToken(context.signal);
-    if (typeof subjectToken !== 'string' || subjectToken === '') throw new OAuthConfigError('the idToken source returned no token');
+    if (typeof subjectToken !== 'string' || subjectToken === '')
+      throw new OAuthConfigError('the idToken source returned no token');
     const parameters: Record<string, string> = {
       requested_token_type: ID_JAG_TOKEN_TYPE,
       audience: context.issuer,
@@ -83,18 +92,29 @@ export function enterpriseManagedAuthorization(options: EnterpriseManagedAuthori
     };
     let body: oauth.TokenEndpointResponse;
     try {
-      const response = await oauth.genericTokenEndpointRequest(as, client, await clientAuthentication(method, idp), TOKEN_EXCHANGE_GRANT, parameters, {
-        [oauth.customFetch]: customFetchFor(settings, 'token exchange', context.signal),
-        [oauth.allowInsecureRequests]: insecureAllowed(settings, token.href),
-        ...(context.signal === undefined ? {} : { signal: context.signal }),
-      });
+      const response = await oauth.genericTokenEndpointRequest(
+        as,
+        client,
+        await clientAuthentication(method, idp),
+        TOKEN_EXCHANGE_GRANT,
+        parameters,
+        {
+          [oauth.customFetch]: customFetchFor(settings, 'token exchange', context.signal),
+          [oauth.allowInsecureRequests]: insecureAllowed(settings, token.href),
+          ...(context.signal === undefined ? {} : { signal: context.signal }),
+        },
+      );
       // RFC 8693 §2.2.1: an issued token that is not an access token comes with token_type N_A.
-      body = await oauth.processGenericTokenEndpointResponse(as, client, response, { recognizedTokenTypes: { n_a: () => {} } });
+      body = await oauth.processGenericTokenEndpointResponse(as, client, response, {
+        recognizedTokenTypes: { n_a: () => {} },
+      });
     } catch (cause) {
       throw mapError('token-exchange', as, cause);
     }
     if (body.issued_token_type !== ID_JAG_TOKEN_TYPE) {
-      throw new InvalidResponseError(`the IdP ${as.issuer} issued ${typeof body.issued_token_type === 'string' ? JSON.stringify(body.issued_token_type.slice(0, 80)) : 'no issued_token_type'}, not an ID-JAG`);
+      throw new InvalidResponseError(
+        `the IdP ${as.issuer} issued ${typeof body.issued_token_type === 'string' ? JSON.stringify(body.issued_token_type.slice(0, 80)) : 'no issued_token_type'}, not an ID-JAG`,
+      );
     }
     return body.access_token;
   };

@@ -28,7 +28,10 @@ export class MachineGrant {
     if (client === undefined) throw this.#ctx.clientIds.noCredentials(d.issuer);
     const scope = scopeString(await this.#scopes.scopeFor(d, extra));
     const ctx = await tokenEndpointContext(this.#ctx.settings, d.as, client, d.prm.resource, this.#ctx.dpop, signal);
-    const issued = this.#ctx.grantType === 'jwt-bearer' ? await jwtBearer(ctx, await this.#assertion(d, scope, signal), scope) : await clientCredentials(ctx, scope);
+    const issued =
+      this.#ctx.grantType === 'jwt-bearer'
+        ? await jwtBearer(ctx, await this.#assertion(d, scope, signal), scope)
+        : await clientCredentials(ctx, scope);
     await this.#binding.assertStillBound(d.issuer);
     if (scope !== undefined) await this.#scopes.record(d.issuer, scopeList(scope));
     return this.#tokens.store(d.issuer, d.prm.resource, client.clientId, issued, scope);
@@ -40,9 +43,17 @@ export class MachineGrant {
     const source = options.assertion;
     const assertion =
       typeof source === 'function'
-        ? await source({ serverUrl, issuer: d.issuer, tokenEndpoint: endpoint(settings, d.as, 'token_endpoint').href, resource: d.prm.resource, scope, signal })
+        ? await source({
+            serverUrl,
+            issuer: d.issuer,
+            tokenEndpoint: endpoint(settings, d.as, 'token_endpoint').href,
+            resource: d.prm.resource,
+            scope,
+            signal,
+          })
         : source;
-    if (typeof assertion !== 'string' || assertion === '') throw new OAuthConfigError('the jwt-bearer assertion source returned no JWT');
+    if (typeof assertion !== 'string' || assertion === '')
+      throw new OAuthConfigError('the jwt-bearer assertion source returned no JWT');
     return assertion;
   }
 }

@@ -25,13 +25,29 @@ const optionalStrings = (v: unknown) => v === undefined || (Array.isArray(v) && 
  * redirect URI it registered must be loopback, HTTPS or a private-use scheme, and include ours.
  */
 export function validateRegistration(body: Record<string, unknown>, redirectUri: string): void {
-  const bad = (field: string, why = 'has the wrong type') => new ClientRegistrationError(`the registration response's ${field} ${why}`);
+  const bad = (field: string, why = 'has the wrong type') =>
+    new ClientRegistrationError(`the registration response's ${field} ${why}`);
   if (!optionalString(body.client_secret)) throw bad('client_secret');
-  if (body.client_id_issued_at !== undefined && (typeof body.client_id_issued_at !== 'number' || !Number.isFinite(body.client_id_issued_at))) throw bad('client_id_issued_at');
-  if (body.client_secret_expires_at !== undefined && (typeof body.client_secret_expires_at !== 'number' || !Number.isFinite(body.client_secret_expires_at))) {
+  if (
+    body.client_id_issued_at !== undefined &&
+    (typeof body.client_id_issued_at !== 'number' || !Number.isFinite(body.client_id_issued_at))
+  )
+    throw bad('client_id_issued_at');
+  if (
+    body.client_secret_expires_at !== undefined &&
+    (typeof body.client_secret_expires_at !== 'number' || !Number.isFinite(body.client_secret_expires_at))
+  ) {
     throw bad('client_secret_expires_at');
   }
-  for (const f of ['token_endpoint_auth_method', 'client_name', 'client_uri', 'scope', 'application_type', 'registration_access_token', 'registration_client_uri']) {
+  for (const f of [
+    'token_endpoint_auth_method',
+    'client_name',
+    'client_uri',
+    'scope',
+    'application_type',
+    'registration_access_token',
+    'registration_client_uri',
+  ]) {
     if (!optionalString(body[f])) throw bad(f);
   }
   for (const f of ['redirect_uris', 'grant_types', 'response_types']) if (!optionalStrings(body[f])) throw bad(f);
@@ -41,15 +57,23 @@ export function validateRegistration(body: Record<string, unknown>, redirectUri:
       try {
         checkRedirectUri(u, 'registered redirect_uri');
       } catch (e) {
-        if (e instanceof InsecureUrlError) throw new ClientRegistrationError(`the registration response registers an unsafe redirect URI: ${e.message}`, { cause: e });
+        if (e instanceof InsecureUrlError)
+          throw new ClientRegistrationError(
+            `the registration response registers an unsafe redirect URI: ${e.message}`,
+            { cause: e },
+          );
         throw e;
       }
     }
-    if (!uris.includes(redirectUri)) throw bad('redirect_uris', `does not include the redirect URI that was asked for (${redirectUri})`);
+    if (!uris.includes(redirectUri))
+      throw bad('redirect_uris', `does not include the redirect URI that was asked for (${redirectUri})`);
   }
   const method = body.token_endpoint_auth_method;
   if (method !== undefined && !['none', 'client_secret_basic', 'client_secret_post'].includes(method as string)) {
-    throw bad('token_endpoint_auth_method', `names ${JSON.stringify(escapeForLog(String(method)))}, which this client cannot use`);
+    throw bad(
+      'token_endpoint_auth_method',
+      `names ${JSON.stringify(escapeForLog(String(method)))}, which this client cannot use`,
+    );
   }
 }
 
@@ -70,7 +94,11 @@ async function withSecretExpiry(response: Response): Promise<Response> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return response;
   const fields = body as Record<string, unknown>;
   if (fields.client_secret === undefined || fields.client_secret_expires_at !== undefined) return response;
-  return new Response(JSON.stringify({ ...fields, client_secret_expires_at: 0 }), { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(JSON.stringify({ ...fields, client_secret_expires_at: 0 }), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 /**
@@ -104,13 +132,22 @@ export async function registerDynamically(
       [oauth.allowInsecureRequests]: insecureAllowed(settings, url.href),
       ...(signal === undefined ? {} : { signal }),
     });
-    body = (await oauth.processDynamicClientRegistrationResponse(await withSecretExpiry(response))) as Record<string, unknown>;
+    body = (await oauth.processDynamicClientRegistrationResponse(await withSecretExpiry(response))) as Record<
+      string,
+      unknown
+    >;
   } catch (cause) {
     if (cause instanceof oauth.ResponseBodyError) {
-      throw new ClientRegistrationError(`the authorization server ${as.issuer} refused the registration: ${escapeForLog(cause.error)}${cause.error_description === undefined ? '' : ` (${escapeForLog(cause.error_description)})`}`, { cause });
+      throw new ClientRegistrationError(
+        `the authorization server ${as.issuer} refused the registration: ${escapeForLog(cause.error)}${cause.error_description === undefined ? '' : ` (${escapeForLog(cause.error_description)})`}`,
+        { cause },
+      );
     }
     if (cause instanceof ClientRegistrationError) throw cause;
-    throw new ClientRegistrationError(`the registration at ${as.issuer} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new ClientRegistrationError(
+      `the registration at ${as.issuer} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
   validateRegistration(body, request.redirectUri);
   const client: StoredClient = {
@@ -118,8 +155,11 @@ export async function registerDynamically(
     issuer: as.issuer,
     clientId: body.client_id as string,
     ...(typeof body.client_secret === 'string' ? { clientSecret: body.client_secret } : {}),
-    ...(typeof body.client_secret_expires_at === 'number' ? { clientSecretExpiresAt: body.client_secret_expires_at } : {}),
-    tokenEndpointAuthMethod: typeof body.token_endpoint_auth_method === 'string' ? body.token_endpoint_auth_method : 'none',
+    ...(typeof body.client_secret_expires_at === 'number'
+      ? { clientSecretExpiresAt: body.client_secret_expires_at }
+      : {}),
+    tokenEndpointAuthMethod:
+      typeof body.token_endpoint_auth_method === 'string' ? body.token_endpoint_auth_method : 'none',
     redirectUris: (body.redirect_uris as string[] | undefined) ?? [request.redirectUri],
   };
   return client;

@@ -2,7 +2,12 @@
 import * as oauth from 'oauth4webapi';
 import { escapeForLog } from '@mcpc/jsonrpc';
 import { InvalidResponseError, OAuthError, TokenRequestError, UnsupportedTokenTypeError } from '../errors.js';
-import { chooseAuthMethod, clientAuthentication, type ClientSecrets, type TokenEndpointAuthMethod } from './client-auth.js';
+import {
+  chooseAuthMethod,
+  clientAuthentication,
+  type ClientSecrets,
+  type TokenEndpointAuthMethod,
+} from './client-auth.js';
 import { customFetchFor, insecureAllowed, type HttpSettings } from '../http.js';
 import { endpoint, type AuthorizationServerMetadata } from '../discovery/server-metadata.js';
 import type { DPoPKey } from '../dpop/dpop.js';
@@ -87,13 +92,21 @@ export function mapError(grant: string, as: AuthorizationServerMetadata, cause: 
     );
   }
   if (cause instanceof oauth.WWWAuthenticateChallengeError) {
-    return new TokenRequestError(grant, `the token endpoint of ${as.issuer} refused the client (HTTP ${cause.status})`, { status: cause.status, cause });
+    return new TokenRequestError(
+      grant,
+      `the token endpoint of ${as.issuer} refused the client (HTTP ${cause.status})`,
+      { status: cause.status, cause },
+    );
   }
   if (cause instanceof oauth.UnsupportedOperationError) return new UnsupportedTokenTypeError(undefined, 'issued');
   if (cause instanceof oauth.OperationProcessingError) {
     return new InvalidResponseError(`the token response of ${as.issuer} is not valid: ${cause.message}`, { cause });
   }
-  return new TokenRequestError(grant, `the ${grant} grant at ${as.issuer} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  return new TokenRequestError(
+    grant,
+    `the ${grant} grant at ${as.issuer} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+    { cause },
+  );
 }
 
 /**
@@ -103,7 +116,11 @@ export function mapError(grant: string, as: AuthorizationServerMetadata, cause: 
 async function grant(
   ctx: TokenEndpointContext,
   name: string,
-  request: (options: oauth.TokenEndpointRequestOptions, auth: oauth.ClientAuth, client: oauth.Client) => Promise<Response>,
+  request: (
+    options: oauth.TokenEndpointRequestOptions,
+    auth: oauth.ClientAuth,
+    client: oauth.Client,
+  ) => Promise<Response>,
   process: (response: Response, client: oauth.Client) => Promise<oauth.TokenEndpointResponse>,
 ): Promise<IssuedTokens> {
   const token = endpoint(ctx.settings, ctx.as, 'token_endpoint');
@@ -128,18 +145,27 @@ async function grant(
   }
 }
 
-const withParams = (options: oauth.TokenEndpointRequestOptions, extra: Record<string, string | undefined>): oauth.TokenEndpointRequestOptions => {
+const withParams = (
+  options: oauth.TokenEndpointRequestOptions,
+  extra: Record<string, string | undefined>,
+): oauth.TokenEndpointRequestOptions => {
   const params = new URLSearchParams(options.additionalParameters as Record<string, string>);
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) params.set(k, v);
   return { ...options, additionalParameters: params };
 };
 
 /** Redeem an authorization code (PKCE verifier, the same redirect URI, `resource`). */
-export function exchangeCode(ctx: TokenEndpointContext, callback: URLSearchParams, redirectUri: string, codeVerifier: string): Promise<IssuedTokens> {
+export function exchangeCode(
+  ctx: TokenEndpointContext,
+  callback: URLSearchParams,
+  redirectUri: string,
+  codeVerifier: string,
+): Promise<IssuedTokens> {
   return grant(
     ctx,
     'authorization_code',
-    (options, auth, client) => oauth.authorizationCodeGrantRequest(ctx.as, client, auth, callback, redirectUri, codeVerifier, options),
+    (options, auth, client) =>
+      oauth.authorizationCodeGrantRequest(ctx.as, client, auth, callback, redirectUri, codeVerifier, options),
     (response, client) => oauth.processAuthorizationCodeResponse(ctx.as, client, response),
   );
 }
@@ -195,13 +221,24 @@ export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
  * ID-JAG from an enterprise IdP), sent with `resource` and the scope asked for. The client still
  * authenticates as its method says (`none` for a public workload).
  */
-export function jwtBearer(ctx: TokenEndpointContext, assertion: string, scope: string | undefined): Promise<IssuedTokens> {
+export function jwtBearer(
+  ctx: TokenEndpointContext,
+  assertion: string,
+  scope: string | undefined,
+): Promise<IssuedTokens> {
   return grant(
     ctx,
     'jwt-bearer',
     (options, auth, client) => {
       const { additionalParameters, ...rest } = withParams(options, { assertion, scope });
-      return oauth.genericTokenEndpointRequest(ctx.as, client, auth, JWT_BEARER_GRANT, additionalParameters ?? {}, rest);
+      return oauth.genericTokenEndpointRequest(
+        ctx.as,
+        client,
+        auth,
+        JWT_BEARER_GRANT,
+        additionalParameters ?? {},
+        rest,
+      );
     },
     (response, client) => oauth.processGenericTokenEndpointResponse(ctx.as, client, response),
   );

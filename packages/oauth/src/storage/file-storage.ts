@@ -57,7 +57,14 @@ export class FileStorage implements OAuthStorage {
       throw new OAuthStorageError(`${this.path} is not valid JSON; fix or remove it`, { cause: error });
     }
     const p = parsed as Partial<FileShape> | null;
-    if (typeof p !== 'object' || p === null || p.version !== 1 || typeof p.entries !== 'object' || p.entries === null || Array.isArray(p.entries)) {
+    if (
+      typeof p !== 'object' ||
+      p === null ||
+      p.version !== 1 ||
+      typeof p.entries !== 'object' ||
+      p.entries === null ||
+      Array.isArray(p.entries)
+    ) {
       throw new OAuthStorageError(`${this.path} is not an @mcpc/oauth storage file (version 1)`);
     }
     return { version: 1, entries: Object.assign(Object.create(null) as Record<string, StoredValue>, p.entries) };

@@ -31,6 +31,9 @@ async function guard<T>(operation: string, key: string, run: () => T | Promise<T
     return await run();
   } catch (cause) {
     if (cause instanceof OAuthStorageError) throw cause;
-    throw new OAuthStorageError(`storage could not ${operation} ${key}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new OAuthStorageError(
+      `storage could not ${operation} ${key}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
 }

@@ -1,6 +1,7 @@
 // The storage contract, its keys, and the checked readers of each stored record.
 /** A JSON value, as storage keeps it. */
-export type StoredValue = null | boolean | number | string | readonly StoredValue[] | { readonly [key: string]: StoredValue | undefined };
+export type StoredValue =
+  null | boolean | number | string | readonly StoredValue[] | { readonly [key: string]: StoredValue | undefined };
 
 /**
  * Where the provider keeps what must outlive a process: client registrations, tokens, the
@@ -93,9 +94,20 @@ const optNumber = (v: unknown): boolean => v === undefined || (typeof v === 'num
 /** Read back a client record; anything malformed is treated as absent. */
 export function readClient(v: unknown): StoredClient | undefined {
   if (!isObject(v)) return undefined;
-  if ((v.kind !== 'preregistered' && v.kind !== 'dynamic') || typeof v.issuer !== 'string' || typeof v.clientId !== 'string' || v.clientId === '') return undefined;
-  if (!optString(v.clientSecret) || !optNumber(v.clientSecretExpiresAt) || !optString(v.tokenEndpointAuthMethod)) return undefined;
-  if (v.redirectUris !== undefined && !(Array.isArray(v.redirectUris) && v.redirectUris.every((u) => typeof u === 'string'))) return undefined;
+  if (
+    (v.kind !== 'preregistered' && v.kind !== 'dynamic') ||
+    typeof v.issuer !== 'string' ||
+    typeof v.clientId !== 'string' ||
+    v.clientId === ''
+  )
+    return undefined;
+  if (!optString(v.clientSecret) || !optNumber(v.clientSecretExpiresAt) || !optString(v.tokenEndpointAuthMethod))
+    return undefined;
+  if (
+    v.redirectUris !== undefined &&
+    !(Array.isArray(v.redirectUris) && v.redirectUris.every((u) => typeof u === 'string'))
+  )
+    return undefined;
   return v as unknown as StoredClient;
 }
 
@@ -105,22 +117,41 @@ export function readClient(v: unknown): StoredClient | undefined {
  */
 export function readTokens(v: unknown): StoredTokens | { readonly badType: string | undefined } | undefined {
   if (!isObject(v)) return undefined;
-  if (typeof v.issuer !== 'string' || typeof v.resource !== 'string' || typeof v.clientId !== 'string' || typeof v.accessToken !== 'string' || v.accessToken === '') return undefined;
-  if (!optString(v.refreshToken) || !optNumber(v.expiresAt) || !optString(v.scope) || !optString(v.requestedScope) || !optString(v.dpopJkt) || !optNumber(v.obtainedAt)) return undefined;
-  if (v.tokenType !== 'Bearer' && v.tokenType !== 'DPoP') return { badType: typeof v.tokenType === 'string' ? v.tokenType : undefined };
+  if (
+    typeof v.issuer !== 'string' ||
+    typeof v.resource !== 'string' ||
+    typeof v.clientId !== 'string' ||
+    typeof v.accessToken !== 'string' ||
+    v.accessToken === ''
+  )
+    return undefined;
+  if (
+    !optString(v.refreshToken) ||
+    !optNumber(v.expiresAt) ||
+    !optString(v.scope) ||
+    !optString(v.requestedScope) ||
+    !optString(v.dpopJkt) ||
+    !optNumber(v.obtainedAt)
+  )
+    return undefined;
+  if (v.tokenType !== 'Bearer' && v.tokenType !== 'DPoP')
+    return { badType: typeof v.tokenType === 'string' ? v.tokenType : undefined };
   return v as unknown as StoredTokens;
 }
 
 export function readPending(v: unknown): PendingAuthorization | undefined {
   if (!isObject(v)) return undefined;
-  for (const k of ['state', 'codeVerifier', 'issuer', 'clientId', 'redirectUri', 'serverUrl', 'resource']) if (typeof v[k] !== 'string') return undefined;
+  for (const k of ['state', 'codeVerifier', 'issuer', 'clientId', 'redirectUri', 'serverUrl', 'resource'])
+    if (typeof v[k] !== 'string') return undefined;
   if (!optString(v.scope) || typeof v.createdAt !== 'number') return undefined;
   return v as unknown as PendingAuthorization;
 }
 
 export function readBinding(v: unknown): ResourceBinding | undefined {
   if (!isObject(v) || typeof v.issuer !== 'string' || typeof v.resource !== 'string') return undefined;
-  return v.legacy === true ? { issuer: v.issuer, resource: v.resource, legacy: true } : { issuer: v.issuer, resource: v.resource };
+  return v.legacy === true
+    ? { issuer: v.issuer, resource: v.resource, legacy: true }
+    : { issuer: v.issuer, resource: v.resource };
 }
 
 export function readScopes(v: unknown): string[] {

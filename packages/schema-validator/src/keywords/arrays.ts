@@ -65,7 +65,8 @@ function compileItems(b: Build): void {
   }
   const nodes = schemaArray(b, 'items');
   if (nodes.length > 0) b.on('array', prefix(nodes));
-  if (b.has('additionalItems')) b.on('array', rest(b.sub(b.schema.additionalItems as JsonValue, 'additionalItems'), nodes.length));
+  if (b.has('additionalItems'))
+    b.on('array', rest(b.sub(b.schema.additionalItems as JsonValue, 'additionalItems'), nodes.length));
 }
 
 function compileContains(b: Build): void {
@@ -97,9 +98,16 @@ function compileContains(b: Build): void {
     }
     if (ctx.errors !== null) ctx.errors.length = mark;
     if (count < min) {
-      return fail(ctx, path, min === 1 ? 'contains' : 'minContains', min === 1 ? at : `${b.loc}/minContains`, min === 1 ? 'must contain at least one matching item' : `must contain at least ${min} matching items`);
+      return fail(
+        ctx,
+        path,
+        min === 1 ? 'contains' : 'minContains',
+        min === 1 ? at : `${b.loc}/minContains`,
+        min === 1 ? 'must contain at least one matching item' : `must contain at least ${min} matching items`,
+      );
     }
-    if (max !== undefined && count > max) return fail(ctx, path, 'maxContains', `${b.loc}/maxContains`, `must contain at most ${max} matching items`);
+    if (max !== undefined && count > max)
+      return fail(ctx, path, 'maxContains', `${b.loc}/maxContains`, `must contain at most ${max} matching items`);
     return true;
   });
 }

@@ -7,7 +7,6 @@ import type { JsonValue } from '../json.js';
 import { multipleOfTest } from '../number.js';
 import { fail, show } from '../runtime.js';
 
-
 const TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
 
 function typeTest(name: string): (data: unknown) => boolean {
@@ -33,7 +32,9 @@ function compileType(b: Build): void {
   const t = b.schema.type;
   const names = Array.isArray(t) ? t : [t];
   if (names.length === 0 && Array.isArray(t)) malformed(b, 'type', 'a type name or a non-empty array of them');
-  for (const n of names) if (typeof n !== 'string' || !TYPES.has(n)) malformed(b, 'type', `one of ${[...TYPES].join(', ')} (or an array of them)`);
+  for (const n of names)
+    if (typeof n !== 'string' || !TYPES.has(n))
+      malformed(b, 'type', `one of ${[...TYPES].join(', ')} (or an array of them)`);
   const at = `${b.loc}/type`;
   const message = `must be ${(names as string[]).join(' or ')}`;
   const tests = (names as string[]).map(typeTest);
@@ -53,7 +54,8 @@ function compileEnum(b: Build): void {
   if (!Array.isArray(values)) malformed(b, 'enum', 'an array');
   boundedValue(b, 'enum', values);
   const at = `${b.loc}/enum`;
-  const message = values.length === 1 ? `must be equal to ${show(values[0])}` : `must be equal to one of the allowed values`;
+  const message =
+    values.length === 1 ? `must be equal to ${show(values[0])}` : `must be equal to one of the allowed values`;
   const primitives = new Set<unknown>();
   const structured: JsonValue[] = [];
   for (const v of values as JsonValue[]) {
@@ -95,7 +97,11 @@ function compileNumbers(b: Build): void {
     if (!(multipleOf > 0)) malformed(b, 'multipleOf', 'a number greater than 0');
     const at = `${b.loc}/multipleOf`;
     const isMultiple = multipleOfTest(multipleOf);
-    b.on('number', (d, ctx, path) => isMultiple(d as number) || fail(ctx, path, 'multipleOf', at, `must be a multiple of ${multipleOf}`));
+    b.on(
+      'number',
+      (d, ctx, path) =>
+        isMultiple(d as number) || fail(ctx, path, 'multipleOf', at, `must be a multiple of ${multipleOf}`),
+    );
   }
   const bound = (kw: string, ok: (d: number, limit: number) => boolean, op: string): void => {
     const limit = num(kw);
@@ -139,13 +145,21 @@ function compileStrings(b: Build): void {
     const at = `${b.loc}/maxLength`;
     const message = `must not have more than ${max} characters`;
     // UTF-16 length bounds the code point count from above: most strings need no count.
-    b.on('string', (d, ctx, path) => (d as string).length <= max || codePoints(d as string) <= max || fail(ctx, path, 'maxLength', at, message));
+    b.on(
+      'string',
+      (d, ctx, path) =>
+        (d as string).length <= max || codePoints(d as string) <= max || fail(ctx, path, 'maxLength', at, message),
+    );
   }
   const min = count(b, 'minLength');
   if (min !== undefined && min > 0) {
     const at = `${b.loc}/minLength`;
     const message = `must not have fewer than ${min} characters`;
-    b.on('string', (d, ctx, path) => ((d as string).length >= min && codePoints(d as string) >= min) || fail(ctx, path, 'minLength', at, message));
+    b.on(
+      'string',
+      (d, ctx, path) =>
+        ((d as string).length >= min && codePoints(d as string) >= min) || fail(ctx, path, 'minLength', at, message),
+    );
   }
   if (b.has('pattern')) {
     const test = b.pattern(b.schema.pattern as JsonValue, 'pattern');
@@ -180,12 +194,20 @@ function compileArrays(b: Build): void {
   const max = count(b, 'maxItems');
   if (max !== undefined) {
     const at = `${b.loc}/maxItems`;
-    b.on('array', (d, ctx, path) => (d as unknown[]).length <= max || fail(ctx, path, 'maxItems', at, `must not have more than ${max} items`));
+    b.on(
+      'array',
+      (d, ctx, path) =>
+        (d as unknown[]).length <= max || fail(ctx, path, 'maxItems', at, `must not have more than ${max} items`),
+    );
   }
   const min = count(b, 'minItems');
   if (min !== undefined && min > 0) {
     const at = `${b.loc}/minItems`;
-    b.on('array', (d, ctx, path) => (d as unknown[]).length >= min || fail(ctx, path, 'minItems', at, `must not have fewer than ${min} items`));
+    b.on(
+      'array',
+      (d, ctx, path) =>
+        (d as unknown[]).length >= min || fail(ctx, path, 'minItems', at, `must not have fewer than ${min} items`),
+    );
   }
   if (b.has('uniqueItems')) {
     const v = b.schema.uniqueItems;
@@ -194,7 +216,10 @@ function compileArrays(b: Build): void {
       const at = `${b.loc}/uniqueItems`;
       b.on('array', (d, ctx, path) => {
         const dup = uniqueItems(d as unknown[]);
-        return dup === undefined || fail(ctx, path, 'uniqueItems', at, `must not have duplicate items (item ${dup} repeats an earlier one)`);
+        return (
+          dup === undefined ||
+          fail(ctx, path, 'uniqueItems', at, `must not have duplicate items (item ${dup} repeats an earlier one)`)
+        );
       });
     }
   }
@@ -209,12 +234,22 @@ function compileObjects(b: Build): void {
   const max = count(b, 'maxProperties');
   if (max !== undefined) {
     const at = `${b.loc}/maxProperties`;
-    b.on('object', (d, ctx, path) => Object.keys(d as object).length <= max || fail(ctx, path, 'maxProperties', at, `must not have more than ${max} properties`));
+    b.on(
+      'object',
+      (d, ctx, path) =>
+        Object.keys(d as object).length <= max ||
+        fail(ctx, path, 'maxProperties', at, `must not have more than ${max} properties`),
+    );
   }
   const min = count(b, 'minProperties');
   if (min !== undefined && min > 0) {
     const at = `${b.loc}/minProperties`;
-    b.on('object', (d, ctx, path) => Object.keys(d as object).length >= min || fail(ctx, path, 'minProperties', at, `must not have fewer than ${min} properties`));
+    b.on(
+      'object',
+      (d, ctx, path) =>
+        Object.keys(d as object).length >= min ||
+        fail(ctx, path, 'minProperties', at, `must not have fewer than ${min} properties`),
+    );
   }
   if (b.has('required')) {
     const names = stringArray(b, 'required', b.schema.required);
@@ -235,8 +270,10 @@ function compileObjects(b: Build): void {
   }
   if (b.dialect !== 'draft-07' && b.has('dependentRequired')) {
     const deps = b.schema.dependentRequired;
-    if (typeof deps !== 'object' || deps === null || Array.isArray(deps)) malformed(b, 'dependentRequired', 'an object');
-    for (const [prop, names] of Object.entries(deps)) dependentRequired(b, 'dependentRequired', prop, stringArray(b, 'dependentRequired', names));
+    if (typeof deps !== 'object' || deps === null || Array.isArray(deps))
+      malformed(b, 'dependentRequired', 'an object');
+    for (const [prop, names] of Object.entries(deps))
+      dependentRequired(b, 'dependentRequired', prop, stringArray(b, 'dependentRequired', names));
   }
 }
 
@@ -268,4 +305,3 @@ export function compileAssertions(b: Build): void {
   compileArrays(b);
   compileObjects(b);
 }
-

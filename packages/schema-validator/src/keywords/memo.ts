@@ -13,7 +13,13 @@ import type { Ctx, Path, SchemaNode, Scope } from '../runtime.js';
  */
 const MAX_SIZE = 100_000;
 
-export function runMemoised(node: SchemaNode, data: unknown, ctx: Ctx, path: Path | null, scope: Scope | null): boolean {
+export function runMemoised(
+  node: SchemaNode,
+  data: unknown,
+  ctx: Ctx,
+  path: Path | null,
+  scope: Scope | null,
+): boolean {
   const memo = (ctx.memo ??= { size: 0, byNode: new Map() });
   let seen = memo.byNode.get(node);
   const hit = seen?.get(data);

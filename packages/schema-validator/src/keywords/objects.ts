@@ -27,10 +27,15 @@ function compileMembers(b: Build): void {
   const patterns: { test: PatternTest; node: SchemaNode }[] = [];
   if (b.has('patternProperties')) {
     for (const [source, s] of members(b, 'patternProperties')) {
-      patterns.push({ test: b.pattern(source, `patternProperties/${escapeToken(source)}`), node: b.sub(s, `patternProperties/${escapeToken(source)}`) });
+      patterns.push({
+        test: b.pattern(source, `patternProperties/${escapeToken(source)}`),
+        node: b.sub(s, `patternProperties/${escapeToken(source)}`),
+      });
     }
   }
-  const additional = b.has('additionalProperties') ? b.sub(b.schema.additionalProperties as JsonValue, 'additionalProperties') : undefined;
+  const additional = b.has('additionalProperties')
+    ? b.sub(b.schema.additionalProperties as JsonValue, 'additionalProperties')
+    : undefined;
   if (props.size === 0 && patterns.length === 0 && additional === undefined) return;
   const additionalFalse = b.schema.additionalProperties === false;
   const addAt = `${b.loc}/additionalProperties`;
@@ -112,17 +117,23 @@ function compilePropertyNames(b: Build): void {
 
 function dependentSchema(b: Build, kw: string, prop: string, node: SchemaNode): void {
   b.inPlace(node);
-  b.on('object', (data, ctx, path, ev, scope) => !Object.prototype.hasOwnProperty.call(data, prop) || node.run(data, ctx, path, ev, scope));
+  b.on(
+    'object',
+    (data, ctx, path, ev, scope) =>
+      !Object.prototype.hasOwnProperty.call(data, prop) || node.run(data, ctx, path, ev, scope),
+  );
 }
 
 function compileDependencies(b: Build): void {
   if (b.dialect !== 'draft-07' && b.has('dependentSchemas')) {
-    for (const [prop, s] of members(b, 'dependentSchemas')) dependentSchema(b, 'dependentSchemas', prop, b.sub(s, `dependentSchemas/${escapeToken(prop)}`));
+    for (const [prop, s] of members(b, 'dependentSchemas'))
+      dependentSchema(b, 'dependentSchemas', prop, b.sub(s, `dependentSchemas/${escapeToken(prop)}`));
   }
   if (b.dialect === 'draft-07' && b.has('dependencies')) {
     for (const [prop, dep] of members(b, 'dependencies')) {
       if (Array.isArray(dep)) {
-        if (!dep.every((n) => typeof n === 'string')) malformed(b, 'dependencies', 'an object of schemas or arrays of strings');
+        if (!dep.every((n) => typeof n === 'string'))
+          malformed(b, 'dependencies', 'an object of schemas or arrays of strings');
         dependentRequired(b, 'dependencies', prop, dep as string[]);
       } else {
         dependentSchema(b, 'dependencies', prop, b.sub(dep, `dependencies/${escapeToken(prop)}`));

@@ -20,7 +20,12 @@ interface Bounds {
   readonly maxEvaluationSteps: number;
 }
 
-const boundsOf = (b: Build, keyword: string): Bounds => ({ keyword, at: `${b.loc}/${keyword}`, maxRefDepth: b.maxRefDepth, maxEvaluationSteps: b.maxEvaluationSteps });
+const boundsOf = (b: Build, keyword: string): Bounds => ({
+  keyword,
+  at: `${b.loc}/${keyword}`,
+  maxRefDepth: b.maxRefDepth,
+  maxEvaluationSteps: b.maxEvaluationSteps,
+});
 
 /**
  * Ends the evaluation when following one more reference would pass a bound. Aborting (rather than
@@ -28,7 +33,13 @@ const boundsOf = (b: Build, keyword: string): Bounds => ({ keyword, at: `${b.loc
  */
 function limitReached(k: Bounds, ctx: Ctx): never {
   throw ctx.depth < 0
-    ? new LimitAborted('maxRefDepth', k.maxRefDepth, k.keyword, k.at, `references nest deeper than ${k.maxRefDepth} (limits.maxRefDepth) on this value, so it cannot be validated`)
+    ? new LimitAborted(
+        'maxRefDepth',
+        k.maxRefDepth,
+        k.keyword,
+        k.at,
+        `references nest deeper than ${k.maxRefDepth} (limits.maxRefDepth) on this value, so it cannot be validated`,
+      )
     : new LimitAborted(
         'maxEvaluationSteps',
         k.maxEvaluationSteps,
@@ -54,7 +65,8 @@ function staticRef(b: Build, keyword: string, node: SchemaNode): Check {
   const memo = b.memoised(node);
   return (data, ctx, path, ev, scope) => {
     if (--ctx.depth < 0 || --ctx.steps < 0) limitReached(k, ctx);
-    const ok = memo.on && ev === null ? runMemoised(node, data, ctx, path, scope) : node.run(data, ctx, path, ev, scope);
+    const ok =
+      memo.on && ev === null ? runMemoised(node, data, ctx, path, scope) : node.run(data, ctx, path, ev, scope);
     ctx.depth++;
     return ok;
   };
@@ -75,7 +87,10 @@ function compileDynamicRef(b: Build): void {
   b.inPlace(target.node, true);
   // Dynamic only when the reference is to a plain name that its static target declares as a dynamic
   // anchor; otherwise it is a plain $ref (2020-12 §8.2.3.2).
-  const name = target.plainName && isObject(target.value) && target.value.$dynamicAnchor === target.fragment ? target.fragment : undefined;
+  const name =
+    target.plainName && isObject(target.value) && target.value.$dynamicAnchor === target.fragment
+      ? target.fragment
+      : undefined;
   if (name === undefined) {
     b.on('any', staticRef(b, '$dynamicRef', target.node));
     return;
