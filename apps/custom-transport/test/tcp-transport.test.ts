@@ -1,3 +1,4 @@
+// The TCP transport example: used through Client against the SDK server, and the Transport contract.
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

@@ -1,4 +1,6 @@
-import { escapeForLog, safeLog, warningsToConsole, type JsonRpcParams, type Logger } from '@mcpc/jsonrpc';
+// The Client: many servers behind one API — lists aggregated, calls routed, roots, logging, close. Its
+// options' checks, its server set and routing, its listeners and the roots' announcement live beside it.
+import { safeLog, warningsToConsole, type Logger } from '@mcpc/jsonrpc';
 import type {
   ClientOptions,
   LogListener,
@@ -7,7 +9,10 @@ import type {
   ToolCall,
   ToolCallOutcome,
 } from './options.js';
-import { DEFAULT_MAX_PAGES } from './cache/pagination.js';
+import { checkClientInfo, checkClientOptions, serverContext } from './client-context.js';
+import { Listeners } from './client-listeners.js';
+import { announceRoots, noteRootsUse } from './client-roots.js';
+import { ServerSet } from './client-servers.js';
 import { readServerConfigFile } from './config-file.js';
 import {
   toAiSdkTools,
@@ -21,22 +26,18 @@ import {
   type GoogleTool,
   type OpenAIChatTool,
 } from './convert/index.js';
-import { noteDeprecatedUse } from './deprecations.js';
-import { ClientClosedError, InputRequiredError, ToolNotFoundError, UnknownServerError } from './errors.js';
-import { DEFAULT_LOG_MESSAGE_LIMIT, checkLevel } from './features/logging.js';
+import { ClientClosedError, InputRequiredError, ToolNotFoundError } from './errors.js';
+import { checkLevel } from './features/logging.js';
 import type { ResourceContents } from './features/resources.js';
 import { streamCall, type ToolStreamEvent } from './features/streaming.js';
 import { runBatch, type BatchOptions } from './features/batch.js';
-import { checkValidationMode } from './features/structured-output.js';
 import { createHostBridge } from './host/bridge.js';
-import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_REQUEST_STATE_BYTES } from './server/mrtr.js';
 import { checkRoots } from './host/roots.js';
 import { assignNames } from './naming.js';
 import { routePrompt, routeResource, routeTool } from './routing.js';
 import type { HostBridge } from './server/era.js';
 import {
   CLOSE,
-  ROOTS_CHANGED,
   Server,
   type CallToolOptions,
   type ListKindName,
@@ -56,14 +57,12 @@ import type {
   Completion,
   GetPromptResult,
   ListPage,
-  LogMessage,
   Prompt,
   Resource,
   ResourceTemplate,
   Tool,
 } from './types/entities.js';
 import type { Implementation, LoggingLevel, Root } from './types/protocol.js';
-import { VERSION } from './version.js';
 
 export type { ClientOptions, LogListener, NotificationListener, RouteOptions, ToolCall, ToolCallOutcome };
 
@@ -73,12 +72,11 @@ export type { ClientOptions, LogListener, NotificationListener, RouteOptions, To
  * `{ server }` routes explicitly.
  */
 export class Client {
-  readonly #servers = new Map<string, Server>();
+  readonly #servers = new ServerSet();
   readonly #options: ClientOptions;
   readonly #logger: Logger;
   readonly #clientInfo: Implementation;
-  readonly #listeners = new Set<NotificationListener>();
-  readonly #logListeners = new Set<LogListener>();
+  readonly #listeners: Listeners;
   #roots: readonly Root[] | undefined;
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -87,43 +85,18 @@ export class Client {
     this.#options = options;
     this.#logger = options.logger ?? warningsToConsole;
     this.#clientInfo = checkClientInfo(options.clientInfo);
-    const notices = options.deprecationNotices !== false;
-    if (
-      options.requestMeta !== undefined &&
-      typeof options.requestMeta !== 'function' &&
-      (typeof options.requestMeta !== 'object' || options.requestMeta === null || Array.isArray(options.requestMeta))
-    ) {
-      throw new TypeError('requestMeta must be an object or a function returning one');
-    }
-    if (options.roots !== undefined) this.#roots = checkRoots(options.roots);
-    for (const mode of options.elicitationModes ?? []) {
-      if (mode !== 'form' && mode !== 'url') throw new TypeError('elicitationModes may hold only "form" and "url"');
-    }
+    this.#listeners = new Listeners(this.#logger);
+    this.#roots = checkClientOptions(options);
     const configs = (options.servers ?? []).map(toConfig);
     const names = assignNames(configs);
     // Roots and sampling are noted by each connection whose negotiated revision deprecates them.
-    const context = {
-      logger: this.#logger,
-      requestTimeout: options.requestTimeout,
-      handshakeTimeout: options.handshakeTimeout,
-      maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
-      logMessageLimit: options.logMessageLimit ?? DEFAULT_LOG_MESSAGE_LIMIT,
-      deprecationNotices: notices,
-      validateStructuredContent:
-        checkValidationMode(options.validateStructuredContent, 'validateStructuredContent') ?? 'warn',
-      requestMeta: options.requestMeta,
-      onInputRequiredWait: options.onInputRequiredWait,
-      inputLimits: {
-        maxInputRequests: checkLimit(options.maxInputRequests, 'maxInputRequests') ?? DEFAULT_MAX_INPUT_REQUESTS,
-        maxRequestStateBytes:
-          checkLimit(options.maxRequestStateBytes, 'maxRequestStateBytes') ?? DEFAULT_MAX_REQUEST_STATE_BYTES,
-      },
-      extensions: options.extensions,
-      host: (server: string) => this.#host(server),
-      deliver: (server: Server, method: string, params: JsonRpcParams | undefined) =>
-        this.#deliver(server, method, params),
-    };
-    configs.forEach((config, i) => this.#servers.set(names[i]!, new Server(names[i]!, config, context)));
+    const context = serverContext(
+      options,
+      this.#logger,
+      (server) => this.#host(server),
+      (server, method, params) => this.#listeners.deliver(server.name, method, params),
+    );
+    configs.forEach((config, i) => this.#servers.add(new Server(names[i]!, config, context)));
   }
 
   /**
@@ -136,14 +109,12 @@ export class Client {
 
   /** The servers, in configuration order. */
   get servers(): readonly Server[] {
-    return [...this.#servers.values()];
+    return this.#servers.all;
   }
 
   /** The server named `name`; throws `UnknownServerError` when there is none. */
   server(name: string): Server {
-    const server = this.#servers.get(name);
-    if (server === undefined) throw new UnknownServerError(name, [...this.#servers.keys()]);
-    return server;
+    return this.#servers.byName(name);
   }
 
   get closed(): boolean {
@@ -172,7 +143,9 @@ export class Client {
     this.#assertOpen('findTool');
     try {
       const server =
-        options.server !== undefined ? this.server(options.server) : await routeTool(await this.#connected(), name);
+        options.server !== undefined
+          ? this.server(options.server)
+          : await routeTool(await this.#servers.connected(), name);
       return (await server.listTools()).find((t) => t.name === name);
     } catch (error) {
       if (error instanceof ToolNotFoundError) return undefined;
@@ -191,9 +164,9 @@ export class Client {
       const name = typeof tool === 'string' ? tool : tool.name;
       const explicit = options.server ?? (typeof tool === 'string' ? undefined : tool.server);
       // Named, or the only server: no routing, no extra promise (the hot path).
-      const server = explicit !== undefined ? this.server(explicit) : this.#onlyServer();
+      const server = explicit !== undefined ? this.server(explicit) : this.#servers.only();
       if (server !== undefined) return server.callTool(name, args, options);
-      return this.#toolServer(name, undefined).then((s) => s.callTool(name, args, options));
+      return this.#servers.toolServer(name, undefined).then((s) => s.callTool(name, args, options));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -206,7 +179,7 @@ export class Client {
    */
   async callTools(calls: readonly ToolCall[], options: BatchOptions = {}): Promise<ToolCallOutcome[]> {
     this.#assertOpen('tools/call');
-    return runBatch(calls, (name, server) => this.#toolServer(name, server), options);
+    return runBatch(calls, (name, server) => this.#servers.toolServer(name, server), options);
   }
 
   /**
@@ -250,7 +223,7 @@ export class Client {
     const server =
       options.server !== undefined
         ? this.server(options.server)
-        : await this.#single(() => this.#connected().then((s) => routePrompt(s, name)));
+        : await this.#servers.single(() => this.#servers.connected().then((s) => routePrompt(s, name)));
     return server.getPrompt(name, args, options);
   }
 
@@ -278,7 +251,7 @@ export class Client {
     const server =
       options.server !== undefined
         ? this.server(options.server)
-        : await this.#single(() => this.#connected().then((s) => routeResource(s, uri)));
+        : await this.#servers.single(() => this.#servers.connected().then((s) => routeResource(s, uri)));
     return server.readResource(uri, options);
   }
 
@@ -294,7 +267,7 @@ export class Client {
     const server =
       options.server !== undefined
         ? this.server(options.server)
-        : await this.#single(() => this.#connected().then(route));
+        : await this.#servers.single(() => this.#servers.connected().then(route));
     return server.complete(request, options);
   }
 
@@ -340,7 +313,9 @@ export class Client {
     this.#assertOpen('logging/setLevel');
     checkLevel(level);
     if (options.server !== undefined) return this.server(options.server).setLogLevel(level, options);
-    const servers = (await this.#connected()).filter((s) => s.protocolEra === 'modern' || s.supports('logging'));
+    const servers = (await this.#servers.connected()).filter(
+      (s) => s.protocolEra === 'modern' || s.supports('logging'),
+    );
     await Promise.all(servers.map((s) => s.setLogLevel(level, options)));
   }
 
@@ -353,36 +328,19 @@ export class Client {
   set roots(roots: readonly Root[]) {
     this.#assertOpen('roots');
     const checked = checkRoots(roots);
-    if (checked.length > 0) {
-      for (const server of this.#servers.values()) {
-        if (server.state === 'connected')
-          noteDeprecatedUse('roots', this.#logger, this.#options.deprecationNotices !== false, server.protocolVersion);
-      }
-    }
+    noteRootsUse(this.#servers.values(), checked, this.#logger, this.#options.deprecationNotices !== false);
     this.#roots = checked;
-    for (const server of this.#servers.values()) {
-      if (server.state === 'connected' && server.clientCapabilities?.roots === undefined) {
-        this.#log(
-          'warn',
-          `server "${server.name}" connected before roots were configured, so it was not told of them; pass roots (even []) to the Client to declare them`,
-        );
-      }
-      server[ROOTS_CHANGED]().catch((e: unknown) =>
-        this.#log('warn', `could not tell server "${server.name}" that roots changed: ${messageOf(e)}`),
-      );
-    }
+    announceRoots(this.#servers.values(), (message) => this.#log('warn', message));
   }
 
   /** Listens to every server notification (after the client has acted on it). Returns the unsubscribe. */
   onNotification(listener: NotificationListener): () => void {
-    this.#listeners.add(listener);
-    return () => void this.#listeners.delete(listener);
+    return this.#listeners.onNotification(listener);
   }
 
   /** Listens to the servers' log messages, made safe to print. Returns the unsubscribe. */
   onLog(listener: LogListener): () => void {
-    this.#logListeners.add(listener);
-    return () => void this.#logListeners.delete(listener);
+    return this.#listeners.onLog(listener);
   }
 
   /** Pings one server, or every server. */
@@ -435,28 +393,6 @@ export class Client {
     if (this.#closed) throw new ClientClosedError(method);
   }
 
-  /** Every server, connected; a server that cannot connect fails the call. */
-  async #connected(): Promise<readonly Server[]> {
-    const servers = this.servers;
-    await Promise.all(servers.map((s) => s.connect()));
-    return servers;
-  }
-
-  /** With one server there is nothing to route: skip the lookup (and its list request). */
-  #single(route: () => Promise<Server>): Promise<Server> {
-    const only = this.#onlyServer();
-    return only === undefined ? route() : Promise.resolve(only);
-  }
-
-  #onlyServer(): Server | undefined {
-    return this.#servers.size === 1 ? this.#servers.values().next().value : undefined;
-  }
-
-  #toolServer(name: string, explicit: string | undefined): Promise<Server> {
-    if (explicit !== undefined) return Promise.resolve(this.server(explicit));
-    return this.#single(() => this.#connected().then((s) => routeTool(s, name)));
-  }
-
   async #list<T>(
     kind: ListKindName,
     capability: string,
@@ -464,15 +400,7 @@ export class Client {
     list: (server: Server, page: PageOptions | undefined) => Promise<readonly T[] | ListPage<T>>,
   ): Promise<readonly T[] | ListPage<T>> {
     this.#assertOpen(kind);
-    const page = options !== undefined && 'cursor' in options ? { cursor: options.cursor ?? null } : undefined;
-    if (options?.server !== undefined) return list(this.server(options.server), page);
-    if (page !== undefined) {
-      if (this.#servers.size !== 1) throw new TypeError(`a page of ${kind} is per server: pass { server, cursor }`);
-      return list(this.servers[0]!, page);
-    }
-    const servers = (await this.#connected()).filter((s) => s.supports(capability));
-    const lists = (await Promise.all(servers.map((s) => list(s, undefined)))) as (readonly T[])[];
-    return lists.length === 1 ? lists[0]! : lists.flat();
+    return this.#servers.list(kind, capability, options, list);
   }
 
   #host(server: string): HostBridge {
@@ -484,52 +412,7 @@ export class Client {
     });
   }
 
-  // Off the transport's reader: listeners may make requests of their own and await them.
-  #deliver(server: Server, method: string, params: JsonRpcParams | undefined): void {
-    if (this.#listeners.size === 0 && (method !== 'notifications/message' || this.#logListeners.size === 0)) return;
-    queueMicrotask(() => {
-      for (const listener of this.#listeners)
-        this.#guard('a notification listener', () => listener(server.name, method, params));
-      if (method === 'notifications/message') {
-        for (const listener of this.#logListeners)
-          this.#guard('a log listener', () => listener(server.name, params as unknown as LogMessage));
-      }
-    });
-  }
-
-  #guard(what: string, run: () => unknown): void {
-    try {
-      const result = run();
-      if (result instanceof Promise)
-        result.catch((e: unknown) => this.#log('error', `${what} failed: ${messageOf(e)}`));
-    } catch (error) {
-      this.#log('error', `${what} threw: ${messageOf(error)}`);
-    }
-  }
-
   #log(level: 'warn' | 'error', message: string): void {
     safeLog(this.#logger, level, `[mcpc] ${message}`);
   }
 }
-
-/** A positive integer bound, or undefined for the default. */
-function checkLimit(value: number | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer`);
-  return value;
-}
-
-function checkClientInfo(info: Implementation | undefined): Implementation {
-  if (info === undefined) return { name: '@mcpc/client', version: VERSION };
-  if (
-    typeof info !== 'object' ||
-    typeof info.name !== 'string' ||
-    info.name.length === 0 ||
-    typeof info.version !== 'string'
-  ) {
-    throw new TypeError('clientInfo needs a string name and version');
-  }
-  return info;
-}
-
-const messageOf = (e: unknown): string => escapeForLog(e instanceof Error ? e.message : String(e), 500);

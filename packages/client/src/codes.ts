@@ -40,6 +40,8 @@ export const ClientErrorCode = Object.freeze({
   NotModern: 'MCPC_NOT_MODERN',
   /** `AmbiguousNameError`. */
   AmbiguousName: 'MCPC_AMBIGUOUS_NAME',
+  /** `NotFoundError` made directly, without the code of a subclass. */
+  NotFound: 'MCPC_NOT_FOUND',
   /** `ToolNotFoundError`. */
   ToolNotFound: 'MCPC_TOOL_NOT_FOUND',
   /** `PromptNotFoundError`. */

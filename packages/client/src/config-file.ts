@@ -1,3 +1,4 @@
+// Server configs from an `mcpServers` document or file: stdio commands and HTTP URLs with their headers.
 import { http, sse, streamableHttp } from './http-configs.js';
 import { stdio, type ServerConfig } from './server-configs.js';
 

@@ -1,3 +1,4 @@
+// `connect()`: a client from a command line, URL or config, with the transport chosen or detected.
 import { Client, type ClientOptions } from './client.js';
 import { autoHttp, http, sse, streamableHttp, type HttpServerOptions } from './http-configs.js';
 import type { ProtocolChoice } from './server/detect.js';

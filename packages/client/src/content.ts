@@ -1,3 +1,4 @@
+// Helpers over result content: the text and resource-link type guards, and `textOf`.
 import type { CallToolResult } from './types/entities.js';
 import type { ContentBlock, ResourceLink, TextContent } from './types/protocol.js';
 

@@ -83,7 +83,8 @@ export const DEPRECATIONS: readonly Deprecation[] = Object.freeze(
   ].map((d) => Object.freeze(d)) as Deprecation[],
 );
 
-const byFeature = new Map(DEPRECATIONS.map((d) => [d.feature, d]));
+// Keyed by name: a server config (the kernel's) names its feature as a string; a name not listed is no use.
+const byFeature: ReadonlyMap<string, Deprecation> = new Map(DEPRECATIONS.map((d) => [d.feature, d]));
 
 /**
  * The deprecation notices: one per feature per process, through the logger of the client that used the
@@ -118,7 +119,7 @@ export const deprecations = {
  * negotiated yet). A protocol feature is deprecated only from the revision that deprecates it on: roots
  * on a 2025-11-25 session are plain 2025-11-25 roots.
  */
-export function isDeprecatedIn(feature: DeprecatedFeature, revision: string | undefined): boolean {
+export function isDeprecatedIn(feature: DeprecatedFeature | string, revision: string | undefined): boolean {
   const since = byFeature.get(feature)?.deprecatedIn;
   if (since === undefined) return true;
   // Revisions are ISO dates, so their order is the strings' order.
@@ -132,7 +133,12 @@ export function isDeprecatedIn(feature: DeprecatedFeature, revision: string | un
  * notice stays owed to a later use, as it does when the logger says warnings are off; a reentrant use
  * (a logger that itself reaches a deprecated feature) stands down.
  */
-export function noteDeprecatedUse(feature: DeprecatedFeature, logger: Logger, enabled = true, revision?: string): void {
+export function noteDeprecatedUse(
+  feature: DeprecatedFeature | string,
+  logger: Logger,
+  enabled = true,
+  revision?: string,
+): void {
   if (!enabled) return;
   const d = byFeature.get(feature);
   if (d === undefined || !isDeprecatedIn(feature, revision)) return;

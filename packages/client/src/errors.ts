@@ -1,11 +1,15 @@
+// The errors @mcpc/client raises itself: capability, validation, connection, input-required and subscription failures.
 import { ConnectionClosedError, ErrorCode, McpError, ServerError, escapeForLog, escapePeerText } from '@mcpc/jsonrpc';
 import type { AnnotationKeyword, ValidationIssue } from '@mcpc/schema-validator';
+import { brand } from './brand.js';
 import { ClientErrorCode } from './codes.js';
 import type { CallToolResult } from './types/entities.js';
 
 /** The server did not negotiate the capability a call needs; nothing was sent to it. */
 export class CapabilityError extends McpError {
-  static override readonly brand: string = 'CapabilityError';
+  static {
+    brand(this, 'CapabilityError');
+  }
   readonly server: string;
   /** The capability, as a path into the server's capabilities (`'logging'`, `'resources.subscribe'`). */
   readonly capability: string;
@@ -29,7 +33,9 @@ export class CapabilityError extends McpError {
  * argument the host passed. `issues` lists what was wrong.
  */
 export class ValidationError extends McpError {
-  static override readonly brand: string = 'ValidationError';
+  static {
+    brand(this, 'ValidationError');
+  }
   readonly server: string | undefined;
   readonly method: string | undefined;
   readonly issues: readonly string[];
@@ -58,7 +64,9 @@ export class ValidationError extends McpError {
  * default) the same finding is logged and the result returned. `result` is the result as received.
  */
 export class StructuredContentError extends ValidationError {
-  static override readonly brand: string = 'StructuredContentError';
+  static {
+    brand(this, 'StructuredContentError');
+  }
   declare readonly server: string;
   readonly tool: string;
   readonly reason: 'mismatch' | 'missing';
@@ -107,7 +115,9 @@ export class StructuredContentError extends ValidationError {
  * `$ref`, a malformed keyword, a limit; `cause` is the schema validator's error).
  */
 export class ToolSchemaError extends ValidationError {
-  static override readonly brand: string = 'ToolSchemaError';
+  static {
+    brand(this, 'ToolSchemaError');
+  }
   declare readonly server: string;
   readonly tool: string;
   readonly schema: 'inputSchema' | 'outputSchema';
@@ -162,7 +172,9 @@ export class ToolSchemaError extends ValidationError {
 
 /** A server could not be connected: its transport failed to open, or the handshake failed. `cause` says why. */
 export class ConnectionError extends McpError {
-  static override readonly brand: string = 'ConnectionError';
+  static {
+    brand(this, 'ConnectionError');
+  }
   readonly server: string;
 
   constructor(server: string, message: string, options: { cause?: unknown; code?: ClientErrorCode } = {}) {
@@ -180,7 +192,9 @@ export class ConnectionError extends McpError {
  * `cause` is the last failure. Calls succeed again once the window has passed; fix the server first.
  */
 export class CrashLoopError extends ConnectionError {
-  static override readonly brand: string = 'CrashLoopError';
+  static {
+    brand(this, 'CrashLoopError');
+  }
   readonly failures: number;
   readonly windowMs: number;
 
@@ -204,7 +218,9 @@ export class CrashLoopError extends ConnectionError {
  * upgrade the client or the server.
  */
 export class UnsupportedProtocolVersionError extends ConnectionError {
-  static override readonly brand: string = 'UnsupportedProtocolVersionError';
+  static {
+    brand(this, 'UnsupportedProtocolVersionError');
+  }
   /** The JSON-RPC code of MCP's UnsupportedProtocolVersion error. */
   readonly rpcCode: number = ErrorCode.UnsupportedProtocolVersion;
   /** What the server answered (untrusted; `undefined` when it was not a string). */
@@ -247,7 +263,9 @@ export class UnsupportedProtocolVersionError extends ConnectionError {
  * already refreshed the tool's definition and retried once before this reaches you.
  */
 export class HeaderMismatchError extends ServerError {
-  static override readonly brand: string = 'HeaderMismatchError';
+  static {
+    brand(this, 'HeaderMismatchError');
+  }
   constructor(error: ServerError) {
     super(error.rpcCode, error.serverMessage, {
       data: error.data,
@@ -264,7 +282,9 @@ export class HeaderMismatchError extends ServerError {
  * the server named (untrusted).
  */
 export class MissingRequiredClientCapabilityError extends ServerError {
-  static override readonly brand: string = 'MissingRequiredClientCapabilityError';
+  static {
+    brand(this, 'MissingRequiredClientCapabilityError');
+  }
   readonly requiredCapabilities: Readonly<Record<string, unknown>> | undefined;
   constructor(error: ServerError) {
     super(error.rpcCode, error.serverMessage, {
@@ -318,7 +338,9 @@ export interface InputRequiredContinuation {
  * `client.resumeInputRequired(error)` take it up again where `resumable` is true.
  */
 export class InputRequiredError extends McpError {
-  static override readonly brand: string = 'InputRequiredError';
+  static {
+    brand(this, 'InputRequiredError');
+  }
   readonly reason: InputRequiredReason;
   readonly server: string;
   readonly method: string;
@@ -354,7 +376,9 @@ export class InputRequiredError extends McpError {
  * than `maxRequestStateBytes` UTF-8 bytes (`MCPC_REQUEST_STATE_TOO_LARGE`; it was not sent back).
  */
 export class InputLimitError extends McpError {
-  static override readonly brand: string = 'InputLimitError';
+  static {
+    brand(this, 'InputLimitError');
+  }
   readonly limit: 'inputRequests' | 'requestState';
   readonly server: string;
   readonly method: string;
@@ -384,7 +408,9 @@ export class InputLimitError extends McpError {
  * what was asked; `'ended'`: it ended before it was acknowledged; `'closed'`: it was closed).
  */
 export class SubscriptionError extends McpError {
-  static override readonly brand: string = 'SubscriptionError';
+  static {
+    brand(this, 'SubscriptionError');
+  }
   readonly reason: 'unsupported' | 'refused' | 'ended' | 'closed';
   readonly server: string;
   constructor(reason: 'unsupported' | 'refused' | 'ended' | 'closed', server: string, detail: string) {
@@ -400,7 +426,9 @@ export class SubscriptionError extends McpError {
  * falls back to the classic handshake on it; with `protocol: 'modern'` it becomes a `ConnectionError`.
  */
 export class NotModernError extends McpError {
-  static override readonly brand: string = 'NotModernError';
+  static {
+    brand(this, 'NotModernError');
+  }
   constructor(detail: string, cause?: unknown) {
     super(`the server does not speak MCP 2026-07-28: ${detail}`, { code: ClientErrorCode.NotModern, cause });
   }
@@ -408,7 +436,9 @@ export class NotModernError extends McpError {
 
 /** A name without `{ server }` matched items on several servers; the client does not guess. */
 export class AmbiguousNameError extends McpError {
-  static override readonly brand: string = 'AmbiguousNameError';
+  static {
+    brand(this, 'AmbiguousNameError');
+  }
   readonly kind: 'tool' | 'prompt' | 'resource';
   /** The tool or prompt name, or the resource URI. */
   readonly item: string;
@@ -429,12 +459,19 @@ export class AmbiguousNameError extends McpError {
 
 /** No server offers the tool, prompt or resource asked for. */
 export class NotFoundError extends McpError {
-  static override readonly brand: string = 'NotFoundError';
+  static {
+    brand(this, 'NotFoundError');
+  }
   readonly kind: 'tool' | 'prompt' | 'resource' | 'server';
   /** The name (or URI) that was not found. */
   readonly item: string;
 
-  constructor(kind: 'tool' | 'prompt' | 'resource' | 'server', name: string, message: string, code: ClientErrorCode) {
+  constructor(
+    kind: 'tool' | 'prompt' | 'resource' | 'server',
+    name: string,
+    message: string,
+    code: ClientErrorCode = ClientErrorCode.NotFound,
+  ) {
     super(message, { code });
     this.kind = kind;
     this.item = name;
@@ -442,7 +479,9 @@ export class NotFoundError extends McpError {
 }
 
 export class ToolNotFoundError extends NotFoundError {
-  static override readonly brand: string = 'ToolNotFoundError';
+  static {
+    brand(this, 'ToolNotFoundError');
+  }
   /** The servers whose tool lists were searched. */
   readonly servers: readonly string[];
   /** Listed tool names close to the one asked for (server text: escape before printing). */
@@ -464,7 +503,9 @@ export class ToolNotFoundError extends NotFoundError {
 }
 
 export class PromptNotFoundError extends NotFoundError {
-  static override readonly brand: string = 'PromptNotFoundError';
+  static {
+    brand(this, 'PromptNotFoundError');
+  }
   constructor(name: string, servers: readonly string[]) {
     super(
       'prompt',
@@ -476,7 +517,9 @@ export class PromptNotFoundError extends NotFoundError {
 }
 
 export class ResourceNotFoundError extends NotFoundError {
-  static override readonly brand: string = 'ResourceNotFoundError';
+  static {
+    brand(this, 'ResourceNotFoundError');
+  }
   /** When the server itself said so (-32602 with the URI, or the older -32002): its `ServerError`. */
   override readonly cause: unknown;
   /** The JSON-RPC code the server answered with, when it did. */
@@ -502,7 +545,9 @@ export class ResourceNotFoundError extends NotFoundError {
 
 /** `{ server }` named a server the client does not have. */
 export class UnknownServerError extends NotFoundError {
-  static override readonly brand: string = 'UnknownServerError';
+  static {
+    brand(this, 'UnknownServerError');
+  }
   constructor(name: string, servers: readonly string[]) {
     super(
       'server',
@@ -518,7 +563,9 @@ export class UnknownServerError extends NotFoundError {
  * page bound. `items` holds what was collected before the client stopped.
  */
 export class PaginationError extends McpError {
-  static override readonly brand: string = 'PaginationError';
+  static {
+    brand(this, 'PaginationError');
+  }
   readonly reason: 'cursor-loop' | 'page-limit';
   readonly server: string;
   readonly method: string;
@@ -548,7 +595,9 @@ export class PaginationError extends McpError {
 
 /** The client was closed; it accepts no new calls. Create a new one. */
 export class ClientClosedError extends ConnectionClosedError {
-  static override readonly brand: string = 'ClientClosedError';
+  static {
+    brand(this, 'ClientClosedError');
+  }
   constructor(method?: string) {
     super(method);
     this.message = `${method === undefined ? 'the call' : method} was refused: the client is closed; create a new Client to connect again`;
@@ -558,7 +607,9 @@ export class ClientClosedError extends ConnectionClosedError {
 
 /** A server config needs a transport package that is not installed, or not available yet. */
 export class TransportUnavailableError extends McpError {
-  static override readonly brand: string = 'TransportUnavailableError';
+  static {
+    brand(this, 'TransportUnavailableError');
+  }
   /** The package to install. */
   readonly packageName: string;
 

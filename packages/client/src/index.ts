@@ -18,9 +18,12 @@ export {
   autoHttp,
   type HttpServerOptions,
   type PlainHttpServerOptions,
+  type SseServerOptions,
+  type AutoHttpServerOptions,
   type HttpHeaders,
-  type HttpAuthProvider,
 } from './http-configs.js';
+// The auth hook every HTTP transport takes (an `OAuthProvider` of `@mcpc/oauth` is one), declared in the kernel.
+export type { AuthProvider, AuthContext, AuthChallenge, ServerConfigOptions } from '@mcpc/jsonrpc';
 export { serversFromConfig, readServerConfigFile } from './config-file.js';
 export {
   stdio,
@@ -57,7 +60,16 @@ export {
   MessageTooLargeError,
   ConnectionClosedError,
   JsonRpcProtocolError,
+  CancelledByPeerError,
+  // The generic transport failures: declared in the kernel, so they are caught here without installing
+  // the transport package that raises them.
+  TransientServerError,
+  NetworkError,
+  ResponseTooLargeError,
+  ResponseStreamClosedError,
   ErrorCode,
+  JsonRpcErrorCode,
+  TransportErrorCode,
 } from '@mcpc/jsonrpc';
 export {
   CapabilityError,

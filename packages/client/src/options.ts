@@ -1,3 +1,4 @@
+// The public shapes of the client's options, listeners, routing and batch calls.
 import type { JsonRpcParams, Logger } from '@mcpc/jsonrpc';
 import type { ServerSpec } from './server-configs.js';
 import type { CallToolResult, LogMessage } from './types/entities.js';

@@ -1,3 +1,4 @@
+// Which server answers a tool, prompt or resource name, and the close names a not-found error suggests.
 import { AmbiguousNameError, PromptNotFoundError, ResourceNotFoundError, ToolNotFoundError } from './errors.js';
 import { templateMatches } from './features/resources.js';
 import type { Server } from './server/server.js';

@@ -1,3 +1,4 @@
+// Broken response streams on a modern HTTP server: one re-send under a fresh id, then ResponseStreamClosedError.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, streamableHttp, textOf } from '@mcpc/client';
 import { ResponseStreamClosedError } from '@mcpc/transport-streamable-http';

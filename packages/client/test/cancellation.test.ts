@@ -1,3 +1,4 @@
+// Timeouts and cancellation of calls, and streaming calls: RequestTimeoutError, AbortError, notifications/cancelled.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbortError, Client, RequestTimeoutError, textOf } from '@mcpc/client';
 import { scripted, tapped, tick, until } from './helpers.js';

@@ -1,3 +1,4 @@
+// Server definition files: the entries they load and the malformed documents they refuse.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// `connect(target)`: command lines, URLs and several targets, the transport chosen, failures wrapped.
 import { describe, expect, it } from 'vitest';
 import { StdioTransport } from '@mcpc/transport-stdio';
 import { Client, ConnectionError, connect, splitCommandLine, textOf, type ServerConfig, type Tool } from '@mcpc/client';

@@ -1,3 +1,4 @@
+// Deprecation notices: one per feature per process, none where nothing deprecated is used, and the switch.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import {

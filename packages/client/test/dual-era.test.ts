@@ -1,3 +1,4 @@
+// The same client features against legacy and modern servers, over stdio and HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, stdio, streamableHttp, textOf, type ServerConfig } from '@mcpc/client';
 import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';

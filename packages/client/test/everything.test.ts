@@ -1,3 +1,4 @@
+// The client against server-everything over stdio: handshake, capabilities, tools, prompts, resources, host requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Client,

@@ -1,3 +1,4 @@
+// A first handshake that fails says what happened and what to do: banners, non-JSON-RPC, silence, exits.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Client, ConnectionError, stdio } from '@mcpc/client';

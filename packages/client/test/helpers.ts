@@ -1,3 +1,4 @@
+// Shared helpers of the client tests: server-everything, fixture servers and the revisions they speak.
 import { fileURLToPath } from 'node:url';
 import { stdio, textOf, type Client, type Logger, type ServerConfig, type Transport } from '@mcpc/client';
 import type { JsonRpcMessage, JsonRpcRequest, TransportSendOptions, TransportSink } from '@mcpc/jsonrpc';

@@ -1,3 +1,4 @@
+// Host handlers for sampling, elicitation, roots and ping: requests checked, answers normalized, failures kept local.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ErrorReply, type ElicitationAnswer, type SamplingRequest } from '@mcpc/client';
 import { ask, recordingLogger, scripted } from './helpers.js';

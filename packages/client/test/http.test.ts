@@ -1,3 +1,4 @@
+// The client over Streamable HTTP and the deprecated HTTP+SSE transport, against server-everything.
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// The legacy lifecycle: version negotiation, declared capabilities, capability gating and close.
 import { describe, expect, it } from 'vitest';
 import {
   CapabilityError,

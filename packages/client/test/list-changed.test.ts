@@ -1,3 +1,4 @@
+// `list_changed` notifications and the list caches they invalidate.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, textOf } from '@mcpc/client';
 import { fixture, recordingLogger, tapped, until } from './helpers.js';

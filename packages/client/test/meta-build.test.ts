@@ -1,3 +1,4 @@
+// Building request `_meta`: the host's metadata, merged with the caller's, evaluated per request.
 import { describe, expect, it } from 'vitest';
 import { META, hostMeta, protocolMeta, withMeta } from '../src/server/meta.js';
 

@@ -1,3 +1,4 @@
+// Request `_meta` on the wire: keys hoisted out of arguments, merged with the call's, progress tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, textOf } from '@mcpc/client';
 import { scripted } from './helpers.js';

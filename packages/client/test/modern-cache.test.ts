@@ -1,3 +1,4 @@
+// Caching on a modern server (`ttlMs` / `cacheScope`): fresh lists, private entries, reads, rejected cursors.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CapabilityError, Client, streamableHttp, textOf, type ServerConfig } from '@mcpc/client';
 import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';

@@ -1,3 +1,4 @@
+// Modern servers over Streamable HTTP: per-request headers, no session, and era detection over HTTP.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Results and errors of a modern server: result types, required capabilities, not-found, `input_required`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Client,

@@ -1,3 +1,4 @@
+// Era detection on stdio (`server/discover` probe, then the handshake) and request meta per era.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ConnectionError, textOf, type ElicitationRequest } from '@mcpc/client';
 import { StdioTransport } from '@mcpc/transport-stdio';

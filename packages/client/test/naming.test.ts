@@ -1,3 +1,4 @@
+// Server names derived from URLs: by host, path or port, never with credentials or unsafe characters.
 import { describe, expect, it } from 'vitest';
 import { Client, serversFromConfig, streamableHttp, stdio } from '@mcpc/client';
 

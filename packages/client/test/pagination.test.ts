@@ -1,3 +1,4 @@
+// Pagination: cursors followed to the complete list, explicit pages, looping cursors, the page bound.
 import { describe, expect, it } from 'vitest';
 import { Client, PaginationError, textOf } from '@mcpc/client';
 import { fixture } from './helpers.js';

@@ -1,3 +1,4 @@
+// `x-mcp-header` annotations: reading them, encoding values, and `Mcp-Param-*` headers on a modern HTTP server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, HeaderMismatchError, streamableHttp, textOf } from '@mcpc/client';
 import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';

@@ -1,3 +1,4 @@
+// Server text in error messages is escaped and capped, from JSON-RPC errors to stderr tails.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,3 +1,4 @@
+// A legacy session over plain JSON HTTP: no capability a server could never use is declared.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';

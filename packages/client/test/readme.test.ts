@@ -1,3 +1,4 @@
+// The README's examples are exactly the example files that run.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 

@@ -1,3 +1,4 @@
+// Stdio servers that exit on their own: restarted on the next request, in-flight calls failed, crash loops stopped.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// The client against a server of each legacy revision: negotiation, tools, prompts, resources, subscriptions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ServerError, textOf, type ElicitationAnswer } from '@mcpc/client';
 import { REVISIONS, recordingLogger, revision, type Revision, until } from './helpers.js';

@@ -1,3 +1,4 @@
+// Several servers: aggregated lists, ambiguous and unknown names, routing, batches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AmbiguousNameError,

@@ -1,3 +1,4 @@
+// Tool results checked against their `outputSchema`: the modes, the definition used, and the pattern worker.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// `subscriptions/listen` over stdio and Streamable HTTP: acknowledgement, demultiplexing, close, restarts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Client,

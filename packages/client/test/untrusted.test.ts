@@ -1,3 +1,4 @@
+// A hostile server: malformed lists and results refused or dropped, server fields kept from overriding ours.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, ValidationError, textOf, type LogMessage } from '@mcpc/client';
 import { recordingLogger, scripted, until } from './helpers.js';

@@ -1,10 +1,18 @@
 // The errors HTTP exchanges raise: statuses that are not answers, unreachable servers, bodies past their caps.
-import { ServerError, TransportError, TransportErrorCode } from '@mcpc/jsonrpc';
+import { TransportError, TransportErrorCode } from '@mcpc/jsonrpc';
+import { brand } from './brand.js';
+import { HttpErrorCode } from './codes.js';
 import { unauthorized } from './diagnostics.js';
+
+// The generic transport failures HTTP exchanges raise are declared in the kernel, so a caller of
+// @mcpc/client catches them without this package; re-exported, the same classes, for callers of this one.
+export { TransientServerError, NetworkError, ResponseTooLargeError, ResponseStreamClosedError } from '@mcpc/jsonrpc';
 
 /** The server answered with an HTTP status the transport cannot turn into a JSON-RPC message. */
 export class HttpError extends TransportError {
-  static override readonly brand: string = 'HttpError';
+  static {
+    brand(this, 'HttpError');
+  }
   readonly status: number;
   /** The media type of the response (`text/html`), as the server sent it (untrusted); undefined when unknown. */
   readonly contentType: string | undefined;
@@ -22,7 +30,9 @@ export class HttpError extends TransportError {
  * when none was configured (`context.authConfigured`), else that the credentials were refused.
  */
 export class UnauthorizedError extends HttpError {
-  static override readonly brand: string = 'UnauthorizedError';
+  static {
+    brand(this, 'UnauthorizedError');
+  }
   readonly wwwAuthenticate: string | undefined;
 
   constructor(
@@ -38,95 +48,31 @@ export class UnauthorizedError extends HttpError {
 }
 
 /**
- * A failure where the request most likely did not reach the server: HTTP 5xx (it is a `ServerError`,
- * so handlers of server errors still see it). Retried for idempotent requests, never for `tools/call`.
- */
-export class TransientServerError extends ServerError {
-  static override readonly brand: string = 'TransientServerError';
-  readonly status: number;
-
-  constructor(status: number, method: string | undefined) {
-    super(-32603, `the server failed with HTTP ${status}${method === undefined ? '' : ` on ${method}`}`, {
-      code: TransportErrorCode.TransientServerError,
-      ...(method === undefined ? {} : { method }),
-    });
-    this.status = status;
-  }
-}
-
-/** The connection failed (refused, reset, DNS, TLS) before an answer arrived. `cause` is the HTTP client's error (undici's or Node's). */
-export class NetworkError extends TransportError {
-  static override readonly brand: string = 'NetworkError';
-
-  constructor(url: URL, cause: unknown) {
-    const why = cause instanceof Error ? `: ${cause.message}` : '';
-    super(`could not reach ${url.origin}${why}`, { code: TransportErrorCode.NetworkError, cause });
-  }
-}
-
-/** A response body, once decompressed, or one SSE event, grew past its configured limit. */
-export class ResponseTooLargeError extends TransportError {
-  static override readonly brand: string = 'ResponseTooLargeError';
-  readonly limitBytes: number;
-
-  constructor(limitBytes: number, what = 'the response body') {
-    super(
-      `${what} exceeded the ${limitBytes}-byte limit (raise maxDecompressedBodyBytes if such payloads are expected)`,
-      {
-        code: 'MCPC_RESPONSE_TOO_LARGE',
-      },
-    );
-    this.limitBytes = limitBytes;
-  }
-}
-
-/**
- * A response stream ended without the answer and could not be resumed. On a stateless (MCP
- * 2026-07-28) request there is no resumption (`resumable` is false): the break cancelled the request
- * at the server, and the client may re-issue it under a new id.
- */
-export class ResponseStreamClosedError extends TransportError {
-  static override readonly brand: string = 'ResponseStreamClosedError';
-  readonly method: string | undefined;
-  /** Whether the protocol offered resumption (the classic protocol did; the stateless one does not). */
-  readonly resumable: boolean;
-
-  /** `options.message` replaces the whole message (a response that was not a stream at all says so). */
-  constructor(method: string | undefined, detail: string, options?: { resumable?: boolean; message?: string }) {
-    super(
-      options?.message ??
-        `the response stream${method === undefined ? '' : ` of ${method}`} closed before the result arrived: ${detail}`,
-      {
-        code: TransportErrorCode.ResponseStreamClosed,
-      },
-    );
-    this.method = method;
-    this.resumable = options?.resumable ?? true;
-  }
-}
-
-/**
  * The HTTP client the transport needs is not installed: undici, asked for with `httpClient: 'undici'`,
  * or needed for an `https:` proxy (Node's own client here speaks plain HTTP to a proxy).
  */
 export class HttpClientUnavailableError extends TransportError {
-  static override readonly brand: string = 'HttpClientUnavailableError';
+  static {
+    brand(this, 'HttpClientUnavailableError');
+  }
 
   constructor(why: string) {
     super(`${why}, but undici is not installed: install it next to this package (npm install undici)`, {
-      code: 'MCPC_HTTP_CLIENT_UNAVAILABLE',
+      code: HttpErrorCode.HttpClientUnavailable,
     });
   }
 }
 
 /** A proxy variable (`HTTP_PROXY`, `HTTPS_PROXY`) that names no usable proxy: not a URL, or not `http:`. */
 export class ProxyConfigError extends TransportError {
-  static override readonly brand: string = 'ProxyConfigError';
+  static {
+    brand(this, 'ProxyConfigError');
+  }
   /** The variable at fault (its value is not repeated: it may carry credentials). */
   readonly variable: string;
 
   constructor(variable: string, why: string) {
-    super(`${variable} names no usable proxy: ${why}`, { code: 'MCPC_PROXY_CONFIG_INVALID' });
+    super(`${variable} names no usable proxy: ${why}`, { code: HttpErrorCode.ProxyConfigInvalid });
     this.variable = variable;
   }
 }
@@ -136,14 +82,16 @@ export class ProxyConfigError extends TransportError {
  * it wants credentials, in the proxy URL's userinfo). Raised as the `cause` of a `NetworkError`.
  */
 export class ProxyConnectError extends TransportError {
-  static override readonly brand: string = 'ProxyConnectError';
+  static {
+    brand(this, 'ProxyConnectError');
+  }
   readonly status: number;
 
   constructor(status: number, target: string) {
     super(
       `the proxy answered HTTP ${status} to CONNECT ${target}${status === 407 ? ' (it wants credentials: put them in the proxy URL, http://user:password@host:port)' : ''}`,
       {
-        code: 'MCPC_PROXY_CONNECT_FAILED',
+        code: HttpErrorCode.ProxyConnectFailed,
       },
     );
     this.status = status;

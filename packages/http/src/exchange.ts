@@ -1,7 +1,9 @@
 // One HTTP exchange with the retry policy (connection failures and 5xx, for what is safe to re-send) and the auth seam.
 import type { Readable } from 'node:stream';
+import type { AuthProvider } from '@mcpc/jsonrpc';
 import { destroyQuietly, followBody } from './body.js';
 import { backoffDelay, sleep } from './backoff.js';
+import { HttpErrorCode } from './codes.js';
 import {
   HttpClientUnavailableError,
   NetworkError,
@@ -22,41 +24,6 @@ export interface ExchangeSettings {
   readonly readTimeout: number;
 }
 
-export interface AuthContext {
-  readonly method: HttpMethod;
-  readonly url: URL;
-}
-
-export interface AuthChallenge extends AuthContext {
-  readonly status: 401 | 403;
-  /** The `WWW-Authenticate` challenge, when the server sent one. */
-  readonly wwwAuthenticate: string | undefined;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-}
-
-/**
- * The seam between the HTTP transports and an authorization provider (such as `@mcpc/oauth`'s): the
- * transport asks it for headers before every HTTP request, and tells it about a 401/403. Neither side
- * imports the other.
- */
-export interface HttpAuth {
-  /** Headers for this request (`Authorization`, a DPoP proof…). */
-  headers(context: AuthContext): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
-  /**
-   * The server refused the request. Resolve `'retry'` once new credentials are in place (the request is
-   * re-sent with fresh headers, at most twice per request — a DPoP server's nonce comes with the second
-   * refusal; a refused request did not run); `'fail'` raises
-   * `UnauthorizedError`; throw to raise an error of your own (an `InsufficientScopeError`).
-   */
-  challenge(challenge: AuthChallenge): 'retry' | 'fail' | Promise<'retry' | 'fail'>;
-  /** Every response, for what it may carry for the provider (a `DPoP-Nonce`). */
-  responded?(response: {
-    readonly url: URL;
-    readonly status: number;
-    readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  }): void;
-}
-
 export interface Exchange {
   readonly method: HttpMethod;
   /** Overrides the settings' URL (the legacy transport POSTs to the endpoint its stream named). */
@@ -74,7 +41,8 @@ export interface Exchange {
   readonly longLived?: boolean;
   /** A notification or a reply: on connections of its own (see `HttpRequest.control`). */
   readonly control?: boolean;
-  readonly auth?: HttpAuth | undefined;
+  /** The auth hook (`AuthProvider` of `@mcpc/jsonrpc`): headers per request, and what to do on 401/403. */
+  readonly auth?: AuthProvider | undefined;
 }
 
 // Failures where the request most likely never reached the server (or the server never answered).
@@ -88,7 +56,7 @@ const CONNECTION_FAILURES = new Set([
   'EPIPE',
   'UND_ERR_SOCKET',
   'UND_ERR_CONNECT_TIMEOUT',
-  'MCPC_CONNECT_TIMEOUT', // Node's client (see timeouts.ts)
+  HttpErrorCode.ConnectTimeout, // Node's client (see timeouts.ts)
 ]);
 
 const errorCode = (e: unknown): string | undefined => {

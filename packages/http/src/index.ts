@@ -12,16 +12,7 @@ export type {
   UndiciDispatcher,
 } from './types.js';
 export { proxyConfigured } from './proxy.js';
-export {
-  exchange,
-  discard,
-  header,
-  type Exchange,
-  type ExchangeSettings,
-  type HttpAuth,
-  type AuthContext,
-  type AuthChallenge,
-} from './exchange.js';
+export { exchange, discard, header, type Exchange, type ExchangeSettings } from './exchange.js';
 export { bodyChunks, readText, readPlainText, isIdentityEncoding, destroyQuietly, ACCEPT_ENCODING } from './body.js';
 export { readSse, isAcceptableEventId, type SseEvent, type SseHandlers } from './sse.js';
 export { Sends, type Send } from './sends.js';
@@ -45,3 +36,4 @@ export {
   ProxyConfigError,
   ProxyConnectError,
 } from './errors.js';
+export { HttpErrorCode } from './codes.js';

@@ -3,6 +3,7 @@ import type * as NodeHttp from 'node:http';
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type * as NodeHttps from 'node:https';
 import type { Socket } from 'node:net';
+import { HttpErrorCode } from './codes.js';
 import { CONTROL_CONNECTIONS } from './pools.js';
 import type { Proxies } from './proxy.js';
 import { NodeHttpTimeoutError } from './timeouts.js';
@@ -101,7 +102,7 @@ class NodeHttpClient implements HttpClient {
         req.destroy();
       };
       const headersTimer = setTimeout(
-        () => end(new NodeHttpTimeoutError('MCPC_HEADERS_TIMEOUT', r.headersTimeout)),
+        () => end(new NodeHttpTimeoutError(HttpErrorCode.HeadersTimeout, r.headersTimeout)),
         r.headersTimeout,
       );
       abortOnSignal(req, r.signal, end);
@@ -143,7 +144,7 @@ class NodeHttpClient implements HttpClient {
     if (!socket.connecting) return; // A kept-alive socket, already connected.
     const ready = secure ? 'secureConnect' : 'connect';
     const timer = setTimeout(
-      () => end(new NodeHttpTimeoutError('MCPC_CONNECT_TIMEOUT', this.#connectTimeout)),
+      () => end(new NodeHttpTimeoutError(HttpErrorCode.ConnectTimeout, this.#connectTimeout)),
       this.#connectTimeout,
     );
     const done = (): void => {
@@ -180,7 +181,7 @@ function watchBody(res: IncomingMessage, ms: number): void {
   if (ms === 0) return;
   // Destroyed with the error (its reader hears it); the socket goes with it, reporting nothing itself.
   const onIdle = (): void => {
-    res.destroy(new NodeHttpTimeoutError('MCPC_BODY_TIMEOUT', ms));
+    res.destroy(new NodeHttpTimeoutError(HttpErrorCode.BodyTimeout, ms));
   };
   socket.on('timeout', onIdle);
   res.once('close', () => socket.off('timeout', onIdle));

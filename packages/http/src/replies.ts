@@ -1,5 +1,7 @@
 // Bounds the answers a transport sends to the server's own requests: a few at a time, a bounded queue.
 import { ConnectionClosedError, TransportError } from '@mcpc/jsonrpc';
+import { brand } from './brand.js';
+import { HttpErrorCode } from './codes.js';
 
 /** Replies the server's requests may have on their way at once, per transport (that is, per server). */
 export const DEFAULT_MAX_CONCURRENT_REPLIES = 4;
@@ -10,14 +12,16 @@ const DROP_REPORT_MS = 1_000;
 
 /** A reply to a server's request was dropped: too many were already waiting to be sent. */
 export class ReplyQueueFullError extends TransportError {
-  static override readonly brand: string = 'ReplyQueueFullError';
+  static {
+    brand(this, 'ReplyQueueFullError');
+  }
   readonly limit: number;
 
   constructor(limit: number) {
     super(
       `dropped the reply: ${limit} replies to the server's requests were already waiting to be sent (the server sends requests faster than it accepts answers)`,
       {
-        code: 'MCPC_REPLY_QUEUE_FULL',
+        code: HttpErrorCode.ReplyQueueFull,
       },
     );
     this.limit = limit;

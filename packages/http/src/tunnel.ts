@@ -5,6 +5,7 @@ import type * as NodeHttps from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { HttpErrorCode } from './codes.js';
 import { ProxyConnectError } from './errors.js';
 import type { Proxies } from './proxy.js';
 import { NodeHttpTimeoutError } from './timeouts.js';
@@ -73,7 +74,7 @@ function tunnel(
     socket?.destroy();
     created(error);
   };
-  const timer = setTimeout(() => fail(new NodeHttpTimeoutError('MCPC_CONNECT_TIMEOUT', timeoutMs)), timeoutMs);
+  const timer = setTimeout(() => fail(new NodeHttpTimeoutError(HttpErrorCode.ConnectTimeout, timeoutMs)), timeoutMs);
   connect.once('error', fail);
   connect.once('response', (res: IncomingMessage) => {
     // Any answer but a tunnel (a proxy that does not CONNECT answers as to a plain request).

@@ -1,3 +1,4 @@
+// Proxies on Node's client: HTTP_PROXY, NO_PROXY, proxy credentials, and CONNECT tunnels for HTTPS.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';

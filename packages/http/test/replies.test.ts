@@ -1,3 +1,4 @@
+// ReplyQueue: bounded answers in flight, a bounded queue that counts what it drops, and close.
 import { describe, expect, it } from 'vitest';
 import { ConnectionClosedError } from '@mcpc/jsonrpc';
 import { ReplyQueue, ReplyQueueFullError } from '@mcpc/http';

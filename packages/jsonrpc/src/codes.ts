@@ -30,6 +30,8 @@ export const TransportErrorCode = Object.freeze({
   TransientServerError: 'MCPC_TRANSIENT_SERVER_ERROR',
   /** A response stream ended, or went idle, before the answer it was to carry. */
   ResponseStreamClosed: 'MCPC_RESPONSE_STREAM_CLOSED',
+  /** A response body, or one SSE event, grew past its configured limit (`ResponseTooLargeError`). */
+  ResponseTooLarge: 'MCPC_RESPONSE_TOO_LARGE',
   /** Any other HTTP status the transport cannot use; the error carries `status`. */
   HttpError: 'MCPC_HTTP_ERROR',
   /** 401/403: the server wants (other) credentials. */

@@ -1,3 +1,4 @@
+// Decoding one JSON-RPC 2.0 message from text or bytes into a valid message or a protocol error, never a throw.
 import { JsonRpcProtocolError, type ProtocolErrorReason } from './errors.js';
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcParams } from './messages.js';
 import { escapePeerText } from './peer-text.js';

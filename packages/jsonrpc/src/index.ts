@@ -1,3 +1,4 @@
+// The public entry of @mcpc/jsonrpc: messages, the engine, the Transport contract, errors, logging and codes.
 export type {
   JsonRpcId,
   JsonRpcParams,
@@ -23,6 +24,10 @@ export {
   ConnectionClosedError,
   CancelledByPeerError,
   EngineStateError,
+  TransientServerError,
+  NetworkError,
+  ResponseTooLargeError,
+  ResponseStreamClosedError,
   type ProtocolErrorReason,
 } from './errors.js';
 export type { Transport, TransportSink, TransportSendOptions, MessageInfo } from './transport.js';
@@ -54,3 +59,15 @@ export {
   forgetDeprecations,
 } from './deprecations.js';
 export { JsonRpcErrorCode, TransportErrorCode } from './codes.js';
+export type { AuthProvider, AuthContext, AuthChallenge, AuthResponse, AuthMethod } from './auth.js';
+export {
+  serverConfig,
+  transportPart,
+  checkProtocolChoice,
+  checkEraOptions,
+  urlLabel,
+  type ServerConfig,
+  type ServerConfigOptions,
+  type TransportContext,
+  type ProtocolChoice,
+} from './server-config.js';

@@ -1,3 +1,4 @@
+// The Logger contract, the stock loggers, and escaping peer strings before they reach a log.
 /**
  * What mcpc logs through. `console` satisfies it, and so does a pino logger: every call passes one
  * preformatted string, so no logger's argument conventions matter.

@@ -1,3 +1,4 @@
+// The Transport contract every transport implements: start with a sink, send, close, and what they report.
 import type { JsonRpcId, JsonRpcMessage } from './messages.js';
 
 /** Facts the transport may report about an incoming message (for logging and diagnostics). */

@@ -1,3 +1,4 @@
+// `decodeMessage`: valid messages decoded fresh, every malformed input a typed JsonRpcProtocolError.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeMessage, JsonRpcProtocolError, validateMessage, type ProtocolErrorReason } from '@mcpc/jsonrpc';

@@ -1,3 +1,4 @@
+// The engine: requests, responses, timeouts, cancellation, progress, peer requests, notifications, close, logs.
 import { describe, expect, it, vi } from 'vitest';
 import {
   AbortError,

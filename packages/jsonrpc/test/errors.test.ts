@@ -1,3 +1,4 @@
+// The kernel's error classes: codes, causes, instanceof across copies, and the code constants.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +65,20 @@ describe('error classes', () => {
     expect(new TransportError('x')).not.toBeInstanceOf(MessageTooLargeError);
     expect({ code: 'MCPC_ERROR' }).not.toBeInstanceOf(McpError);
     expect(null).not.toBeInstanceOf(McpError);
+  });
+
+  it('a request timeout is a TransportError: the connection did not deliver the answer in time', () => {
+    const e = new RequestTimeoutError('ping', 10);
+    expect(e).toBeInstanceOf(TransportError);
+    expect(e).toBeInstanceOf(McpError);
+    expect(e.code).toBe(JsonRpcErrorCode.RequestTimeout);
+  });
+
+  it('brands each class with a symbol scoped to this package, kept off its type', () => {
+    const brand = Object.getOwnPropertyDescriptor(RequestTimeoutError, Symbol.for('@mcpc/error.brand'))?.value;
+    expect(brand).toBe(Symbol.for('@mcpc/jsonrpc.RequestTimeoutError'));
+    expect(Object.keys(RequestTimeoutError)).toEqual([]);
+    expect('brand' in RequestTimeoutError).toBe(false);
   });
 
   it('instanceof holds across two copies of the package, both ways', async () => {

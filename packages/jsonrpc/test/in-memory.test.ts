@@ -1,3 +1,4 @@
+// The in-memory transport pair against the Transport contract, and an engine over it.
 import { describe, expect, it } from 'vitest';
 import {
   AbortError,

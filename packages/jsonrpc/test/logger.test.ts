@@ -1,3 +1,4 @@
+// `escapeForLog`, `describeForLog` and the Logger contract.
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// `escapePeerText`: control, bidi and format characters escaped, lengths capped without splitting pairs.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PEER_TEXT_LIMIT, escapePeerText } from '@mcpc/jsonrpc';
 

@@ -1,3 +1,4 @@
+// Warnings the peer drives are rate-limited per kind; server error messages escaped and capped.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JsonRpcEngine, JsonRpcProtocolError, ServerError, decodeMessage } from '@mcpc/jsonrpc';
 import { WarningLimiter } from '../src/warning-limiter.js';

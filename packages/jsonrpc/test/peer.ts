@@ -1,3 +1,4 @@
+// A scripted in-process peer (a Transport the test drives), a recording logger, and a tick.
 import type { JsonRpcMessage, Logger, Transport, TransportSendOptions, TransportSink } from '@mcpc/jsonrpc';
 
 /**

@@ -1,24 +1,30 @@
 // Every error @mcpc/oauth throws: OAuthError and its subclasses, each with a stable code.
 import { McpError } from '@mcpc/jsonrpc';
+import { brand } from './brand.js';
+import { OAuthErrorCode } from './codes.js';
 
 /**
  * The root of every error `@mcpc/oauth` throws. Messages never carry a token, a code, a verifier or a
  * secret; strings that came from a peer are escaped before they are quoted.
  */
 export class OAuthError extends McpError {
-  static override readonly brand: string = 'OAuthError';
+  static {
+    brand(this, 'OAuthError');
+  }
 
   constructor(message: string, options?: { code?: string; cause?: unknown }) {
-    super(message, { code: options?.code ?? 'MCPC_OAUTH_ERROR', cause: options?.cause });
+    super(message, { code: options?.code ?? OAuthErrorCode.Error, cause: options?.cause });
   }
 }
 
 /** The provider's options are unusable (a redirect URI that is neither loopback nor HTTPS, credentials naming no issuer, …). */
 export class OAuthConfigError extends OAuthError {
-  static override readonly brand: string = 'OAuthConfigError';
+  static {
+    brand(this, 'OAuthConfigError');
+  }
 
   constructor(message: string) {
-    super(message, { code: 'MCPC_OAUTH_CONFIG' });
+    super(message, { code: OAuthErrorCode.Config });
   }
 }
 
@@ -28,14 +34,16 @@ export class OAuthConfigError extends OAuthError {
  * sent to it.
  */
 export class InsecureUrlError extends OAuthError {
-  static override readonly brand: string = 'InsecureUrlError';
+  static {
+    brand(this, 'InsecureUrlError');
+  }
   /** The refused URL, as text (it is not a secret: it came from the peer or the configuration). */
   readonly url: string;
   /** What the URL was for: `'resource_metadata'`, `'token_endpoint'`, `'redirect_uri'`… */
   readonly purpose: string;
 
   constructor(url: string, purpose: string, reason: string) {
-    super(`refused ${purpose} ${JSON.stringify(url.slice(0, 300))}: ${reason}`, { code: 'MCPC_OAUTH_INSECURE_URL' });
+    super(`refused ${purpose} ${JSON.stringify(url.slice(0, 300))}: ${reason}`, { code: OAuthErrorCode.InsecureUrl });
     this.url = url;
     this.purpose = purpose;
   }
@@ -43,7 +51,9 @@ export class InsecureUrlError extends OAuthError {
 
 /** Protected-resource or authorization-server metadata could not be found, or is not usable. */
 export class DiscoveryError extends OAuthError {
-  static override readonly brand: string = 'DiscoveryError';
+  static {
+    brand(this, 'DiscoveryError');
+  }
   /** Which document: RFC 9728 (`'protected-resource'`) or RFC 8414 / OpenID (`'authorization-server'`). */
   readonly document: 'protected-resource' | 'authorization-server';
   /** The URLs that were tried, in order. */
@@ -54,7 +64,7 @@ export class DiscoveryError extends OAuthError {
     message: string,
     options?: { tried?: readonly string[]; cause?: unknown },
   ) {
-    super(message, { code: 'MCPC_OAUTH_DISCOVERY', cause: options?.cause });
+    super(message, { code: OAuthErrorCode.Discovery, cause: options?.cause });
     this.document = document;
     this.tried = options?.tried ?? [];
   }
@@ -66,7 +76,9 @@ export class DiscoveryError extends OAuthError {
  * 9207), or is missing where the server promised it.
  */
 export class IssuerMismatchError extends OAuthError {
-  static override readonly brand: string = 'IssuerMismatchError';
+  static {
+    brand(this, 'IssuerMismatchError');
+  }
   readonly where: 'metadata' | 'authorization-response';
   readonly expected: string;
 
@@ -74,7 +86,7 @@ export class IssuerMismatchError extends OAuthError {
     super(
       `${where === 'metadata' ? 'authorization server metadata' : 'the authorization response'} ${detail} (expected issuer ${JSON.stringify(expected)})`,
       {
-        code: 'MCPC_OAUTH_ISSUER_MISMATCH',
+        code: OAuthErrorCode.IssuerMismatch,
       },
     );
     this.where = where;
@@ -84,14 +96,16 @@ export class IssuerMismatchError extends OAuthError {
 
 /** The authorization server does not advertise PKCE with S256 (`code_challenge_methods_supported`), so authorization does not proceed. */
 export class PkceNotSupportedError extends OAuthError {
-  static override readonly brand: string = 'PkceNotSupportedError';
+  static {
+    brand(this, 'PkceNotSupportedError');
+  }
   readonly issuer: string;
 
   constructor(issuer: string) {
     super(
       `the authorization server ${JSON.stringify(issuer)} does not advertise PKCE with S256 (code_challenge_methods_supported); refusing to authorize`,
       {
-        code: 'MCPC_OAUTH_PKCE_UNSUPPORTED',
+        code: OAuthErrorCode.PkceUnsupported,
       },
     );
     this.issuer = issuer;
@@ -100,10 +114,12 @@ export class PkceNotSupportedError extends OAuthError {
 
 /** No client id could be had, or a registration response was malformed or refused. */
 export class ClientRegistrationError extends OAuthError {
-  static override readonly brand: string = 'ClientRegistrationError';
+  static {
+    brand(this, 'ClientRegistrationError');
+  }
 
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, { code: 'MCPC_OAUTH_REGISTRATION', cause: options?.cause });
+    super(message, { code: OAuthErrorCode.Registration, cause: options?.cause });
   }
 }
 
@@ -112,11 +128,13 @@ export class ClientRegistrationError extends OAuthError {
  * and no stored token or refresh token is usable.
  */
 export class AuthorizationRequiredError extends OAuthError {
-  static override readonly brand: string = 'AuthorizationRequiredError';
+  static {
+    brand(this, 'AuthorizationRequiredError');
+  }
   readonly serverUrl: string;
 
   constructor(serverUrl: string, detail: string) {
-    super(`authorization is required for ${serverUrl}: ${detail}`, { code: 'MCPC_OAUTH_AUTHORIZATION_REQUIRED' });
+    super(`authorization is required for ${serverUrl}: ${detail}`, { code: OAuthErrorCode.AuthorizationRequired });
     this.serverUrl = serverUrl;
   }
 }
@@ -126,18 +144,22 @@ export type AuthorizationResponseProblem =
 
 /** The redirect back from the authorization server (the callback) was refused before any code was redeemed. */
 export class AuthorizationResponseError extends OAuthError {
-  static override readonly brand: string = 'AuthorizationResponseError';
+  static {
+    brand(this, 'AuthorizationResponseError');
+  }
   readonly problem: AuthorizationResponseProblem;
 
   constructor(problem: AuthorizationResponseProblem, message: string, options?: { cause?: unknown }) {
-    super(message, { code: 'MCPC_OAUTH_AUTHORIZATION_RESPONSE', cause: options?.cause });
+    super(message, { code: OAuthErrorCode.AuthorizationResponse, cause: options?.cause });
     this.problem = problem;
   }
 }
 
 /** The authorization server answered the authorization request with an error (`access_denied`, …), after its `iss` was checked. */
 export class AuthorizationDeniedError extends OAuthError {
-  static override readonly brand: string = 'AuthorizationDeniedError';
+  static {
+    brand(this, 'AuthorizationDeniedError');
+  }
   readonly error: string;
   readonly errorDescription: string | undefined;
 
@@ -145,7 +167,7 @@ export class AuthorizationDeniedError extends OAuthError {
     super(
       `the authorization server refused the authorization request: ${error}${errorDescription === undefined ? '' : ` (${errorDescription})`}`,
       {
-        code: 'MCPC_OAUTH_AUTHORIZATION_DENIED',
+        code: OAuthErrorCode.AuthorizationDenied,
       },
     );
     this.error = error;
@@ -155,7 +177,9 @@ export class AuthorizationDeniedError extends OAuthError {
 
 /** The token endpoint refused a grant (an OAuth error response) or answered with something that is not a token response. */
 export class TokenRequestError extends OAuthError {
-  static override readonly brand: string = 'TokenRequestError';
+  static {
+    brand(this, 'TokenRequestError');
+  }
   readonly grant: string;
   /** The OAuth `error` code, when the server sent one (`invalid_grant`, …). */
   readonly error: string | undefined;
@@ -172,7 +196,7 @@ export class TokenRequestError extends OAuthError {
       cause?: unknown;
     },
   ) {
-    super(message, { code: 'MCPC_OAUTH_TOKEN_REQUEST', cause: options?.cause });
+    super(message, { code: OAuthErrorCode.TokenRequest, cause: options?.cause });
     this.grant = grant;
     this.error = options?.error;
     this.errorDescription = options?.errorDescription;
@@ -186,13 +210,15 @@ export class TokenRequestError extends OAuthError {
  * a type the client does not understand.
  */
 export class UnsupportedTokenTypeError extends OAuthError {
-  static override readonly brand: string = 'UnsupportedTokenTypeError';
+  static {
+    brand(this, 'UnsupportedTokenTypeError');
+  }
   readonly tokenType: string | undefined;
 
   constructor(tokenType: string | undefined, where: 'issued' | 'stored') {
     super(
       `${where === 'issued' ? 'the authorization server issued' : 'storage holds'} a token of type ${tokenType === undefined ? '(none)' : JSON.stringify(tokenType.slice(0, 40))}; only Bearer${where === 'issued' ? ' (or DPoP, when DPoP is enabled)' : ''} is used`,
-      { code: 'MCPC_OAUTH_TOKEN_TYPE' },
+      { code: OAuthErrorCode.TokenType },
     );
     this.tokenType = tokenType;
   }
@@ -203,7 +229,9 @@ export class UnsupportedTokenTypeError extends OAuthError {
  * names; it is recorded, so the next authorization asks for it together with what was asked before.
  */
 export class InsufficientScopeError extends OAuthError {
-  static override readonly brand: string = 'InsufficientScopeError';
+  static {
+    brand(this, 'InsufficientScopeError');
+  }
   readonly scope: string | undefined;
   readonly errorDescription: string | undefined;
   readonly resourceMetadata: string | undefined;
@@ -212,7 +240,7 @@ export class InsufficientScopeError extends OAuthError {
     super(
       `the server requires more scope${scope === undefined ? '' : ` (${scope})`}${errorDescription === undefined ? '' : `: ${errorDescription}`}; authorize again to grant it`,
       {
-        code: 'MCPC_OAUTH_INSUFFICIENT_SCOPE',
+        code: OAuthErrorCode.InsufficientScope,
       },
     );
     this.scope = scope;
@@ -226,7 +254,9 @@ export class InsufficientScopeError extends OAuthError {
  * was discarded: it is not stored over the current server's token, nor presented.
  */
 export class AuthorizationServerChangedError extends OAuthError {
-  static override readonly brand: string = 'AuthorizationServerChangedError';
+  static {
+    brand(this, 'AuthorizationServerChangedError');
+  }
   readonly issuer: string;
   readonly currentIssuer: string | undefined;
 
@@ -234,7 +264,7 @@ export class AuthorizationServerChangedError extends OAuthError {
     super(
       `the token from ${JSON.stringify(issuer)} was discarded: the resource's authorization server is now ${currentIssuer === undefined ? 'unknown' : JSON.stringify(currentIssuer)}`,
       {
-        code: 'MCPC_OAUTH_AUTHORIZATION_SERVER_CHANGED',
+        code: OAuthErrorCode.AuthorizationServerChanged,
       },
     );
     this.issuer = issuer;
@@ -244,29 +274,35 @@ export class AuthorizationServerChangedError extends OAuthError {
 
 /** Storage could not keep something the flow needs (a registration, the per-request record). */
 export class OAuthStorageError extends OAuthError {
-  static override readonly brand: string = 'OAuthStorageError';
+  static {
+    brand(this, 'OAuthStorageError');
+  }
 
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, { code: 'MCPC_OAUTH_STORAGE', cause: options?.cause });
+    super(message, { code: OAuthErrorCode.Storage, cause: options?.cause });
   }
 }
 
 /** The user did not complete authorization in time (`BrowserOAuth`'s `timeoutMs`). */
 export class AuthorizationTimeoutError extends OAuthError {
-  static override readonly brand: string = 'AuthorizationTimeoutError';
+  static {
+    brand(this, 'AuthorizationTimeoutError');
+  }
   readonly timeoutMs: number;
 
   constructor(timeoutMs: number) {
-    super(`authorization was not completed within ${timeoutMs} ms`, { code: 'MCPC_OAUTH_TIMEOUT' });
+    super(`authorization was not completed within ${timeoutMs} ms`, { code: OAuthErrorCode.Timeout });
     this.timeoutMs = timeoutMs;
   }
 }
 
 /** A response from an authorization server or a resource's metadata endpoint was malformed. */
 export class InvalidResponseError extends OAuthError {
-  static override readonly brand: string = 'InvalidResponseError';
+  static {
+    brand(this, 'InvalidResponseError');
+  }
 
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, { code: 'MCPC_OAUTH_INVALID_RESPONSE', cause: options?.cause });
+    super(message, { code: OAuthErrorCode.InvalidResponse, cause: options?.cause });
   }
 }

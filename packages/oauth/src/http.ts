@@ -1,5 +1,6 @@
 // How OAuth requests are sent: the fetch, the URL policy, timeouts, no redirects, and bounded JSON bodies.
 import { AbortError } from '@mcpc/jsonrpc';
+import { OAuthErrorCode } from './codes.js';
 import { InvalidResponseError, OAuthError } from './errors.js';
 import { checkPeerUrl, type PeerUrlPolicy } from './discovery/url-policy.js';
 
@@ -117,11 +118,11 @@ export async function send(settings: HttpSettings, url: string, init: SendInit):
     if (timeout.aborted)
       throw new OAuthError(
         `the ${purpose} request to ${new URL(url).origin} timed out after ${settings.timeoutMs} ms`,
-        { code: 'MCPC_OAUTH_NETWORK', cause: error },
+        { code: OAuthErrorCode.Network, cause: error },
       );
     throw new OAuthError(
       `could not reach ${new URL(url).origin} for the ${purpose}: ${error instanceof Error ? error.message : String(error)}`,
-      { code: 'MCPC_OAUTH_NETWORK', cause: error },
+      { code: OAuthErrorCode.Network, cause: error },
     );
   }
   const bytes = await readBounded(response, settings.maxBodyBytes);

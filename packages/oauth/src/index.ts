@@ -65,3 +65,4 @@ export {
   InvalidResponseError,
   type AuthorizationResponseProblem,
 } from './errors.js';
+export { OAuthErrorCode } from './codes.js';

@@ -1,5 +1,5 @@
 // The provider's public shapes: options, results, and the requests the transports' auth hook passes in.
-import type { Logger } from '@mcpc/jsonrpc';
+import type { AuthChallenge, AuthContext, AuthResponse, Logger } from '@mcpc/jsonrpc';
 import type { DPoPOptions } from './dpop/dpop.js';
 import type { ClientInfo } from './grants/client-resolution.js';
 import type { JwtBearerAssertion } from './grants/token-request.js';
@@ -77,22 +77,12 @@ export interface StartedAuthorization {
   readonly issuer: string;
 }
 
+// The auth hook's shapes are the kernel's (`@mcpc/jsonrpc`), named here as this package's modules use them.
 /** One request to the MCP server, as the transport's auth hook describes it. */
-export interface AuthContextLike {
-  readonly method: string;
-  readonly url: URL;
-}
+export type AuthContextLike = AuthContext;
 
 /** A 401 or 403 from the MCP server. */
-export interface ChallengeLike extends AuthContextLike {
-  readonly status: number;
-  readonly wwwAuthenticate: string | undefined;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-}
+export type ChallengeLike = AuthChallenge;
 
 /** Any response from the MCP server. */
-export interface ResponseLike {
-  readonly url: URL;
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-}
+export type ResponseLike = AuthResponse;

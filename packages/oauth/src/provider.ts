@@ -5,14 +5,8 @@ import { AuthorizationRequiredError } from './errors.js';
 import type { ClientSecrets } from './grants/client-auth.js';
 import { AuthorizationCodeFlow } from './grants/code-flow.js';
 import { MachineGrant } from './grants/machine-grant.js';
-import type {
-  AuthContextLike,
-  AuthorizationResult,
-  ChallengeLike,
-  OAuthProviderOptions,
-  ResponseLike,
-  StartedAuthorization,
-} from './provider-options.js';
+import type { AuthChallenge, AuthContext, AuthProvider, AuthResponse } from '@mcpc/jsonrpc';
+import type { AuthorizationResult, OAuthProviderOptions, StartedAuthorization } from './provider-options.js';
 import { ChallengeRecovery } from './recovery.js';
 import { ScopeMemory } from './scope-memory.js';
 import { scopeList } from './scopes.js';
@@ -31,10 +25,10 @@ export type {
 /**
  * OAuth 2.1 for one MCP server, as the HTTP transports' `auth`: it supplies `Authorization` (and a DPoP
  * proof) for every request, and answers 401/403 challenges by discovering the authorization server,
- * refreshing, or authorizing anew. It satisfies `HttpAuth` of `@mcpc/transport-streamable-http`
- * structurally; neither package imports the other.
+ * refreshing, or authorizing anew. It implements the kernel's auth hook (`AuthProvider` of
+ * `@mcpc/jsonrpc`), which every HTTP transport takes; no transport package is imported.
  */
-export class OAuthProvider {
+export class OAuthProvider implements AuthProvider {
   readonly serverUrl: URL;
   readonly #ctx: ProviderContext;
   readonly #binding: ServerBinding;
@@ -60,20 +54,20 @@ export class OAuthProvider {
     this.#recovery = new ChallengeRecovery(ctx, this.#binding, this.#tokens, stepUp, this.#obtain);
   }
 
-  // ─── HttpAuth ──────────────────────────────────────────────────────────────────────────────────
+  // ─── AuthProvider ──────────────────────────────────────────────────────────────────────────────
 
   /** Headers for one request to the MCP server: `Authorization` and, for a DPoP token, its proof. */
-  headers(context: AuthContextLike): Promise<Record<string, string>> {
+  headers(context: AuthContext): Promise<Record<string, string>> {
     return this.#tokens.headers(context);
   }
 
   /** A 401 or 403 from the MCP server. Resolves `'retry'` once new credentials are in place. */
-  challenge(challenge: ChallengeLike): Promise<'retry' | 'fail'> {
+  challenge(challenge: AuthChallenge): Promise<'retry' | 'fail'> {
     return this.#recovery.challenge(challenge);
   }
 
   /** Every response: a `DPoP-Nonce` the resource server sends is kept for the next proof; a success proves the token. */
-  responded(response: ResponseLike): void {
+  responded(response: AuthResponse): void {
     this.#recovery.responded(response);
   }
 

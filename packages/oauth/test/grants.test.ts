@@ -1,3 +1,4 @@
+// Machine grants: the JWT bearer grant and Enterprise-Managed Authorization (ID-JAG).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import {

@@ -1,3 +1,4 @@
+// Shared helpers of the OAuth tests: fixture servers started and stopped, a headless browser, an engine.
 import { JsonRpcEngine, type Logger } from '@mcpc/jsonrpc';
 import { StreamableHttpTransport } from '@mcpc/transport-streamable-http';
 import { getJson } from '../../../tooling/fixtures/http/spawn.mjs';

@@ -1,3 +1,4 @@
+// A 2025-03-26 server without protected resource metadata: its own authorization server, default endpoints.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DiscoveryError, MemoryStorage, OAuthProvider, headlessInteraction, storageKey } from '../src/index.js';
 import {

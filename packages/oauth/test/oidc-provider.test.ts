@@ -1,3 +1,4 @@
+// OAuthProvider against a real OIDC provider: PKCE, client credentials, DPoP, step-up, server binding, headless use.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// The README's example is exactly the example file that runs, and it signs in and calls a tool.
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signInAndCall } from '../examples/browser-login.mjs';

@@ -1,3 +1,4 @@
+// What the provider sends: well-known URLs, resource identifiers, the authorization URL.
 import { describe, expect, it } from 'vitest';
 import { authorizationServerMetadataUrls, wellKnownResourceMetadataUrls } from '../src/index.js';
 import { buildAuthorizationUrl } from '../src/grants/authorization-request.js';

@@ -1,3 +1,4 @@
+// The legacy SSE transport with an OAuthProvider: the token on the stream and on every POST, 401 recovery.
 import { afterAll, describe, expect, it } from 'vitest';
 import { JsonRpcEngine } from '@mcpc/jsonrpc';
 import { SseTransport } from '@mcpc/transport-sse-legacy';

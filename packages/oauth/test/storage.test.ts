@@ -1,3 +1,4 @@
+// Storage: keys per MCP and authorization server, MemoryStorage copies, FileStorage on disk.
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// The URL policy: hosts classified textually, peer URLs and redirect URIs checked.
 import { describe, expect, it } from 'vitest';
 import {
   InsecureUrlError,

@@ -1,3 +1,4 @@
+// `parseWwwAuthenticate`: MCP challenges, several per header, quoting, duplicates, hostile input.
 import { describe, expect, it } from 'vitest';
 import { parseWwwAuthenticate } from '../src/index.js';
 

@@ -1,3 +1,4 @@
+// SchemaCache: compiled validators keyed by schema identity, for one set of options.
 import type { JsonValue } from './json.js';
 import type { CompileOptions } from './options.js';
 import { compile } from './validator.js';

@@ -1,13 +1,17 @@
 // The compiler: turns an indexed schema into a graph of nodes, one per subschema that can be reached
 // from the root. Work is a queue, not recursion, so long `$ref` chains cost no stack; each subschema is
 // compiled once however many references reach it, and cycles through references are fine as long as
-// each turn of the cycle descends into the instance (checked at the end).
+// each turn of the cycle descends into the instance (checked at the end, in graph.ts).
+// Each node's run function is put together in assemble.ts.
 
+import { assemble } from './assemble.js';
 import { VOCABULARY_OF } from './build.js';
 import type { Build, Bucket } from './build.js';
 import { KEYWORD_VOCABULARY } from './dialect.js';
 import type { Vocabulary } from './dialect.js';
 import { SchemaError, SchemaLimitError } from './errors.js';
+import { checkCycles, markShared } from './graph.js';
+import type { Edge } from './graph.js';
 import { hasOwn, isObject } from './json.js';
 import type { JsonObject, JsonValue } from './json.js';
 import { compileArrayApplicators } from './keywords/arrays.js';
@@ -21,15 +25,9 @@ import { compilePattern, patternTester } from './pattern.js';
 import type { PatternTest } from './pattern.js';
 import type { DynamicAnchorDecl, Registry, ResourceEntry, SchemaInfo } from './registry.js';
 import type { AnnotationKeyword } from './result.js';
-import { fail, mergeEvaluated, newEvaluated } from './runtime.js';
+import { fail } from './runtime.js';
 import type { Check, SchemaNode } from './runtime.js';
 import { splitFragment } from './uri.js';
-
-/** An in-place edge: `node` applies to the same instance location; `ref` when a reference is followed. */
-interface Edge {
-  readonly node: SchemaNode;
-  readonly ref: boolean;
-}
 
 interface Pending {
   readonly node: SchemaNode & { run: Check };
@@ -118,44 +116,13 @@ export class Compiler {
       if (!this.dynamic || !this.bindDynamic()) break;
     }
     for (const p of this.nodes.values()) p.node.run = assemble(p, this.dynamic);
-    const order = this.checkCycles();
-    // A dynamic scope makes a result depend on more than the node and the value: no memoising then.
-    if (!this.dynamic) this.markShared(order);
-  }
-
-  /**
-   * Turns memoising on for the reference targets one instance location can evaluate more than once: a
-   * node that two in-place paths from the same entry reach (an entry is a node no in-place edge reaches:
-   * the root, a `properties`/`items` subschema). Entries are tracked per node in topological order, up
-   * to a few; a node reached from more is left unmemoised (the step budget still bounds it). A `$defs`
-   * entry referenced from many properties is reached once from each: no memo, no cost.
-   */
-  private markShared(postOrder: readonly SchemaNode[]): void {
-    if (this.memoFlags.size === 0) return;
-    const MAX_ENTRIES = 8;
     const edgesOf = new Map<SchemaNode, readonly Edge[]>();
     for (const p of this.nodes.values()) edgesOf.set(p.node, p.edges);
-    /** Entries reaching a node in place (null: more than MAX_ENTRIES), and whether one reaches it twice. */
-    const state = new Map<SchemaNode, { entries: Set<SchemaNode> | null; twice: boolean }>();
-    for (let i = postOrder.length - 1; i >= 0; i--) {
-      const n = postOrder[i] as SchemaNode;
-      let from = state.get(n);
-      if (from === undefined) state.set(n, (from = { entries: new Set([n]), twice: false }));
-      for (const e of edgesOf.get(n) ?? []) {
-        let to = state.get(e.node);
-        if (to === undefined) state.set(e.node, (to = { entries: new Set(), twice: false }));
-        if (from.twice) to.twice = true;
-        if (from.entries === null) to.entries = null;
-        else if (to.entries !== null) {
-          for (const entry of from.entries) {
-            if (to.entries.has(entry)) to.twice = true;
-            else to.entries.add(entry);
-          }
-          if (to.entries.size > MAX_ENTRIES) to.entries = null;
-        }
-      }
-    }
-    for (const [node, flag] of this.memoFlags) flag.on = state.get(node)?.twice === true;
+    const inPlace = new Map(edgesOf);
+    for (const hub of this.hubs.values()) edgesOf.set(hub.node, hub.targets);
+    const order = checkCycles(edgesOf, this.limits.maxRefDepth);
+    // A dynamic scope makes a result depend on more than the node and the value: no memoising then.
+    if (!this.dynamic) markShared(order, inPlace, this.memoFlags);
   }
 
   /**
@@ -314,131 +281,4 @@ export class Compiler {
       },
     };
   }
-
-  /**
-   * A cycle of references that never descends into the instance (`{"$ref": "#"}`, `allOf` back to the
-   * root) would recurse for ever on some instance: such a schema is refused here, with the cycle. On the
-   * acyclic graph that remains, the longest chain of references applying to one instance location is
-   * measured: past `limits.maxRefDepth` every evaluation reaching it would end in a depth error, so
-   * the schema is refused now (`maxRefChain`) rather than at each validation.
-   */
-  private checkCycles(): SchemaNode[] {
-    /** Nodes in the order they were finished: every node after all it reaches in place. */
-    const postOrder: SchemaNode[] = [];
-    const edgesOf = new Map<SchemaNode, readonly Edge[]>();
-    for (const p of this.nodes.values()) edgesOf.set(p.node, p.edges);
-    for (const hub of this.hubs.values()) edgesOf.set(hub.node, hub.targets);
-    const WHITE = 0;
-    const GREY = 1;
-    const BLACK = 2;
-    const color = new Map<SchemaNode, number>();
-    /** The most references one evaluation may nest from a node without descending (nodes are BLACK). */
-    const chain = new Map<SchemaNode, number>();
-    const max = this.limits.maxRefDepth;
-    for (const start of edgesOf.keys()) {
-      if ((color.get(start) ?? WHITE) !== WHITE) continue;
-      const stack: { node: SchemaNode; next: number }[] = [{ node: start, next: 0 }];
-      color.set(start, GREY);
-      while (stack.length > 0) {
-        const top = stack[stack.length - 1] as { node: SchemaNode; next: number };
-        const edges = edgesOf.get(top.node) ?? [];
-        if (top.next >= edges.length) {
-          let longest = 0;
-          for (const e of edges) longest = Math.max(longest, (chain.get(e.node) ?? 0) + (e.ref ? 1 : 0));
-          if (longest > max) {
-            throw new SchemaLimitError(
-              'maxRefChain',
-              max,
-              `the schema at ${top.node.loc} starts a chain of ${longest} references that apply to one instance location (limits.maxRefDepth is ${max}); no value could be validated through it`,
-              top.node.loc,
-            );
-          }
-          chain.set(top.node, longest);
-          postOrder.push(top.node);
-          color.set(top.node, BLACK);
-          stack.pop();
-          continue;
-        }
-        const to = (edges[top.next++] as Edge).node;
-        const c = color.get(to) ?? WHITE;
-        if (c === GREY) {
-          const from = stack.findIndex((f) => f.node === to);
-          const cycle = [...stack.slice(from).map((f) => f.node.loc), to.loc].join(' → ');
-          throw new SchemaError(
-            `the schema refers to itself without descending into the instance (${cycle}); evaluating it would never end`,
-            {
-              code: 'MCPC_SCHEMA_REF_CYCLE',
-              schemaPath: to.loc,
-            },
-          );
-        }
-        if (c === WHITE && edgesOf.has(to)) {
-          color.set(to, GREY);
-          stack.push({ node: to, next: 0 });
-        }
-      }
-    }
-    return postOrder;
-  }
-}
-
-const NONE: readonly Check[] = [];
-
-/** The node's run function: its checks, by instance type, then the unevaluated keywords. */
-function assemble(p: Pending, dynamic: boolean): Check {
-  const any = p.checks.any;
-  const str = p.checks.string.length > 0 ? p.checks.string : NONE;
-  const num = p.checks.number.length > 0 ? p.checks.number : NONE;
-  const obj = p.checks.object.length > 0 ? p.checks.object : NONE;
-  const arr = p.checks.array.length > 0 ? p.checks.array : NONE;
-  const last = p.last;
-  const collects = p.collects;
-  const res = p.node.res;
-  if (any.length + str.length + num.length + obj.length + arr.length + last.length === 0) return () => true;
-  const single =
-    !collects && !dynamic && str.length + num.length + obj.length + arr.length === 0 && any.length === 1
-      ? any[0]
-      : undefined;
-  if (single !== undefined) return single;
-  return (data, ctx, path, ev, scope) => {
-    if (dynamic && scope !== null && scope.res !== res) scope = { res, up: scope };
-    const local = collects ? newEvaluated() : ev;
-    let ok = true;
-    for (let i = 0; i < any.length; i++) {
-      if (!(any[i] as Check)(data, ctx, path, local, scope)) {
-        if (ctx.errors === null) return false;
-        ok = false;
-      }
-    }
-    let typed: readonly Check[];
-    switch (typeof data) {
-      case 'string':
-        typed = str;
-        break;
-      case 'number':
-        typed = num;
-        break;
-      case 'object':
-        typed = data === null ? NONE : Array.isArray(data) ? arr : obj;
-        break;
-      default:
-        typed = NONE;
-    }
-    for (let i = 0; i < typed.length; i++) {
-      if (!(typed[i] as Check)(data, ctx, path, local, scope)) {
-        if (ctx.errors === null) return false;
-        ok = false;
-      }
-    }
-    if (collects && local !== null) {
-      for (let i = 0; i < last.length; i++) {
-        if (!(last[i] as Check)(data, ctx, path, local, scope)) {
-          if (ctx.errors === null) return false;
-          ok = false;
-        }
-      }
-      if (ev !== null) mergeEvaluated(ev, local);
-    }
-    return ok;
-  };
 }

@@ -1,4 +1,7 @@
+// The validator's errors: unusable schemas (dialect, references, limits) and failed or aborted validations.
 import { McpError } from '@mcpc/jsonrpc';
+import { brand } from './brand.js';
+import { SchemaErrorCode } from './codes.js';
 import type { PatternAbortReason } from './pattern.js';
 import type { ValidationIssue } from './result.js';
 
@@ -8,18 +11,22 @@ import type { ValidationIssue } from './result.js';
  * `schemaPath` is where in the document the problem is, when there is one place.
  */
 export class SchemaError extends McpError {
-  static override readonly brand: string = 'SchemaError';
+  static {
+    brand(this, 'SchemaError');
+  }
   readonly schemaPath: string | undefined;
 
   constructor(message: string, options?: { code?: string; schemaPath?: string; cause?: unknown }) {
-    super(message, { code: options?.code ?? 'MCPC_SCHEMA_INVALID', cause: options?.cause });
+    super(message, { code: options?.code ?? SchemaErrorCode.Invalid, cause: options?.cause });
     this.schemaPath = options?.schemaPath;
   }
 }
 
 /** The schema (or `options.dialect`) names a JSON Schema dialect this package does not implement. */
 export class UnsupportedDialectError extends SchemaError {
-  static override readonly brand: string = 'UnsupportedDialectError';
+  static {
+    brand(this, 'UnsupportedDialectError');
+  }
   /** The `$schema` URI (or dialect name) as written. */
   readonly dialect: string;
   /** The dialects that are supported, by their `$schema` URI. */
@@ -27,7 +34,7 @@ export class UnsupportedDialectError extends SchemaError {
 
   constructor(dialect: string, supported: readonly string[], schemaPath?: string) {
     super(`the JSON Schema dialect "${dialect}" is not supported (supported: ${supported.join(', ')})`, {
-      code: 'MCPC_SCHEMA_UNSUPPORTED_DIALECT',
+      code: SchemaErrorCode.UnsupportedDialect,
       ...(schemaPath === undefined ? {} : { schemaPath }),
     });
     this.dialect = dialect;
@@ -42,7 +49,9 @@ export class UnsupportedDialectError extends SchemaError {
  * (a network URI, another file), false when it points into a resource that is present but lacks the target.
  */
 export class SchemaReferenceError extends SchemaError {
-  static override readonly brand: string = 'SchemaReferenceError';
+  static {
+    brand(this, 'SchemaReferenceError');
+  }
   /** The reference as written in the schema. */
   readonly ref: string;
   /** The reference resolved against its base URI. */
@@ -54,7 +63,7 @@ export class SchemaReferenceError extends SchemaError {
       external
         ? `$ref "${ref}" at ${schemaPath} names a resource the schema does not contain (${uri}); references are never fetched — pass the document in \`resources\``
         : `$ref "${ref}" at ${schemaPath} does not resolve: ${uri} has no such location`,
-      { code: 'MCPC_SCHEMA_UNRESOLVED_REF', schemaPath },
+      { code: SchemaErrorCode.UnresolvedRef, schemaPath },
     );
     this.ref = ref;
     this.uri = uri;
@@ -64,13 +73,15 @@ export class SchemaReferenceError extends SchemaError {
 
 /** A schema past one of the compile-time `limits` (size, depth, pattern length, reference chain). */
 export class SchemaLimitError extends SchemaError {
-  static override readonly brand: string = 'SchemaLimitError';
+  static {
+    brand(this, 'SchemaLimitError');
+  }
   /** Which limit: `'maxSchemaNodes'`, `'maxSchemaDepth'`, `'maxPatternLength'`, `'maxRefChain'`. */
   readonly limit: string;
   readonly value: number;
 
   constructor(limit: string, value: number, message: string, schemaPath?: string) {
-    super(message, { code: 'MCPC_SCHEMA_LIMIT', ...(schemaPath === undefined ? {} : { schemaPath }) });
+    super(message, { code: SchemaErrorCode.Limit, ...(schemaPath === undefined ? {} : { schemaPath }) });
     this.limit = limit;
     this.value = value;
   }
@@ -78,8 +89,9 @@ export class SchemaLimitError extends SchemaError {
 
 /** An instance that does not satisfy its schema, thrown by `validateOrThrow`. */
 export class ValidationError extends McpError {
-  // Not 'ValidationError': @mcpc/client has its own, and a shared brand would make each pass the other's instanceof.
-  static override readonly brand: string = 'SchemaValidationError';
+  static {
+    brand(this, 'ValidationError');
+  }
   readonly errors: readonly ValidationIssue[];
   /** The annotation-only keywords the schema uses (see `ValidationResult.partial`). */
   readonly partial: readonly string[];
@@ -88,7 +100,7 @@ export class ValidationError extends McpError {
     errors: readonly ValidationIssue[],
     partial: readonly string[],
     what = 'value',
-    code = 'MCPC_VALIDATION_FAILED',
+    code: SchemaErrorCode = SchemaErrorCode.ValidationFailed,
   ) {
     const first = errors[0];
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
@@ -109,7 +121,9 @@ export class ValidationError extends McpError {
  * `ValidationError` (`validate` and `isValid` report the same as a failed result), with its own code.
  */
 export class EvaluationLimitError extends ValidationError {
-  static override readonly brand: string = 'EvaluationLimitError';
+  static {
+    brand(this, 'EvaluationLimitError');
+  }
   /** `'maxEvaluationSteps'` or `'maxRefDepth'`. */
   readonly limit: string;
   readonly value: number;
@@ -121,7 +135,7 @@ export class EvaluationLimitError extends ValidationError {
     partial: readonly string[],
     what = 'value',
   ) {
-    super(errors, partial, what, 'MCPC_SCHEMA_EVALUATION_LIMIT');
+    super(errors, partial, what, SchemaErrorCode.EvaluationLimit);
     this.message = `the ${what} could not be validated: ${errors[0]?.message ?? `limits.${limit} was passed`}`;
     this.limit = limit;
     this.value = value;
@@ -136,7 +150,9 @@ export class EvaluationLimitError extends ValidationError {
  * about it. A `ValidationError` (`validate` and `isValid` report the same as a failed result).
  */
 export class PatternCheckError extends ValidationError {
-  static override readonly brand: string = 'PatternCheckError';
+  static {
+    brand(this, 'PatternCheckError');
+  }
   readonly reason: PatternAbortReason;
 
   constructor(
@@ -145,7 +161,7 @@ export class PatternCheckError extends ValidationError {
     partial: readonly string[],
     what = 'value',
   ) {
-    super(errors, partial, what, 'MCPC_SCHEMA_PATTERN_UNCHECKED');
+    super(errors, partial, what, SchemaErrorCode.PatternUnchecked);
     this.message = `the ${what} could not be validated: ${errors[0]?.message ?? 'a pattern check could not finish'}`;
     this.reason = reason;
   }

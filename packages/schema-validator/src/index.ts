@@ -1,3 +1,4 @@
+// The public entry of @mcpc/schema-validator.
 export { compile, type Validator } from './validator.js';
 export { SchemaCache } from './cache.js';
 export type { CompileOptions, Limits } from './options.js';
@@ -15,4 +16,5 @@ export {
   EvaluationLimitError,
   PatternCheckError,
 } from './errors.js';
+export { SchemaErrorCode } from './codes.js';
 export { stopPatternWorker } from './pattern-worker.js';

@@ -1,3 +1,4 @@
+// Compile options and the limits that bound a hostile schema or instance, with their defaults.
 import type { Dialect } from './dialect.js';
 import type { JsonValue } from './json.js';
 

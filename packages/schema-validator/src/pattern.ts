@@ -15,6 +15,7 @@
 // a non-match), and so does running out of the validation's total budget (`validationBudgetMs`).
 
 import type { AST } from '@eslint-community/regexpp';
+import { SchemaErrorCode } from './codes.js';
 import { SchemaError } from './errors.js';
 import { analysePattern, longestWithin, parsePattern } from './pattern-analysis.js';
 import type { PatternCost } from './pattern-analysis.js';
@@ -167,7 +168,7 @@ export function patternTester(p: CompiledPattern, budgetMs: number, keyword: str
   if (!p.cost.bounded && p.linear() === undefined) {
     throw new SchemaError(
       `the pattern at ${schemaPath} can take exponential time to match (a repeated sub-pattern that matches in several ways, with a backreference or too large to run in linear time): /${shown(source)}/`,
-      { code: 'MCPC_SCHEMA_PATTERN_UNBOUNDED', schemaPath },
+      { code: SchemaErrorCode.PatternUnbounded, schemaPath },
     );
   }
   if (untimedUpTo === Infinity) return native;

@@ -4,6 +4,7 @@
 // frozen, shared, or another tool's definition).
 
 import { ALL_VOCABULARIES, SUPPORTED_DIALECTS, dialectOfUri, vocabularyOf } from './dialect.js';
+import { SchemaErrorCode } from './codes.js';
 import type { Dialect, Vocabulary } from './dialect.js';
 import { SchemaError, SchemaLimitError, SchemaReferenceError, UnsupportedDialectError } from './errors.js';
 import { hasOwn, isObject } from './json.js';
@@ -229,7 +230,7 @@ export class Registry {
       else if (required === true) {
         throw new SchemaError(
           `the meta-schema ${schemaUri} requires the vocabulary ${vocabUri}, which is not supported (supported dialects: ${SUPPORTED_DIALECTS.join(', ')})`,
-          { code: 'MCPC_SCHEMA_UNSUPPORTED_DIALECT', schemaPath: at },
+          { code: SchemaErrorCode.UnsupportedVocabulary, schemaPath: at },
         );
       }
     }
@@ -260,7 +261,7 @@ export class Registry {
       throw new SchemaError(
         `two schema resources have the $id ${uri} (at ${existing.loc} and ${loc}); references to it would be ambiguous`,
         {
-          code: 'MCPC_SCHEMA_DUPLICATE_ID',
+          code: SchemaErrorCode.DuplicateId,
           schemaPath: loc,
         },
       );
@@ -288,7 +289,7 @@ export class Registry {
       throw new SchemaError(
         `the anchor "${name}" is declared twice in ${res.uri} (the second at ${loc}); references to it would be ambiguous`,
         {
-          code: 'MCPC_SCHEMA_DUPLICATE_ANCHOR',
+          code: SchemaErrorCode.DuplicateAnchor,
           schemaPath: loc,
         },
       );

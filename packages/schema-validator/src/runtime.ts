@@ -135,11 +135,3 @@ export function show(value: unknown): string {
   }
   return s.length > 60 ? s.slice(0, 57) + '...' : s;
 }
-
-export function typeOf(data: unknown): string {
-  if (data === null) return 'null';
-  if (Array.isArray(data)) return 'array';
-  const t = typeof data;
-  if (t === 'number') return Number.isInteger(data) ? 'integer' : 'number';
-  return t;
-}

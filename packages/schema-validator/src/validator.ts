@@ -1,3 +1,4 @@
+// `compile()`: a schema into an immutable Validator, with the built-in meta-schemas and run-time limits.
 import { Compiler } from './compile.js';
 import { SUPPORTED_DIALECTS, parseDialectOption } from './dialect.js';
 import { EvaluationLimitError, PatternCheckError, UnsupportedDialectError, ValidationError } from './errors.js';

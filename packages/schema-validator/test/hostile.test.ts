@@ -1,3 +1,4 @@
+// Hostile schemas: never written to, reference cycles and chains refused, limits and evaluation work bounded.
 import { describe, expect, it } from 'vitest';
 import { McpError } from '@mcpc/jsonrpc';
 import {

@@ -1,3 +1,4 @@
+// Which engine runs a pattern: common tool-schema patterns never need the worker.
 import { describe, expect, it, vi } from 'vitest';
 
 // Any check that reached the worker would throw here.

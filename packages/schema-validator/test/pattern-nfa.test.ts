@@ -1,3 +1,4 @@
+// The linear-time pattern matcher: agrees with RegExp, runs catastrophic patterns linearly, stops at its deadline.
 import { RegExpParser } from '@eslint-community/regexpp';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

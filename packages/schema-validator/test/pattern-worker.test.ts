@@ -1,3 +1,4 @@
+// Waiting on the pattern worker: spurious wake-ups, the deadline, no thread left behind.
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../src/index.js';

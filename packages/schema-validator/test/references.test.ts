@@ -1,3 +1,4 @@
+// Dialects (`$schema`, the shipped meta-schemas) and `$ref` resolution.
 import { describe, expect, it } from 'vitest';
 import { McpError } from '@mcpc/jsonrpc';
 import {

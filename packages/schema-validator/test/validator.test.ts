@@ -1,3 +1,4 @@
+// Validation results: issues, annotations, malformed schemas, the SchemaCache, and `multipleOf`.
 import { describe, expect, it } from 'vitest';
 import { McpError } from '@mcpc/jsonrpc';
 import { SchemaCache, SchemaError, ValidationError, compile } from '../src/index.js';

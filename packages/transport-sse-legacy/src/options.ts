@@ -1,11 +1,11 @@
-import type { Logger } from '@mcpc/jsonrpc';
+// The legacy SSE transport's options and their checked, defaulted form.
+import type { AuthProvider, Logger } from '@mcpc/jsonrpc';
 import {
   atLeastOne,
   DEFAULT_MAX_CONCURRENT_REPLIES,
   DEFAULT_MAX_QUEUED_REPLIES,
   type BackoffOptions,
   type HeadersOption,
-  type HttpAuth,
   type HttpClientChoice,
   type UndiciDispatcher,
 } from '@mcpc/http';
@@ -46,7 +46,7 @@ export interface SseTransportOptions {
   /** Answers waiting to be POSTed (1024); past it, a new one is dropped, and the drops are counted in a warning. */
   readonly maxQueuedReplies?: number;
   /** Authorization: headers per request and what to do on 401/403 (`@mcpc/oauth`'s provider implements it). */
-  readonly auth?: HttpAuth;
+  readonly auth?: AuthProvider;
   readonly logger?: Logger;
 }
 
@@ -66,7 +66,7 @@ export interface ResolvedSseOptions {
   readonly maxConnections: number;
   readonly maxConcurrentReplies: number;
   readonly maxQueuedReplies: number;
-  readonly auth: HttpAuth | undefined;
+  readonly auth: AuthProvider | undefined;
 }
 
 export function resolveOptions(o: SseTransportOptions): ResolvedSseOptions {
@@ -92,3 +92,6 @@ export function resolveOptions(o: SseTransportOptions): ResolvedSseOptions {
     auth: o.auth,
   };
 }
+
+/** @deprecated The auth hook is `AuthProvider` of `@mcpc/jsonrpc`; this alias stays for existing imports. */
+export type HttpAuth = AuthProvider;

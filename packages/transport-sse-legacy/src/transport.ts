@@ -1,19 +1,15 @@
+// The legacy HTTP+SSE transport: its lifecycle (start, reconnect with session replay, keep-alive,
+// close) and sending; the stream, the awaited answers and the HTTP answers' reading live beside it.
 import {
   HttpError,
   ResponseStreamClosedError,
   UnauthorizedError,
   backoffDelay,
-  bodyChunks,
-  contentTypeLabel,
   createHttpClient,
-  endpointLabel,
-  notAnEndpoint,
   refused,
-  statusLine,
   discard,
   exchange,
   header,
-  readSse,
   ReplyQueue,
   Sends,
   sleep,
@@ -36,22 +32,11 @@ import {
   type TransportSink,
 } from '@mcpc/jsonrpc';
 
+import { Answers } from './answers.js';
 import { EndpointOriginError, EndpointTimeoutError } from './errors.js';
 import { resolveOptions, type ResolvedSseOptions, type SseTransportOptions } from './options.js';
-
-interface Waiter {
-  readonly method: string;
-  resolve(): void;
-  reject(error: Error): void;
-}
-
-interface Stream {
-  /** Resolves once the stream's endpoint is known. */
-  readonly ready: Promise<URL>;
-  /** Settles when the stream ends, for whatever reason. */
-  readonly done: Promise<void>;
-  readonly abort: AbortController;
-}
+import { mediaTypeOf, requestHeaders, unauthorized } from './responses.js';
+import { openStream, type Stream } from './stream.js';
 
 let deprecationNoticeGiven = false;
 
@@ -70,7 +55,7 @@ export class SseTransport implements Transport {
   readonly #closing = new AbortController();
   /** One per message in flight, aborted on close; a request's is found by its id when it is abandoned. */
   readonly #sends = new Sends();
-  readonly #waiting = new Map<JsonRpcId, Waiter>();
+  readonly #answers = new Answers();
   /** Our answers to the server's requests: a few POSTs at a time, a bounded queue behind them. */
   readonly #replies: ReplyQueue;
   #sink: TransportSink | undefined;
@@ -143,7 +128,7 @@ export class SseTransport implements Transport {
     const isRequest = 'method' in message && 'id' in message;
     try {
       if (isRequest && message.method === 'initialize') this.#initialize = message;
-      const answered = isRequest ? this.#await(message, signal) : undefined;
+      const answered = isRequest ? this.#answers.await(message, signal) : undefined;
       try {
         await this.#post(
           message,
@@ -152,7 +137,7 @@ export class SseTransport implements Transport {
           options.headers,
         );
       } catch (error) {
-        if (isRequest) this.#waiting.delete(message.id);
+        if (isRequest) this.#answers.forget(message.id);
         throw error;
       }
       if ('method' in message && message.method === 'notifications/initialized') this.#initialized = true;
@@ -176,7 +161,7 @@ export class SseTransport implements Transport {
     this.#sends.abortAll(closed);
     this.#replies.close(closed);
     if (this.#pingTimer !== undefined) clearInterval(this.#pingTimer);
-    this.#failWaiting(new ConnectionClosedError(undefined));
+    this.#answers.failAll(new ConnectionClosedError(undefined));
     await this.#run?.catch(() => {});
     await this.#http.close().catch(() => {});
     if (wasOpen) this.#sink?.close();
@@ -184,78 +169,22 @@ export class SseTransport implements Transport {
 
   // ── the stream ──────────────────────────────────────────────────────────────────────────────────
 
-  /** Opens a GET stream and reads it in the background; `ready` settles with its endpoint. */
   #open(): Stream {
-    const abort = new AbortController();
-    const signal = AbortSignal.any([abort.signal, this.#closing.signal]);
-    let settleReady!: { resolve(url: URL): void; reject(e: unknown): void };
-    const ready = new Promise<URL>((resolve, reject) => (settleReady = { resolve, reject }));
-    ready.catch(() => {});
-    let known = false;
-    const timer = setTimeout(() => {
-      if (known) return;
-      settleReady.reject(new EndpointTimeoutError(this.#options.endpointTimeoutMs));
-      abort.abort();
-    }, this.#options.endpointTimeoutMs);
-
-    const done = (async () => {
-      try {
-        const headers = await this.#headers({ accept: 'text/event-stream' });
-        const response = await exchange(this.#http, this.#settings, {
-          method: 'GET',
-          headers,
-          signal,
-          retryable: false,
-          bodyTimeout: 0,
-          auth: this.#options.auth,
-        });
-        if (response.statusCode === 401 || response.statusCode === 403) {
-          await discard(response);
-          throw this.#unauthorized(response.statusCode, header(response, 'www-authenticate'), this.#options.url);
-        }
-        const type = mediaTypeOf(header(response, 'content-type'));
-        if (response.statusCode !== 200 || type !== 'text/event-stream') {
-          await discard(response);
-          throw new HttpError(response.statusCode, this.#noStream(response.statusCode, type), { contentType: type });
-        }
-        await readSse(
-          bodyChunks(response.body, header(response, 'content-encoding'), undefined),
-          this.#options.maxSseEventBytes,
-          {
-            onId: () => {},
-            onRetry: () => {},
-            onWarning: (w) => this.#warn(w),
-            onEvent: (event) => {
-              this.#lastInbound = Date.now();
-              if (event.event === 'endpoint') {
-                const url = this.#endpointFrom(event.data);
-                if (url instanceof Error) {
-                  settleReady.reject(url);
-                  abort.abort(url);
-                  return;
-                }
-                known = true;
-                settleReady.resolve(url);
-                // A later endpoint event on the same stream moves the endpoint along with it.
-                if (this.#stream?.abort === abort) this.#endpoint = Promise.resolve(url);
-              } else if (event.event === undefined || event.event === 'message') {
-                this.#onMessage(event.data);
-              }
-            },
-          },
-        );
-      } catch (error) {
-        const why = abort.signal.reason instanceof Error ? abort.signal.reason : error;
-        settleReady.reject(why);
-        throw why;
-      } finally {
-        clearTimeout(timer);
-        if (!known) settleReady.reject(new EndpointTimeoutError(this.#options.endpointTimeoutMs));
-      }
-    })();
-    // The first failure to surface is the one start() or the reconnect loop reports.
-    done.catch((e: unknown) => settleReady.reject(e));
-    return { ready, done, abort };
+    return openStream({
+      options: this.#options,
+      http: this.#http,
+      settings: this.#settings,
+      closing: this.#closing.signal,
+      headers: (own) => this.#headers(own),
+      warn: (message) => this.#warn(message),
+      inbound: () => {
+        this.#lastInbound = Date.now();
+      },
+      endpointMoved: (abort, url) => {
+        if (this.#stream?.abort === abort) this.#endpoint = Promise.resolve(url);
+      },
+      message: (data) => this.#onMessage(data),
+    });
   }
 
   /** Keeps a stream open: when one ends, waiting requests fail and a new one is opened with backoff. */
@@ -271,7 +200,7 @@ export class SseTransport implements Transport {
       let fail!: (e: unknown) => void;
       this.#endpoint = new Promise<URL>((resolve, reject) => ((settle = resolve), (fail = reject)));
       this.#endpoint.catch(() => {});
-      this.#failWaiting(
+      this.#answers.failAll(
         new ResponseStreamClosedError(undefined, `the SSE stream dropped before the answer (${cause.message})`),
       );
       const next = await this.#reopen(cause);
@@ -323,7 +252,7 @@ export class SseTransport implements Transport {
   async #replayInitialize(endpoint: URL): Promise<void> {
     if (this.#initialize === undefined) return;
     const replay: JsonRpcRequest = { ...this.#initialize, id: `mcpc-session-renewal-${++this.#internalIds}` };
-    const answered = this.#await(
+    const answered = this.#answers.await(
       replay,
       AbortSignal.any([this.#closing.signal, AbortSignal.timeout(this.#options.endpointTimeoutMs)]),
     );
@@ -339,17 +268,6 @@ export class SseTransport implements Transport {
       );
   }
 
-  #endpointFrom(data: string): URL | Error {
-    let url: URL;
-    try {
-      url = new URL(data.trim(), this.#options.url);
-    } catch {
-      return new HttpError(200, 'the server sent an endpoint event that is not a URL');
-    }
-    if (url.origin !== this.#options.url.origin) return new EndpointOriginError(this.#options.url.origin);
-    return url;
-  }
-
   #onMessage(data: string): void {
     const decoded = decodeMessage(data);
     if (!decoded.ok) return this.#sink?.error(decoded.error);
@@ -359,8 +277,7 @@ export class SseTransport implements Transport {
         this.#pingOutstanding = undefined;
         return;
       }
-      const waiter = this.#waiting.get(message.id);
-      this.#waiting.delete(message.id);
+      const waiter = this.#answers.take(message.id);
       // A replayed initialize is the transport's own business, not the engine's.
       if (typeof message.id === 'string' && message.id.startsWith('mcpc-session-renewal-')) return waiter?.resolve();
       if (this.#state === 'open') this.#sink?.message(message, { byteLength: Buffer.byteLength(data) });
@@ -393,29 +310,12 @@ export class SseTransport implements Transport {
     });
     await discard(response);
     const status = response.statusCode;
-    if (status === 401 || status === 403) throw this.#unauthorized(status, header(response, 'www-authenticate'), url);
+    if (status === 401 || status === 403)
+      throw unauthorized(this.#options, status, header(response, 'www-authenticate'), url);
     if (status >= 400) {
       const type = mediaTypeOf(header(response, 'content-type'));
       throw new HttpError(status, refused(url, status, type, method), { contentType: type });
     }
-  }
-
-  /** The GET did not open an SSE stream: a web page, a Streamable HTTP endpoint, a wrong path. */
-  #noStream(status: number, type: string): string {
-    const url = this.#options.url;
-    if (status >= 200 && status < 300)
-      return notAnEndpoint(url, status, type, 'text/event-stream', 'an HTTP+SSE endpoint');
-    return `${endpointLabel(url)} answered ${statusLine(status)} (${contentTypeLabel(type)}) to the GET that opens the SSE stream, not an HTTP+SSE endpoint — check the URL`;
-  }
-
-  #unauthorized(status: number, wwwAuthenticate: string | undefined, url: URL): UnauthorizedError {
-    const configured = this.#options.headers;
-    const fromHeaders =
-      typeof configured === 'object' && Object.keys(configured).some((name) => name.toLowerCase() === 'authorization');
-    return new UnauthorizedError(status, wwwAuthenticate, {
-      url,
-      authConfigured: this.#options.auth !== undefined || fromHeaders,
-    });
   }
 
   /** The current endpoint; while the stream is re-opening, waits for the next one, within a bound. */
@@ -432,25 +332,6 @@ export class SseTransport implements Transport {
     });
   }
 
-  /** Resolves when the answer to `request` has been delivered; rejects when the stream drops first. */
-  #await(request: JsonRpcRequest, signal: AbortSignal): Promise<void> {
-    const answered = new Promise<void>((resolve, reject) => {
-      this.#waiting.set(request.id, { method: request.method, resolve, reject });
-    });
-    return untilAborted(answered, signal).finally(() => this.#waiting.delete(request.id));
-  }
-
-  #failWaiting(error: Error): void {
-    for (const [id, waiter] of this.#waiting) {
-      this.#waiting.delete(id);
-      waiter.reject(
-        error instanceof ResponseStreamClosedError
-          ? new ResponseStreamClosedError(waiter.method, error.message)
-          : error,
-      );
-    }
-  }
-
   async #fail(cause: Error): Promise<void> {
     if (this.#state !== 'open') return;
     this.#state = 'closed';
@@ -458,7 +339,7 @@ export class SseTransport implements Transport {
     this.#sends.abortAll(cause);
     this.#replies.close(new ConnectionClosedError(undefined, cause));
     if (this.#pingTimer !== undefined) clearInterval(this.#pingTimer);
-    this.#failWaiting(new ConnectionClosedError(undefined, cause));
+    this.#answers.failAll(new ConnectionClosedError(undefined, cause));
     await this.#http.close().catch(() => {});
     this.#sink?.close(cause);
   }
@@ -491,18 +372,8 @@ export class SseTransport implements Transport {
 
   // ── plumbing ────────────────────────────────────────────────────────────────────────────────────
 
-  async #headers(
-    own: Record<string, string>,
-    extra?: Readonly<Record<string, string>>,
-  ): Promise<Record<string, string>> {
-    const configured =
-      typeof this.#options.headers === 'function' ? await this.#options.headers() : this.#options.headers;
-    const headers: Record<string, string> = {};
-    for (const source of [configured, extra, own]) {
-      if (source === undefined) continue;
-      for (const [name, value] of Object.entries(source)) headers[name.toLowerCase()] = value;
-    }
-    return headers;
+  #headers(own: Record<string, string>, extra?: Readonly<Record<string, string>>): Promise<Record<string, string>> {
+    return requestHeaders(this.#options.headers, own, extra);
   }
 
   #warn(message: string): void {
@@ -514,7 +385,3 @@ export class SseTransport implements Transport {
     safeLog(this.#logger, 'debug', `[mcpc] ${message}`);
   }
 }
-
-/** The media type of a `Content-Type` (`text/event-stream`), lower case; '' when there is none. */
-const mediaTypeOf = (contentType: string | undefined): string =>
-  (contentType ?? '').split(';')[0]!.trim().toLowerCase();

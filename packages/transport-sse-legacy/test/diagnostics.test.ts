@@ -1,3 +1,4 @@
+// URLs that are not HTTP+SSE endpoints say what answered, with the HTTP errors of @mcpc/http.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';

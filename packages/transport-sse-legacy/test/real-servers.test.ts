@@ -1,3 +1,4 @@
+// The legacy SSE transport against the SDK's HTTP+SSE server and server-everything.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcEngine, silentLogger } from '@mcpc/jsonrpc';
 import { EndpointOriginError, SseTransport } from '@mcpc/transport-sse-legacy';

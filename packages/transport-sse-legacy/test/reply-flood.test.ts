@@ -1,3 +1,4 @@
+// A server flooding the SSE stream with requests and slow to accept answers: sockets and queues stay bounded.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';

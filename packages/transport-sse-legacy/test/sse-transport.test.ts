@@ -1,3 +1,4 @@
+// HTTP+SSE over undici and node:http: the endpoint event, POSTs, answers from the stream, dropped streams.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// The environment a server process gets: the inherited variable names per platform, merged with the caller's.
 /**
  * The variables a server inherits from this process by default. Everything else (tokens, cloud
  * credentials, whatever the host happens to hold) stays out unless the caller passes it in `env`.

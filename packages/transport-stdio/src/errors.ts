@@ -1,4 +1,7 @@
-import { TransportError, escapeForLog } from '@mcpc/jsonrpc';
+// The stdio transport's errors: spawn failures, process exits (with the stderr tail), stdin write failures.
+import { TransportError, TransportErrorCode, escapeForLog } from '@mcpc/jsonrpc';
+import { brand } from './brand.js';
+import { StdioErrorCode } from './codes.js';
 
 // What a user can do about the usual spawn failures; the raw errno alone sends people searching.
 const HINTS: Readonly<Record<string, string>> = {
@@ -18,7 +21,9 @@ const MESSAGE_TAIL_CHARS = 500;
 
 /** The server process could not be started. `start()` rejects with it; no sink method is called. */
 export class SpawnError extends TransportError {
-  static override readonly brand: string = 'SpawnError';
+  static {
+    brand(this, 'SpawnError');
+  }
   /** The command as the caller gave it. */
   readonly command: string;
   /** The system error code (`'ENOENT'`, `'EACCES'`, …), when the system gave one. */
@@ -33,7 +38,7 @@ export class SpawnError extends TransportError {
     super(
       `could not start the server process "${escapeForLog(command, 100)}": ${what}${hint === undefined ? '' : ` (${hint})`}`,
       {
-        code: 'MCPC_SPAWN_FAILED',
+        code: StdioErrorCode.SpawnFailed,
         cause,
       },
     );
@@ -48,7 +53,9 @@ export class SpawnError extends TransportError {
  * requests pending at that moment reject with a `ConnectionClosedError` whose `cause` is this error.
  */
 export class ProcessExitError extends TransportError {
-  static override readonly brand: string = 'ProcessExitError';
+  static {
+    brand(this, 'ProcessExitError');
+  }
   readonly command: string;
   /** The exit code, or null when a signal ended the process. */
   readonly exitCode: number | null;
@@ -60,7 +67,7 @@ export class ProcessExitError extends TransportError {
   constructor(command: string, exitCode: number | null, signal: NodeJS.Signals | null, stderrTail: string) {
     const how = signal === null ? `exited with code ${exitCode ?? 'unknown'}` : `was killed by ${signal}`;
     super(`the server process "${escapeForLog(command, 100)}" ${how}${describeTail(stderrTail)}`, {
-      code: 'MCPC_PROCESS_EXIT',
+      code: TransportErrorCode.ProcessExit,
     });
     this.command = command;
     this.exitCode = exitCode;
@@ -75,7 +82,9 @@ export class ProcessExitError extends TransportError {
  * the cause, since nothing sent from then on can reach the server.
  */
 export class StdinWriteError extends TransportError {
-  static override readonly brand: string = 'StdinWriteError';
+  static {
+    brand(this, 'StdinWriteError');
+  }
   readonly command: string;
   /** The system error code (`'EPIPE'`, …), when the system gave one. */
   readonly errno: string | undefined;
@@ -87,7 +96,7 @@ export class StdinWriteError extends TransportError {
       errno === 'EPIPE' || errno === 'ECONNRESET'
         ? `${name} closed its stdin (broken pipe, ${errno}): it no longer reads what is sent, so the connection is lost`
         : `could not write to the stdin of ${name}${cause instanceof Error ? `: ${escapeForLog(cause.message, 200)}` : ''}`;
-    super(message, { code: 'MCPC_WRITE_FAILED', cause });
+    super(message, { code: StdioErrorCode.WriteFailed, cause });
     this.command = command;
     this.errno = errno;
   }

@@ -1,3 +1,4 @@
+// Newline-delimited frames from a byte stream, each bounded in size and checked as UTF-8.
 import { isUtf8 } from 'node:buffer';
 const LF = 0x0a;
 const CR = 0x0d;

@@ -1,3 +1,4 @@
+// Frames written to a stream in order, honouring backpressure, each abortable while it waits.
 import type { Writable } from 'node:stream';
 import { AbortError } from '@mcpc/jsonrpc';
 

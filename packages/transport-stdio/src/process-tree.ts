@@ -1,3 +1,4 @@
+// Signalling a server process and everything it started, on POSIX and Windows, including at host exit.
 import { spawn, spawnSync } from 'node:child_process';
 
 /**

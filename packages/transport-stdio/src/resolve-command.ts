@@ -1,3 +1,4 @@
+// How to run a command without a shell: as given on POSIX, resolved through PATH and PATHEXT on Windows.
 import { statSync } from 'node:fs';
 import { win32 } from 'node:path';
 import { readVariable } from './environment.js';

@@ -1,3 +1,4 @@
+// A server's stderr: streamed as text to a listener, with a bounded tail kept for errors.
 import { StringDecoder } from 'node:string_decoder';
 
 /**

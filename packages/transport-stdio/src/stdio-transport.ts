@@ -1,5 +1,6 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// The stdio transport: the server's lifecycle as a child process (start, exit, shutdown) and the
+// newline-delimited JSON-RPC exchanged over its pipes; spawning, escalation and waiting live beside it.
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import {
   AbortError,
   ConnectionClosedError,
@@ -16,52 +17,37 @@ import {
   type TransportSendOptions,
   type TransportSink,
 } from '@mcpc/jsonrpc';
-import { defaultEnvironment, mergeEnvironment } from './environment.js';
-import { ProcessExitError, SpawnError, StdinWriteError } from './errors.js';
+import { StdioErrorCode } from './codes.js';
+import { ProcessExitError, StdinWriteError } from './errors.js';
 import { LineDecoder } from './line-decoder.js';
 import { LineWriter } from './line-writer.js';
-import { killGroupSurvivors, killOnProcessExit, signalTree } from './process-tree.js';
-import { resolveCommand } from './resolve-command.js';
+import { killGroupSurvivors, killOnProcessExit } from './process-tree.js';
+import { escalateUntilExit } from './shutdown.js';
+import { spawnChild } from './spawn-child.js';
 import { StderrTail } from './stderr-tail.js';
+import {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_SIGTERM_MS,
+  DEFAULT_STDERR_TAIL_BYTES,
+  DEFAULT_STDIN_CLOSE_MS,
+  count,
+  type StdioTransportOptions,
+} from './stdio-options.js';
+import { Waiters } from './waiters.js';
 
-/** 128 MiB: room for a 64 MiB binary result once base64 has grown it by a third. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
-export const DEFAULT_STDERR_TAIL_BYTES = 8 * 1024;
-const DEFAULT_STDIN_CLOSE_MS = 2_000;
-const DEFAULT_SIGTERM_MS = 2_000;
-// Past SIGKILL only an uninterruptible sleep keeps a process alive; close() stops waiting on it.
-const SIGKILL_WAIT_MS = 5_000;
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_STDERR_TAIL_BYTES,
+  type ShutdownTimeouts,
+  type StdioTransportOptions,
+} from './stdio-options.js';
+
 // A process's exit and the end of its pipes arrive in either order; this is how long one waits for
 // the other, so a last response written just before exiting is still delivered.
 const EXIT_GRACE_MS = 1_000;
 // A write that fails because the process is dying is followed by its exit at once; this long is given
 // to the exit, whose error (with the stderr tail) says more than the broken pipe does.
 const WRITE_FAILURE_GRACE_MS = 100;
-
-export interface ShutdownTimeouts {
-  /** How long to wait for the server to exit once its stdin is closed, before SIGTERM (2000 ms). */
-  readonly stdinCloseMs?: number;
-  /** How long to wait after SIGTERM before SIGKILL (2000 ms). */
-  readonly sigtermMs?: number;
-}
-
-export interface StdioTransportOptions {
-  /** The program to run. Never run through a shell; on Windows `.cmd` shims such as `npx` are handled. */
-  readonly command: string;
-  readonly args?: readonly string[];
-  /** Added to the safe default environment (see `defaultEnvironment`); nothing else is inherited. */
-  readonly env?: Readonly<Record<string, string>>;
-  readonly cwd?: string;
-  /** Receives the server's stderr as text, as it arrives. Without it, stderr is still read and its tail kept. */
-  readonly onStderr?: (chunk: string) => void;
-  /** How much of the end of stderr to keep for error messages (8 KiB). */
-  readonly stderrTailBytes?: number;
-  /** The longest line accepted from the server (128 MiB); a longer one closes the transport. */
-  readonly maxMessageBytes?: number;
-  readonly shutdownTimeouts?: ShutdownTimeouts;
-  /** Defaults to warnings and errors on `console`. */
-  readonly logger?: Logger;
-}
 
 type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
 
@@ -95,7 +81,7 @@ export class StdioTransport implements Transport {
   #exit: { readonly code: number | null; readonly signal: NodeJS.Signals | null } | undefined;
   #stdoutDone = false;
   #stderrDone = false;
-  readonly #waiters = new Set<() => void>();
+  readonly #waiters = new Waiters();
   #unwatchHostExit: (() => void) | undefined;
 
   constructor(options: StdioTransportOptions) {
@@ -137,7 +123,7 @@ export class StdioTransport implements Transport {
 
   start(sink: TransportSink): Promise<void> {
     if (this.#state !== 'new')
-      return Promise.reject(new TransportError('start() was already called', { code: 'MCPC_ALREADY_STARTED' }));
+      return Promise.reject(new TransportError('start() was already called', { code: StdioErrorCode.AlreadyStarted }));
     this.#state = 'starting';
     this.#starting = this.#spawn(sink);
     return this.#starting;
@@ -145,7 +131,7 @@ export class StdioTransport implements Transport {
 
   send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
     if (this.#state === 'new' || this.#state === 'starting') {
-      return Promise.reject(new TransportError('the transport is not started', { code: 'MCPC_NOT_STARTED' }));
+      return Promise.reject(new TransportError('the transport is not started', { code: StdioErrorCode.NotStarted }));
     }
     if (this.#state !== 'open' || this.#writer === undefined)
       return Promise.reject(new ConnectionClosedError(undefined, this.#closeCause));
@@ -154,11 +140,16 @@ export class StdioTransport implements Transport {
       json = JSON.stringify(message);
     } catch (error) {
       return Promise.reject(
-        new TransportError('the message cannot be serialized as JSON', { code: 'MCPC_ENCODE_FAILED', cause: error }),
+        new TransportError('the message cannot be serialized as JSON', {
+          code: StdioErrorCode.EncodeFailed,
+          cause: error,
+        }),
       );
     }
     if (typeof json !== 'string')
-      return Promise.reject(new TransportError('the message is not a JSON value', { code: 'MCPC_ENCODE_FAILED' }));
+      return Promise.reject(
+        new TransportError('the message is not a JSON value', { code: StdioErrorCode.EncodeFailed }),
+      );
     // JSON.stringify escapes every newline inside strings, so the frame holds exactly one. The options
     // go down unread: a request's signal is made only if its frame has to wait (see LineWriter).
     return this.#writer.write(`${json}\n`, options, 'method' in message && 'id' in message ? message.id : undefined);
@@ -178,59 +169,24 @@ export class StdioTransport implements Transport {
 
   async #spawn(sink: TransportSink): Promise<void> {
     const platform = process.platform;
-    const env = mergeEnvironment(defaultEnvironment({ platform }), this.#env, platform);
     let child: ChildProcessWithoutNullStreams;
     try {
-      const resolved = resolveCommand(
-        this.#command,
-        this.#args,
-        this.#cwd === undefined ? { platform, env } : { platform, env, cwd: this.#cwd },
+      child = await spawnChild(
+        { command: this.#command, args: this.#args, env: this.#env, cwd: this.#cwd, platform },
+        {
+          stdoutError: (error) =>
+            this.#fail(
+              new TransportError(`reading the server's stdout failed: ${escapeForLog(error.message)}`, {
+                code: StdioErrorCode.ReadFailed,
+                cause: error,
+              }),
+            ),
+          debug: (message) => this.#debug(message),
+        },
       );
-      child = spawn(resolved.command, resolved.args, {
-        ...(this.#cwd === undefined ? {} : { cwd: this.#cwd }),
-        env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        shell: false,
-        windowsHide: true,
-        windowsVerbatimArguments: resolved.windowsVerbatimArguments,
-        // Its own process group, so that shutdown can signal the whole tree (an npx wrapper and the
-        // server under it). Windows has no groups, and `detached` would open a console there.
-        detached: platform !== 'win32',
-      });
     } catch (error) {
       this.#state = 'closed';
-      throw new SpawnError(this.#command, error);
-    }
-    // A pipe fails with EPIPE when the server goes away; an 'error' without a listener would crash the host.
-    child.stdin.on('error', (error) => this.#debug(`stdin: ${escapeForLog(error.message)}`));
-    child.stderr.on('error', (error) => this.#debug(`stderr: ${escapeForLog(error.message)}`));
-    child.stdout.on('error', (error) => {
-      this.#fail(
-        new TransportError(`reading the server's stdout failed: ${escapeForLog(error.message)}`, {
-          code: 'MCPC_READ_FAILED',
-          cause: error,
-        }),
-      );
-    });
-
-    const failure = await new Promise<Error | undefined>((resolve) => {
-      const onSpawn = (): void => {
-        child.off('error', onError);
-        resolve(undefined);
-      };
-      const onError = (error: Error): void => {
-        child.off('spawn', onSpawn);
-        resolve(error);
-      };
-      child.once('spawn', onSpawn);
-      child.once('error', onError);
-    });
-    if (failure !== undefined) {
-      this.#state = 'closed';
-      child.stdin.destroy();
-      child.stdout.destroy();
-      child.stderr.destroy();
-      throw new SpawnError(this.#command, failure, spawnDetail(failure, this.#cwd));
+      throw error;
     }
 
     this.#child = child;
@@ -278,7 +234,7 @@ export class StdioTransport implements Transport {
       const cause = new TransportError(
         `the server process "${escapeForLog(this.#command, 100)}" closed its stdout but kept running`,
         {
-          code: 'MCPC_STDOUT_CLOSED',
+          code: StdioErrorCode.StdoutClosed,
         },
       );
       this.#closeCause = cause;
@@ -295,7 +251,7 @@ export class StdioTransport implements Transport {
     // can talk to it any more.
     if (pid !== undefined && killGroupSurvivors(pid)) this.#debug(`killed what was left of process group ${pid}`);
     this.#unwatchHostExit?.();
-    this.#wake();
+    this.#waiters.wake();
     if (this.#state !== 'open') return;
     this.#state = 'closing';
     this.#teardown = this.#run(async () => {
@@ -358,14 +314,14 @@ export class StdioTransport implements Transport {
   async #terminate(abandoned: Error): Promise<void> {
     const pid = this.#child?.pid;
     this.#writer?.end(abandoned);
-    if (pid === undefined || (await this.#waitForExit(this.#stdinCloseMs))) return;
-    this.#log('info', `pid ${pid} still running ${this.#stdinCloseMs} ms after stdin closed; sending SIGTERM`);
-    signalTree(pid, 'SIGTERM');
-    if (await this.#waitForExit(this.#sigtermMs)) return;
-    this.#log('warn', `pid ${pid} still running ${this.#sigtermMs} ms after SIGTERM; sending SIGKILL`);
-    signalTree(pid, 'SIGKILL');
-    if (await this.#waitForExit(SIGKILL_WAIT_MS)) return;
-    this.#log('error', `pid ${pid} still running ${SIGKILL_WAIT_MS} ms after SIGKILL; giving up on it`);
+    if (pid === undefined) return;
+    await escalateUntilExit({
+      pid,
+      stdinCloseMs: this.#stdinCloseMs,
+      sigtermMs: this.#sigtermMs,
+      waitForExit: (ms) => this.#waitForExit(ms),
+      log: (level, message) => this.#log(level, message),
+    });
   }
 
   #finalize(cause: Error | undefined): void {
@@ -401,7 +357,7 @@ export class StdioTransport implements Transport {
   #streamDone(stream: 'stdout' | 'stderr'): void {
     if (stream === 'stdout') this.#stdoutDone = true;
     else this.#stderrDone = true;
-    this.#wake();
+    this.#waiters.wake();
   }
 
   #waitForExit(ms: number): Promise<boolean> {
@@ -410,23 +366,7 @@ export class StdioTransport implements Transport {
 
   /** Resolves true once `done()` holds (re-checked on every exit and stream end), false after `ms`. */
   #waitUntil(done: () => boolean, ms: number): Promise<boolean> {
-    if (done()) return Promise.resolve(true);
-    return new Promise<boolean>((resolve) => {
-      const finish = (value: boolean): void => {
-        clearTimeout(timer);
-        this.#waiters.delete(check);
-        resolve(value);
-      };
-      const check = (): void => {
-        if (done()) finish(true);
-      };
-      const timer = setTimeout(() => finish(done()), ms);
-      this.#waiters.add(check);
-    });
-  }
-
-  #wake(): void {
-    for (const check of [...this.#waiters]) check();
+    return this.#waiters.until(done, ms);
   }
 
   // ── plumbing ────────────────────────────────────────────────────────────────────────────────────
@@ -455,18 +395,4 @@ export class StdioTransport implements Transport {
     if (this.#logger.isLevelEnabled?.('debug') === false) return;
     safeLog(this.#logger, 'debug', `[mcpc] stdio "${escapeForLog(this.#command, 100)}": ${message}`);
   }
-}
-
-function count(name: string, value: number | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw new RangeError(`${name} must be a finite number of at least ${min}, not ${String(value)}`);
-  }
-  return Math.floor(value);
-}
-
-/** ENOENT names the command even when the missing file is the working directory; say which it was. */
-function spawnDetail(error: Error, cwd: string | undefined): { detail: string } | undefined {
-  if (cwd === undefined || (error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(cwd)) return undefined;
-  return { detail: `the working directory "${escapeForLog(cwd)}" does not exist` };
 }

@@ -1,3 +1,4 @@
+// A server that closes its stdin but keeps running: StdinWriteError, one sink close, queued frames rejected.
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionClosedError, JsonRpcEngine, silentLogger } from '@mcpc/jsonrpc';

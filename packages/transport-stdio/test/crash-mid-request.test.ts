@@ -1,3 +1,4 @@
+// A server process that exits on its own: pending calls rejected with the cause, final replies still delivered.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionClosedError, JsonRpcEngine, TransportError, silentLogger } from '@mcpc/jsonrpc';
 import { ProcessExitError } from '@mcpc/transport-stdio';

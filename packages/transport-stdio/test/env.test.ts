@@ -1,3 +1,4 @@
+// The server's environment: overrides, cwd, and the POSIX and Windows allow-lists.
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultEnvironment } from '@mcpc/transport-stdio';
 import { mergeEnvironment } from '../src/environment.js';

@@ -1,3 +1,4 @@
+// A server flooding the client with requests: one answer each, errors past the budget, a usable client.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, JsonRpcEngine } from '@mcpc/jsonrpc';
 import { capturingLogger, cleanup, node } from './helpers.js';

@@ -1,3 +1,4 @@
+// LineDecoder framing and a server writing garbage: lines however chunked, the size limit, bad frames.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

@@ -1,3 +1,4 @@
+// Shared helpers of the stdio tests: fixture paths, server-everything, a recording sink.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

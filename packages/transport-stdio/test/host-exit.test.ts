@@ -1,3 +1,4 @@
+// A host that exits without closing the transport leaves no server process behind.
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';

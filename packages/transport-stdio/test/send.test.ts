@@ -1,3 +1,4 @@
+// `send()`: backpressure, queued sends on close, rejections instead of throws, aborted sends withdrawn.
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbortError, ConnectionClosedError, TransportError, type JsonRpcMessage } from '@mcpc/jsonrpc';

@@ -1,3 +1,4 @@
+// The stdio transport against server-everything: initialize, tools, progress.
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcEngine, ServerError, silentLogger } from '@mcpc/jsonrpc';
 import { SERVER_EVERYTHING, cleanup, transport } from './helpers.js';

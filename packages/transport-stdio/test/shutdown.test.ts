@@ -1,3 +1,4 @@
+// `close()`: stdin, SIGTERM then SIGKILL, idempotence, and the whole process tree.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionClosedError, TransportError } from '@mcpc/jsonrpc';
 import { StdioTransport } from '@mcpc/transport-stdio';

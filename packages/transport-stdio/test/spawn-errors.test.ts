@@ -1,3 +1,4 @@
+// Servers that cannot be started: SpawnError naming the command or directory, bad options refused.
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// The server's stderr: streamed as text, drained, a bounded tail, listeners that throw.
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcEngine, silentLogger } from '@mcpc/jsonrpc';
 import { StderrTail } from '../src/stderr-tail.js';

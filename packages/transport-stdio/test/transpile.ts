@@ -1,3 +1,4 @@
+// The package sources transpiled to plain ESM in a temp dir, for tests that run them in a child process.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// `resolveCommand()` on Windows: shims through PATHEXT, cmd.exe quoting, executables and batch files.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, win32 } from 'node:path';

@@ -1,6 +1,7 @@
 // The life of a request's SSE response stream: closed once its answer is in, and bounded when idle.
 import type { Readable } from 'node:stream';
 import { destroyQuietly } from '@mcpc/http';
+import { StreamableHttpErrorCode } from './codes.js';
 
 /**
  * How long a stream that has delivered its answer may take to end by itself before it is closed. A
@@ -11,7 +12,7 @@ export const ANSWERED_STREAM_GRACE_MS = 100;
 
 /** An SSE stream that carried no event (only comments, or nothing) for its idle time. */
 export class StreamIdleError extends Error {
-  readonly code = 'MCPC_STREAM_IDLE';
+  readonly code = StreamableHttpErrorCode.StreamIdle;
 
   constructor(ms: number) {
     super(`no event for ${ms} ms (SSE comments do not count)`);

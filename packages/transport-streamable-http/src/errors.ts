@@ -1,5 +1,7 @@
 // The errors of this transport: its own (an expired session), and those of @mcpc/http its users catch.
 import { HttpError } from '@mcpc/http';
+import { brand } from './brand.js';
+import { StreamableHttpErrorCode } from './codes.js';
 
 // Raised by the HTTP exchanges this transport makes; exported from here too, so that a caller of this
 // transport never needs to know where they are declared.
@@ -22,7 +24,9 @@ export {
  * run): decide for yourself.
  */
 export class SessionExpiredError extends HttpError {
-  static override readonly brand: string = 'SessionExpiredError';
+  static {
+    brand(this, 'SessionExpiredError');
+  }
   readonly method: string | undefined;
 
   constructor(method: string | undefined) {
@@ -30,7 +34,7 @@ export class SessionExpiredError extends HttpError {
       404,
       `the server's session expired while sending ${method ?? 'a message'}; a new session was started but the message was not re-sent, since it may already have taken effect`,
       {
-        code: 'MCPC_SESSION_EXPIRED',
+        code: StreamableHttpErrorCode.SessionExpired,
       },
     );
     this.method = method;

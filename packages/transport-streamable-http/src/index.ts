@@ -1,14 +1,9 @@
+// The public entry of @mcpc/transport-streamable-http.
 export { StreamableHttpTransport } from './transport.js';
-export type { StreamableHttpTransportOptions } from './options.js';
-export type {
-  HeadersOption,
-  HttpClientChoice,
-  UndiciDispatcher,
-  BackoffOptions,
-  HttpAuth,
-  AuthContext,
-  AuthChallenge,
-} from '@mcpc/http';
+export type { StreamableHttpTransportOptions, HttpAuth } from './options.js';
+export { streamableHttp, http, type StreamableHttpConfigOptions, type PlainHttpConfigOptions } from './config.js';
+export type { HeadersOption, HttpClientChoice, UndiciDispatcher, BackoffOptions } from '@mcpc/http';
+export type { AuthProvider, AuthContext, AuthChallenge } from '@mcpc/jsonrpc';
 export {
   HttpError,
   UnauthorizedError,
@@ -22,3 +17,4 @@ export {
   ProxyConnectError,
   ReplyQueueFullError,
 } from './errors.js';
+export { StreamableHttpErrorCode } from './codes.js';

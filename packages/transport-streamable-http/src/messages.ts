@@ -1,3 +1,4 @@
+// Reading a POST's or GET's answer: a JSON message or an event stream, with the cursor for resuming it.
 import {
   bodyChunks,
   destroyQuietly,

@@ -5,11 +5,10 @@ import {
   DEFAULT_MAX_QUEUED_REPLIES,
   type BackoffOptions,
   type HeadersOption,
-  type HttpAuth,
   type HttpClientChoice,
   type UndiciDispatcher,
 } from '@mcpc/http';
-import type { Logger } from '@mcpc/jsonrpc';
+import type { AuthProvider, Logger } from '@mcpc/jsonrpc';
 
 export interface StreamableHttpTransportOptions {
   /** The MCP endpoint. */
@@ -63,7 +62,7 @@ export interface StreamableHttpTransportOptions {
   /** Answers waiting to be sent (1024); past it, a new one is dropped, and the drops are counted in a warning. */
   readonly maxQueuedReplies?: number;
   /** Authorization: headers per request and what to do on 401/403 (`@mcpc/oauth`'s provider implements it). */
-  readonly auth?: HttpAuth;
+  readonly auth?: AuthProvider;
   readonly logger?: Logger;
 }
 
@@ -84,7 +83,7 @@ export interface ResolvedOptions {
   readonly maxConnections: number;
   readonly maxConcurrentReplies: number;
   readonly maxQueuedReplies: number;
-  readonly auth: HttpAuth | undefined;
+  readonly auth: AuthProvider | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -117,3 +116,6 @@ export function resolveOptions(o: StreamableHttpTransportOptions): ResolvedOptio
     auth: o.auth,
   };
 }
+
+/** @deprecated The auth hook is `AuthProvider` of `@mcpc/jsonrpc`; this alias stays for existing imports. */
+export type HttpAuth = AuthProvider;

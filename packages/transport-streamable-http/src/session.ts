@@ -1,3 +1,4 @@
+// A Streamable HTTP session: the id the server assigned, the negotiated version, and renewal by replaying `initialize`.
 import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from '@mcpc/jsonrpc';
 import { untilAborted } from '@mcpc/http';
 

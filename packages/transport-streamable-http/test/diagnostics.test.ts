@@ -1,3 +1,4 @@
+// URLs that are not MCP endpoints say what answered and what to do, with peer text escaped.
 import { afterEach, describe, expect, it } from 'vitest';
 import * as http from '@mcpc/http';
 import { HttpError, ResponseStreamClosedError, UnauthorizedError } from '@mcpc/transport-streamable-http';

@@ -1,3 +1,4 @@
+// A hostile server: decompression bombs, endless events and streams, unsolicited responses, all bounded.
 import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestTimeoutError } from '@mcpc/jsonrpc';

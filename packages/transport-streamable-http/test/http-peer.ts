@@ -1,3 +1,4 @@
+// A scripted HTTP peer for the transport tests, recording what it was sent, with JSON and SSE helpers.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe } from 'vitest';

@@ -1,3 +1,4 @@
+// The Streamable HTTP transport against real servers: the SDK server in each mode, server-everything, proxies.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcEngine, type Progress } from '@mcpc/jsonrpc';
 import {

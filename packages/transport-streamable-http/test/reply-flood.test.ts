@@ -1,3 +1,4 @@
+// Request floods: sockets bounded, the reply queue bounded, long-lived requests outside the bound.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';

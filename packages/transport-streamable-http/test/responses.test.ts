@@ -1,3 +1,4 @@
+// Answers as JSON bodies and as SSE streams: incremental reads, broken streams, errors carried by 4xx.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerError } from '@mcpc/jsonrpc';
 import {

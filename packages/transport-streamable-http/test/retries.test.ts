@@ -1,3 +1,4 @@
+// Retries: what is re-sent after a 5xx or a connection failure, with backoff, and what never is.
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Sessions: the session id captured and sent, expired sessions renewed or refused, DELETE on close.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionExpiredError } from '@mcpc/transport-streamable-http';

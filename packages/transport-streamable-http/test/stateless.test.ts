@@ -1,3 +1,4 @@
+// Stateless (MCP 2026-07-28) requests: per-request headers, no GET stream, no resumption, cancellation.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerError } from '@mcpc/jsonrpc';
 import { ResponseStreamClosedError } from '@mcpc/transport-streamable-http';

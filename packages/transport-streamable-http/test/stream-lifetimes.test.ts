@@ -1,3 +1,4 @@
+// Response streams that outlive their answer: closed once answered, idle ones failed at readTimeout.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';

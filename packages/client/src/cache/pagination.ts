@@ -1,3 +1,4 @@
+// Paged list results: reading one page of a list kind, and following cursors within a page bound.
 import { ErrorCode, ServerError } from '@mcpc/jsonrpc';
 import { PaginationError, ValidationError } from '../errors.js';
 import { combineHints, type CacheHints } from './list-cache.js';

@@ -1,3 +1,4 @@
+// MCP tools as Vercel AI SDK tools, with their JSON Schema wrapped and calls routed back to the client.
 import { describeForLog } from '@mcpc/jsonrpc';
 import { ToolConversionError } from './errors.js';
 import { nameTools } from './names.js';

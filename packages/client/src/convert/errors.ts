@@ -1,4 +1,6 @@
+// ToolConversionError: a tool that cannot be converted for an LLM SDK, and why.
 import { McpError } from '@mcpc/jsonrpc';
+import { brand } from '../brand.js';
 import { ClientErrorCode } from '../codes.js';
 import type { ToolNameTarget } from './types.js';
 
@@ -19,7 +21,9 @@ export type ToolConversionErrorReason =
 
 /** A tool could not be converted for an LLM SDK, or an AI SDK tool was called with unusable arguments. */
 export class ToolConversionError extends McpError {
-  static override readonly brand: string = 'ToolConversionError';
+  static {
+    brand(this, 'ToolConversionError');
+  }
   readonly reason: ToolConversionErrorReason;
   /** The MCP name of the tool concerned; `undefined` only when that name is not a string. */
   readonly toolName: string | undefined;

@@ -1,3 +1,4 @@
+// MCP tools as Google GenAI function declarations and tools.
 import { nameTools } from './names.js';
 import { describeTool, normalizeInputSchema } from './schema.js';
 import type { ConvertOptions, ConvertibleTool, ObjectJsonSchema } from './types.js';

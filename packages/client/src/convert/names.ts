@@ -1,3 +1,4 @@
+// Tool names each LLM SDK accepts: conversion, collision-free naming, and the map back to MCP names.
 import { describeForLog } from '@mcpc/jsonrpc';
 import { ToolConversionError } from './errors.js';
 import type { ConvertOptions, ConvertibleTool, ToolNameTarget } from './types.js';

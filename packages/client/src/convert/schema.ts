@@ -1,3 +1,4 @@
+// Input schemas and descriptions shaped for each LLM SDK: keywords they reject removed, JSON cloned.
 import { describeForLog } from '@mcpc/jsonrpc';
 import { ToolConversionError } from './errors.js';
 import type { ConvertibleTool, ObjectJsonSchema, ToolNameTarget } from './types.js';

@@ -1,3 +1,4 @@
+// The structural types the LLM-SDK tool converters share: input tools, targets, options, object schemas.
 /**
  * Types shared by the LLM-SDK tool converters. Everything here is structural: the converters never
  * import an LLM SDK, so `@mcpc/client` carries no dependency on any of them. The tests check that each

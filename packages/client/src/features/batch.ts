@@ -1,3 +1,4 @@
+// Batches of tool calls: bounded concurrency, one outcome per call in call order.
 import type { ToolCall, ToolCallOutcome } from '../options.js';
 import type { CallToolOptions, RequestOptions, Server } from '../server/server.js';
 import type { StructuredContentValidation } from './structured-output.js';

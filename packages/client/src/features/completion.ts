@@ -1,3 +1,4 @@
+// `completion/complete`: the request's params and the checked, capped answer.
 import type { JsonRpcParams } from '@mcpc/jsonrpc';
 import { ValidationError } from '../errors.js';
 import type { CompleteRequest, Completion } from '../types/entities.js';

@@ -1,3 +1,4 @@
+// Server log messages: level checks, and peer text escaped and capped before a listener sees it.
 import { escapePeerText } from '@mcpc/jsonrpc';
 import type { LogMessage } from '../types/entities.js';
 import { LOGGING_LEVELS, type LoggingLevel } from '../types/protocol.js';

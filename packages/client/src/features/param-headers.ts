@@ -1,3 +1,4 @@
+// The `x-mcp-header` annotations of a tool's input schema, and the request headers they produce.
 import { encodeHeaderValue } from '../server/headers.js';
 
 /** One `x-mcp-header` annotation: the header's name part and the property path it mirrors. */

@@ -1,3 +1,4 @@
+// Prompts: reading `prompts/list` items and `prompts/get` results, and checking prompt arguments.
 import { ValidationError } from '../errors.js';
 import type { ListKind } from '../cache/pagination.js';
 import type { GetPromptResult, Prompt } from '../types/entities.js';

@@ -1,3 +1,4 @@
+// Resources: reading list items, templates and `resources/read` contents, and matching URI templates.
 import { ValidationError } from '../errors.js';
 import type { ListKind } from '../cache/pagination.js';
 import type { Resource, ResourceTemplate } from '../types/entities.js';

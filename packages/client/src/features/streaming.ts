@@ -1,3 +1,4 @@
+// `streamCall`: a tool call as an async stream of progress events and its result, with a bounded backlog.
 import type { Progress } from '@mcpc/jsonrpc';
 import type { CallToolResult } from '../types/entities.js';
 

@@ -1,3 +1,4 @@
+// Tool results against their `outputSchema`: the validation mode and the compiled schemas per tool.
 import { escapeForLog, safeLog, type Logger } from '@mcpc/jsonrpc';
 import type * as SchemaValidator from '@mcpc/schema-validator';
 import type { SchemaCache, Validator } from '@mcpc/schema-validator';

@@ -1,3 +1,4 @@
+// Tools: reading `tools/list` items and annotations, building `tools/call` params, reading call results.
 import type { JsonRpcParams } from '@mcpc/jsonrpc';
 import { ValidationError } from '../errors.js';
 import type { ListKind } from '../cache/pagination.js';

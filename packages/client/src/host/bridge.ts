@@ -1,3 +1,4 @@
+// The host side of one server's connection: the capabilities and request handlers the host registered.
 import type { Logger } from '@mcpc/jsonrpc';
 import type { ClientOptions } from '../options.js';
 import { deriveClientCapabilities } from '../server/capabilities.js';

@@ -1,3 +1,4 @@
+// `elicitation/create`: the request checked against the declared modes, the handler's answer normalized.
 import { escapeForLog, safeLog, type JsonRpcParams, type Logger, type RequestContext } from '@mcpc/jsonrpc';
 import type {
   ElicitationAction,

@@ -1,3 +1,4 @@
+// Host handlers wrapped for server requests: the request checked first, handler failures kept off the wire.
 import {
   ErrorCode,
   ErrorReply,

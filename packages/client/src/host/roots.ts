@@ -1,3 +1,4 @@
+// The host's roots, checked (`file://` URIs) before a server sees them.
 import type { Root } from '../types/protocol.js';
 
 /**

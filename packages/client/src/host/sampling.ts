@@ -1,3 +1,4 @@
+// `sampling/createMessage`: the request checked before the handler, the handler's result as the wire answer.
 import type { JsonRpcParams, Logger } from '@mcpc/jsonrpc';
 import type { SamplingHandler, SamplingRequest, SamplingResult } from '../types/host.js';
 import { respondWith } from './respond.js';

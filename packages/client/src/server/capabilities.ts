@@ -1,3 +1,4 @@
+// Capabilities: the server capability each request needs, and the client capabilities the host's handlers imply.
 import type { ClientCapabilities, ServerCapabilities } from '../types/protocol.js';
 import type { ElicitationMode } from '../types/host.js';
 

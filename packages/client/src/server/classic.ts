@@ -1,3 +1,4 @@
+// The legacy era: the `initialize` handshake, its result checked, requests over the established session.
 import {
   ErrorCode,
   ServerError,

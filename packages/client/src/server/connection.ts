@@ -1,46 +1,22 @@
-import {
-  JsonRpcEngine,
-  McpError,
-  escapeForLog,
-  safeLog,
-  type JsonRpcParams,
-  type Logger,
-  type Transport,
-} from '@mcpc/jsonrpc';
+// One server's connection: connect (with fallback and restart within the crash-loop bound), the first
+// handshake's budget, capability gating, close; era probing, host wrapping and the bound live beside it.
+import { JsonRpcEngine, McpError, escapeForLog, safeLog, type JsonRpcParams, type Transport } from '@mcpc/jsonrpc';
 import type { CacheBinding } from '../cache/list-cache.js';
 import { ClientErrorCode } from '../codes.js';
 import { noteDeprecatedUse, type DeprecatedFeature } from '../deprecations.js';
-import { CapabilityError, ClientClosedError, ConnectionError, CrashLoopError, NotModernError } from '../errors.js';
+import { CapabilityError, ClientClosedError, ConnectionError, TransportUnavailableError } from '../errors.js';
 import type { ServerConfig } from '../server-configs.js';
 import type { ServerCapabilities, Implementation, LoggingLevel } from '../types/protocol.js';
-import { requiredCapability, withoutServerRequests } from './capabilities.js';
-import { ClassicEra } from './classic.js';
-import { isClassicEvidence } from './detect.js';
+import { cacheBindingOf } from './cache-binding.js';
+import { requiredCapability } from './capabilities.js';
+import type { ConnectionContext } from './connection-context.js';
+import { CRASH_LOOP_MIN_UPTIME_MS, CrashLoopGuard } from './crash-loop.js';
 import type { EraCallOptions, EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
-import { DEFAULT_HANDSHAKE_TIMEOUT, describeHandshakeFailure } from './handshake.js';
-import type { RequestMetaOption } from './meta.js';
-import type { InputLimits, InputRequiredWaitHook } from './mrtr.js';
-import { StatelessEra } from './stateless.js';
+import { handshakeBudget } from './handshake-budget.js';
+import { hostForClassic, noticing } from './host-wrapping.js';
+import { openClassic, probeEra } from './probe.js';
 
-/** What every connection shares with its client. */
-export interface ConnectionContext {
-  readonly logger: Logger;
-  readonly requestTimeout: number | undefined;
-  readonly handshakeTimeout: number | undefined;
-  readonly deprecationNotices: boolean;
-  /** Host metadata merged into every request's `_meta`. */
-  readonly requestMeta: RequestMetaOption | undefined;
-  readonly onInputRequiredWait: InputRequiredWaitHook | undefined;
-  /** Bounds on what one input_required round may ask (`maxInputRequests`, `maxRequestStateBytes`). */
-  readonly inputLimits?: Partial<InputLimits> | undefined;
-  /** Extensions declared to stateless servers (`clientCapabilities.extensions`). */
-  readonly extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
-  /** The host side, built when the connection opens, so capabilities reflect what is registered then. */
-  readonly host: (server: string) => HostBridge;
-  /** Called synchronously for each server notification the engine does not consume itself. */
-  readonly onNotification: (connection: Connection, method: string, params: JsonRpcParams | undefined) => void;
-  readonly onClose: (connection: Connection, cause: Error | undefined) => void;
-}
+export type { ConnectionContext } from './connection-context.js';
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'closed';
 
@@ -62,8 +38,7 @@ export class Connection {
   #active: ServerConfig | undefined;
   #transport: Transport | undefined;
   /** When a restartable server's process went away or failed to start, within the crash-loop window. */
-  readonly #failures: number[] = [];
-  #lastFailure: unknown;
+  readonly #crashes = new CrashLoopGuard();
   #connectedAt = 0;
 
   constructor(name: string, config: ServerConfig, context: ConnectionContext) {
@@ -89,7 +64,7 @@ export class Connection {
   /**
    * Connects (once; concurrent callers share the attempt). A failed attempt may be retried by calling
    * again. A server whose process exited on its own is started afresh here (a stdio config opens a new
-   * process each time), unless it keeps failing: see {@link CrashLoopError}. Only `close()` is final.
+   * process each time), unless it keeps failing: see `CrashLoopError`. Only `close()` is final.
    */
   connect(): Promise<ProtocolEra> {
     if (this.#state === 'closed') return Promise.reject(new ClientClosedError('connect'));
@@ -110,12 +85,12 @@ export class Connection {
       }
       this.#reset();
     }
-    const loop = this.#crashLoop();
+    const loop = this.#crashes.refusal(this.name);
     if (loop !== undefined) return Promise.reject(loop);
     this.#opening = this.#open().then(
       (era) => era,
       (error: unknown) => {
-        if (this.#restartable && !this.#isClosed()) this.#failed(error);
+        if (this.#restartable && !this.#isClosed()) this.#crashes.failed(error);
         throw error;
       },
     );
@@ -147,21 +122,6 @@ export class Connection {
     this.#transport = undefined;
   }
 
-  /** Records a failure of a restartable server (an exit, a failed start), for the crash-loop bound. */
-  #failed(cause: unknown): void {
-    this.#lastFailure = cause;
-    this.#failures.push(performance.now());
-    if (this.#failures.length > CRASH_LOOP_FAILURES) this.#failures.shift();
-  }
-
-  /** The error that refuses to start the server again, when it failed too often of late. */
-  #crashLoop(): CrashLoopError | undefined {
-    const since = performance.now() - CRASH_LOOP_WINDOW_MS;
-    while (this.#failures.length > 0 && this.#failures[0]! < since) this.#failures.shift();
-    if (this.#failures.length < CRASH_LOOP_FAILURES) return undefined;
-    return new CrashLoopError(this.name, this.#failures.length, CRASH_LOOP_WINDOW_MS, this.#lastFailure);
-  }
-
   async #open(): Promise<ProtocolEra> {
     for (let config = this.config; ;) {
       try {
@@ -179,12 +139,12 @@ export class Connection {
     }
   }
 
-  /** Whether the connected server speaks the stateless protocol (MCP 2026-07-28). */
   /** Whether a request can go out now, with no connecting first. */
   get ready(): boolean {
     return this.#state === 'connected' && this.#era !== undefined;
   }
 
+  /** Whether the connected server speaks the stateless protocol (MCP 2026-07-28). */
   get isModern(): boolean {
     return this.#era?.kind === 'stateless';
   }
@@ -200,19 +160,8 @@ export class Connection {
    * `_meta`, and — when asked — the Authorization it would carry. A stdio process is one context; a
    * transport that cannot tell (`authorizationKey` absent) makes private results unshareable (`null`).
    */
-  async cacheBinding(needAuth: boolean): Promise<CacheBinding | undefined> {
-    const era = this.#era;
-    if (!(era instanceof StatelessEra)) return undefined;
-    const meta = JSON.stringify(era.effectiveMeta());
-    if (!needAuth) return { meta, auth: undefined };
-    if (this.#active?.kind === 'stdio') return { meta, auth: '' };
-    const transport = this.#transport;
-    if (transport?.authorizationKey === undefined) return { meta, auth: null };
-    try {
-      return { meta, auth: (await transport.authorizationKey()) ?? '' };
-    } catch {
-      return { meta, auth: null };
-    }
+  cacheBinding(needAuth: boolean): Promise<CacheBinding | undefined> {
+    return cacheBindingOf(this.#era, this.#active?.kind, this.#transport, needAuth);
   }
 
   /** The transport that connected (after any fallback): `'stdio'`, `'streamable-http'`, `'sse'`, `'http'`, … */
@@ -229,6 +178,9 @@ export class Connection {
       try {
         transport = await config.open({ name: this.name, logger });
       } catch (error) {
+        // A missing transport package is for the caller to install, not a connection failure: it
+        // reaches connect() as it is, so `catch (e) { if (e instanceof TransportUnavailableError) … }` works.
+        if (error instanceof TransportUnavailableError) throw error;
         throw new ConnectionError(this.name, `its ${config.kind} transport could not be created: ${messageOf(error)}`, {
           cause: error,
         });
@@ -237,22 +189,16 @@ export class Connection {
       engine = new JsonRpcEngine(transport, requestTimeout === undefined ? { logger } : { logger, requestTimeout });
       this.#transport = transport;
       this.#engine = engine;
-      const host = this.#noticing(this.#context.host(this.name));
+      const host = noticing(this.#context.host(this.name), (feature) => this.#noteDeprecated(feature));
       this.#host = host;
-      // One bound on the whole first handshake (detection and initialize): a stdio server that prints a
-      // banner or never answers fails in seconds, not after the probe's and initialize's timeouts added
-      // up. Over HTTP the first request may wait on an interactive OAuth login, so by default each step
-      // has the request timeout there, as any request does.
-      const budgetMs = this.#context.handshakeTimeout ?? (config.kind === 'stdio' ? DEFAULT_HANDSHAKE_TIMEOUT : 0);
-      const deadline = performance.now() + budgetMs;
-      const left = (): number | undefined =>
-        budgetMs > 0 ? Math.max(1, Math.ceil(deadline - performance.now())) : undefined;
-      const failure = (error: unknown): ConnectionError | undefined => {
-        const described = describeHandshakeFailure(error, { engine: engine!, transport, kind: config.kind, budgetMs });
-        return described === undefined
-          ? undefined
-          : new ConnectionError(this.name, described.message, { cause: error, code: described.code });
-      };
+      // One bound on the whole first handshake (detection and initialize), from here.
+      const { left, failure } = handshakeBudget(
+        this.name,
+        this.#context.handshakeTimeout,
+        engine,
+        transport,
+        config.kind,
+      );
       engine.onNotification((method, params) => this.#context.onNotification(this, method, params));
       engine.onClose((cause) => this.#closed(cause));
       try {
@@ -263,27 +209,33 @@ export class Connection {
         });
       }
       if (this.#isClosed()) throw new ClientClosedError('connect');
-      let era: ProtocolEra | undefined = await this.#probe(config, engine, host, requestTimeout, left, failure);
+      const probed = await probeEra({
+        server: this.name,
+        config,
+        context: this.#context,
+        engine,
+        host,
+        requestTimeout,
+        left,
+        failure,
+        isClosed: () => this.#isClosed(),
+      });
+      let era: ProtocolEra | undefined = probed?.era;
+      if (probed !== undefined) this.#facts = probed.facts;
       if (era === undefined) {
-        const classicHost = this.#classicHost(host, transport, config);
-        const classicOptions = { server: this.name, logger, requestMeta: this.#context.requestMeta };
-        const handshakeTimeout = left();
-        const classic = new ClassicEra(
+        const classicHost = hostForClassic(this.name, host, transport, config, logger);
+        this.#host = classicHost;
+        const classic = await openClassic({
+          server: this.name,
+          context: this.#context,
           engine,
-          classicHost,
-          handshakeTimeout === undefined ? classicOptions : { ...classicOptions, handshakeTimeout },
-        );
-        try {
-          this.#facts = await classic.open();
-        } catch (error) {
-          if (error instanceof ConnectionError || error instanceof ClientClosedError) throw error;
-          if (this.#isClosed()) throw new ClientClosedError('connect');
-          throw (
-            failure(error) ??
-            new ConnectionError(this.name, `the initialize handshake failed: ${messageOf(error)}`, { cause: error })
-          );
-        }
-        era = classic;
+          host: classicHost,
+          left,
+          failure,
+          isClosed: () => this.#isClosed(),
+        });
+        this.#facts = classic.facts;
+        era = classic.era;
       }
       if (this.#isClosed()) throw new ClientClosedError('connect');
       this.#era = era;
@@ -305,67 +257,6 @@ export class Connection {
       // Whatever failed, nothing of this attempt may keep running (a spawned process above all).
       await engine?.close().catch(() => {});
       throw error;
-    }
-  }
-
-  /**
-   * Era selection. Unless the config insists on the classic protocol, `server/discover` is tried first;
-   * with `protocol: 'auto'` the classic handshake follows only on evidence that the server is classic
-   * (see `isClassicEvidence`), never on an outage or an auth wall. Undefined means "use the classic era".
-   */
-  async #probe(
-    config: ServerConfig,
-    engine: JsonRpcEngine,
-    host: HostBridge,
-    requestTimeout: number | undefined,
-    left: () => number | undefined,
-    failure: (error: unknown) => ConnectionError | undefined,
-  ): Promise<ProtocolEra | undefined> {
-    // The deprecated HTTP+SSE transport predates the stateless era: it has no era of its own.
-    const choice = config.kind === 'sse' ? 'legacy' : (config.protocol ?? 'auto');
-    if (choice === 'legacy') return undefined;
-    const transport =
-      config.kind === 'stdio'
-        ? 'stdio'
-        : config.kind === 'streamable-http' || config.kind === 'http'
-          ? 'http'
-          : 'other';
-    const { logger } = this.#context;
-    const era = new StatelessEra(engine, host, {
-      server: this.name,
-      logger,
-      transport,
-      discoverTimeout: minTimeout(
-        config.discoverTimeout ?? (transport === 'stdio' ? DEFAULT_STDIO_DISCOVER_TIMEOUT : requestTimeout),
-        left(),
-      ),
-      requestTimeout: requestTimeout ?? 60_000,
-      requestMeta: this.#context.requestMeta,
-      onInputRequiredWait: this.#context.onInputRequiredWait,
-      inputLimits: this.#context.inputLimits,
-      extensions: this.#context.extensions,
-    });
-    try {
-      this.#facts = await era.open();
-      return era;
-    } catch (error) {
-      if (this.#isClosed()) throw new ClientClosedError('connect');
-      if (choice === 'auto' && isClassicEvidence(error, transport)) {
-        safeLog(
-          logger,
-          'debug',
-          `[mcpc] server "${escapeForLog(this.name, 100)}" is not a 2026-07-28 server (${messageOf(error)}); using the initialize handshake`,
-        );
-        return undefined;
-      }
-      if (error instanceof ConnectionError || error instanceof ClientClosedError) throw error;
-      const described = failure(error);
-      if (described !== undefined) throw described;
-      const what =
-        error instanceof NotModernError
-          ? 'it does not speak MCP 2026-07-28 (protocol: "modern")'
-          : `the server/discover probe failed: ${messageOf(error)}`;
-      throw new ConnectionError(this.name, what, { cause: error });
     }
   }
 
@@ -443,24 +334,6 @@ export class Connection {
     await this.#engine?.close();
   }
 
-  /**
-   * The host side of a classic session. Over a transport the server cannot send requests on (plain JSON
-   * HTTP), roots, sampling and elicitation are left out: they reach the host only as server requests.
-   */
-  #classicHost(host: HostBridge, transport: Transport, config: ServerConfig): HostBridge {
-    if (transport.serverRequests !== false && config.kind !== 'http') return host;
-    const capabilities = withoutServerRequests(host.capabilities);
-    if (Object.keys(capabilities).length === Object.keys(host.capabilities).length) return host;
-    safeLog(
-      this.#context.logger,
-      'debug',
-      `[mcpc] server "${escapeForLog(this.name, 100)}": its transport (${config.kind}) cannot carry server requests, so roots, sampling and elicitation are not declared to it`,
-    );
-    const oneWay: HostBridge = { ...host, capabilities, elicit: undefined, sample: undefined, listRoots: undefined };
-    this.#host = oneWay;
-    return oneWay;
-  }
-
   /** The negotiated revision, once there is one. */
   get #revision(): string | undefined {
     return (this.#era?.facts ?? this.#facts)?.protocolVersion;
@@ -469,33 +342,6 @@ export class Connection {
   /** A deprecation notice for a use in this server's session: given only if its revision deprecates the feature. */
   #noteDeprecated(feature: DeprecatedFeature): void {
     noteDeprecatedUse(feature, this.#context.logger, this.#context.deprecationNotices, this.#revision);
-  }
-
-  /**
-   * The host side as this server sees it, noting the deprecated uses only a server's request reveals
-   * (answering with roots, a sampling request's `includeContext`) against this session's revision.
-   */
-  #noticing(host: HostBridge): HostBridge {
-    const { listRoots, sample } = host;
-    return {
-      ...host,
-      listRoots:
-        listRoots &&
-        ((context) => {
-          const answer = listRoots(context);
-          // An empty answer exposes nothing deprecated: no notice for it.
-          const roots = (answer as { roots?: unknown } | undefined)?.roots;
-          if (Array.isArray(roots) && roots.length > 0) this.#noteDeprecated('roots');
-          return answer;
-        }),
-      sample:
-        sample &&
-        ((params, context) => {
-          const include = params?.includeContext;
-          if (include === 'thisServer' || include === 'allServers') this.#noteDeprecated('sampling-include-context');
-          return sample(params, context);
-        }),
-    };
   }
 
   // A method, not an inline comparison: close() may run during any await of #open.
@@ -509,7 +355,7 @@ export class Connection {
       // A process that ran a while and then stopped is restarted freely; one that dies as soon as it
       // is up counts towards the crash-loop bound, as does every failed start.
       if (this.#restartable && performance.now() - this.#connectedAt < CRASH_LOOP_MIN_UPTIME_MS)
-        this.#failed(cause ?? new Error('the server process exited'));
+        this.#crashes.failed(cause ?? new Error('the server process exited'));
       if (cause !== undefined) {
         const next = this.#restartable ? '; it is started again on the next request' : '';
         safeLog(
@@ -523,21 +369,7 @@ export class Connection {
   }
 }
 
-/** A restartable server that failed this many times within the window is not started again until it passes. */
-export const CRASH_LOOP_FAILURES = 5;
-export const CRASH_LOOP_WINDOW_MS = 60_000;
-/** An exit this soon after the handshake completed counts as a failure to start. */
-export const CRASH_LOOP_MIN_UPTIME_MS = 5_000;
-
-/** Bound on the stdio probe: long enough for a cold `npx` start, short for a server that stays silent. */
-const DEFAULT_STDIO_DISCOVER_TIMEOUT = 10_000;
-
-/** The smaller of two timeouts, where undefined or 0 means none. */
-function minTimeout(a: number | undefined, b: number | undefined): number | undefined {
-  if (a === undefined || a <= 0) return b;
-  if (b === undefined || b <= 0) return a;
-  return Math.min(a, b);
-}
+export { CRASH_LOOP_FAILURES, CRASH_LOOP_MIN_UPTIME_MS, CRASH_LOOP_WINDOW_MS } from './crash-loop.js';
 
 const messageOf = (error: unknown): string => escapeForLog(error instanceof Error ? error.message : String(error), 500);
 

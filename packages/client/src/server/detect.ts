@@ -1,8 +1,9 @@
+// Which protocol era a server speaks: the config's choice, and the errors that reveal a legacy server.
 import { ErrorCode, JsonRpcErrorCode, TransportErrorCode } from '@mcpc/jsonrpc';
 import { NotModernError } from '../errors.js';
 
-/** The protocol era a server config asks for: detect it (`'auto'`), or insist on one. */
-export type ProtocolChoice = 'auto' | 'modern' | 'legacy';
+// The era a server config asks for is part of the kernel's server-config contract.
+export type { ProtocolChoice } from '@mcpc/jsonrpc';
 
 /** The errors only a stateless (2026-07-28) server sends: one of them means the server is modern. */
 const MODERN_CODES: ReadonlySet<number> = new Set([
@@ -39,11 +40,4 @@ export function isClassicEvidence(error: unknown, transport: 'stdio' | 'http' | 
     default:
       return false;
   }
-}
-
-export function checkProtocolChoice(value: unknown): ProtocolChoice {
-  if (value === undefined) return 'auto';
-  if (value !== 'auto' && value !== 'modern' && value !== 'legacy')
-    throw new TypeError('protocol must be "auto", "modern" or "legacy"');
-  return value;
 }

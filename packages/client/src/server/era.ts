@@ -1,3 +1,4 @@
+// The contract between a connection and its protocol era: session facts, request options, the host bridge.
 import type { JsonRpcId, JsonRpcParams, Progress, RequestContext } from '@mcpc/jsonrpc';
 import type { InputRequiredContinuation } from '../errors.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../types/protocol.js';

@@ -1,3 +1,4 @@
+// The MCP request headers mirrored from a request (`Mcp-Method`, `Mcp-Name`), with their value encoding.
 import type { JsonRpcParams } from '@mcpc/jsonrpc';
 
 // Visible ASCII and space (RFC 9110 field values, less tab: a tab is legal but invites trouble).

@@ -1,3 +1,4 @@
+// One server's lists (tools, prompts, resources, templates): fetching, caching, staleness, and read results.
 import { JsonRpcErrorCode, TransportErrorCode, escapeForLog } from '@mcpc/jsonrpc';
 import { ResultCache, readHints, type CacheBinding, type CacheHints, type CacheInfo } from '../cache/list-cache.js';
 import { collectPages, readPage, type ListKind, type Page } from '../cache/pagination.js';

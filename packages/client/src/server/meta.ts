@@ -1,3 +1,4 @@
+// Request `_meta`: the keys MCP reserves, the host's metadata, and merging them into params.
 import type { JsonRpcParams } from '@mcpc/jsonrpc';
 import type { ClientCapabilities, Implementation, LoggingLevel, Meta } from '../types/protocol.js';
 

@@ -1,3 +1,4 @@
+// Multi-round-trip requests: answering `input_required` rounds, within bounds on rounds, requests and state.
 import {
   AbortError,
   ErrorCode,

@@ -1,8 +1,9 @@
+// The stateless era (MCP 2026-07-28): discovery, the revision in use, and requests with their retries;
+// reading its results and putting requests on the wire live beside it.
 import {
   ErrorCode,
   JsonRpcErrorCode,
   ServerError,
-  TransportErrorCode,
   escapeForLog,
   safeLog,
   type JsonRpcEngine,
@@ -15,13 +16,11 @@ import {
   MissingRequiredClientCapabilityError,
   NotModernError,
   UnsupportedProtocolVersionError,
-  ValidationError,
 } from '../errors.js';
-import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../types/protocol.js';
+import type { ClientCapabilities, LoggingLevel } from '../types/protocol.js';
 import { hasCapability } from './capabilities.js';
 import type { EraCallOptions, EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
-import { requestHeaders } from './headers.js';
-import { META, hostMeta, protocolMeta, withMeta, type RequestMetaOption } from './meta.js';
+import { hostMeta, protocolMeta, withMeta, type RequestMetaOption } from './meta.js';
 import {
   DEFAULT_MAX_INPUT_REQUESTS,
   DEFAULT_MAX_REQUEST_STATE_BYTES,
@@ -35,8 +34,18 @@ import {
   LATEST_MODERN_VERSION,
   MODERN_PROTOCOL_VERSIONS,
   PROTOCOL_VERSIONS,
-  isModernVersion,
 } from './versions.js';
+import {
+  checkResult,
+  isBrokenStream,
+  readDiscoverResult,
+  sharedModern,
+  stringList,
+  type DiscoverFacts,
+} from './stateless-results.js';
+import { wireOptions } from './stateless-wire.js';
+
+export { readDiscoverResult, type DiscoverFacts } from './stateless-results.js';
 
 export interface StatelessEraOptions {
   readonly server: string;
@@ -53,28 +62,6 @@ export interface StatelessEraOptions {
   readonly inputLimits?: Partial<InputLimits> | undefined;
   readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
 }
-
-/** What a `server/discover` result told the client, with when it stops being fresh. */
-export interface DiscoverFacts extends SessionFacts {
-  readonly supportedVersions: readonly string[];
-  readonly ttlMs: number;
-  readonly cacheScope: 'public' | 'private';
-  readonly receivedAt: number;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-// Requests a transport may re-send when unsure they arrived (never tools/call; see classic.ts).
-const IDEMPOTENT: ReadonlySet<string> = new Set([
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'prompts/get',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'completion/complete',
-]);
 
 /**
  * The stateless era (MCP 2026-07-28): no handshake and no session. The server is found by its answer
@@ -235,23 +222,7 @@ export class StatelessEra implements ProtocolEra {
     options: EraCallOptions,
     timeout: number | undefined,
   ): RequestOptions {
-    const http = this.#options.transport === 'http';
-    const headers = http ? requestHeaders(this.#version, method, params, options.headers) : undefined;
-    const send = {
-      stateless: true,
-      retryable: IDEMPOTENT.has(method),
-      ...(headers !== undefined && { headers }),
-      ...(options.longLived === true && { longLived: true }),
-    };
-    const out: { -readonly [K in keyof RequestOptions]: RequestOptions[K] } = { send, cancelNotification: !http };
-    const t = timeout ?? options.timeout;
-    if (t !== undefined) out.timeout = t;
-    if (options.signal !== undefined) out.signal = options.signal;
-    if (options.onProgress !== undefined) out.onProgress = options.onProgress;
-    if (options.resetTimeoutOnProgress !== undefined) out.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
-    if (options.maxTotalTimeout !== undefined) out.maxTotalTimeout = options.maxTotalTimeout;
-    if (options.onId !== undefined) out.onId = options.onId;
-    return out;
+    return wireOptions(this.#options.transport === 'http', this.#version, method, params, options, timeout);
   }
 
   /** The modern JSON-RPC errors as their typed classes; -32022 with nothing shared ends the connection. */
@@ -342,79 +313,3 @@ export class StatelessEra implements ProtocolEra {
     return withVersion;
   }
 }
-
-/**
- * Every result of this era has a `resultType`: absent (a server of an earlier draft) is `"complete"`;
- * `"input_required"` is handled by the round trips of the three methods that may return it; anything
- * else is invalid, as the spec requires.
- */
-function checkResult(raw: unknown, method: string, server: string): Record<string, unknown> {
-  if (!isObject(raw))
-    throw new ValidationError(`server "${server}" answered ${method} with something that is not an object`, {
-      server,
-      method,
-    });
-  const type = raw.resultType;
-  if (type === undefined || type === 'complete') return raw;
-  if (type === 'input_required' && MRTR_METHODS.has(method)) return raw;
-  throw new ValidationError(
-    `server "${server}" answered ${method} with resultType ${typeof type === 'string' ? `"${escapeForLog(type, 64)}"` : typeof type}, which ${type === 'input_required' ? 'this method may not return' : 'this client does not know'}`,
-    { server, method, issues: ['resultType'] },
-  );
-}
-
-/** Checks a `server/discover` result; one that is not a discovery result means the server is not modern. */
-export function readDiscoverResult(raw: Record<string, unknown>, server: string, logger: Logger): DiscoverFacts {
-  const versions = raw.supportedVersions;
-  if (!Array.isArray(versions) || !versions.every((v) => typeof v === 'string'))
-    throw new NotModernError('its answer to server/discover has no supportedVersions');
-  let capabilities = raw.capabilities;
-  if (!isObject(capabilities)) {
-    warn(logger, server, 'its server/discover result has no capabilities object; treating it as offering none');
-    capabilities = {};
-  }
-  const info = isObject(raw._meta) ? raw._meta[META.serverInfo] : undefined;
-  let serverInfo: Implementation;
-  if (isObject(info) && typeof info.name === 'string') {
-    serverInfo =
-      typeof info.version === 'string'
-        ? (info as unknown as Implementation)
-        : { ...info, name: info.name, version: '' };
-  } else {
-    serverInfo = { name: server, version: '' };
-  }
-  const ttl = raw.ttlMs;
-  return {
-    protocolVersion: '',
-    supportedVersions: versions as string[],
-    serverInfo,
-    capabilities: capabilities as ServerCapabilities,
-    instructions: typeof raw.instructions === 'string' ? raw.instructions : undefined,
-    // Absent, negative or malformed is 0: stale at once (SEP-2549).
-    ttlMs: typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0 ? ttl : 0,
-    cacheScope: raw.cacheScope === 'public' ? 'public' : 'private',
-    receivedAt: Date.now(),
-  };
-}
-
-const isBrokenStream = (e: unknown): boolean =>
-  e instanceof Error && (e as { code?: unknown }).code === TransportErrorCode.ResponseStreamClosed;
-
-function stringList(data: unknown, key: string): string[] | undefined {
-  const list = isObject(data) ? data[key] : undefined;
-  return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : undefined;
-}
-
-/**
- * The newest modern revision we share with a -32022's `supported` list. It may be the one just refused
- * (a server listing it anyway is retried once with it: the caller's attempt bound stops any loop).
- */
-function sharedModern(data: unknown): string | undefined {
-  const theirs = stringList(data, 'supported');
-  return theirs === undefined
-    ? undefined
-    : MODERN_PROTOCOL_VERSIONS.find((v) => theirs.includes(v) && isModernVersion(v));
-}
-
-const warn = (logger: Logger, server: string, message: string): void =>
-  safeLog(logger, 'warn', `[mcpc] server "${escapeForLog(server, 100)}": ${message}`);

@@ -1,3 +1,4 @@
+// The protocol revisions this client speaks, legacy and modern, and the checks for each.
 /**
  * The legacy (initialize-handshake) protocol revisions this client speaks, newest first. The first is
  * the one offered; any of them is accepted when the server answers with it.

@@ -1,3 +1,4 @@
+// A subscription's pending notifications, bounded by count and bytes.
 import type { JsonRpcParams } from '@mcpc/jsonrpc';
 
 /** The most notifications waiting for a subscription's listener. */

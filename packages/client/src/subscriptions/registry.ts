@@ -1,3 +1,4 @@
+// A server's open subscriptions, by the id of their current `subscriptions/listen` request.
 import type { JsonRpcId, JsonRpcParams } from '@mcpc/jsonrpc';
 import { META } from '../server/meta.js';
 import { ACKNOWLEDGE, DELIVER, type Subscription } from './subscription.js';

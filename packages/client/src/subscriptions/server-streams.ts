@@ -1,3 +1,4 @@
+// One server's subscription streams: opening, re-sending after a restart, and routing their notifications.
 import { escapeForLog, type Logger } from '@mcpc/jsonrpc';
 import { SubscriptionError } from '../errors.js';
 import type { Connection } from '../server/connection.js';

@@ -1,3 +1,4 @@
+// `Subscription`: a `subscriptions/listen` stream's filter, listener, acknowledgement and lifecycle.
 import {
   CancelledByPeerError,
   JsonRpcErrorCode,

@@ -1,3 +1,4 @@
+// The public shapes of what servers offer: tools, prompts, resources, templates, pages and completions.
 import type {
   Annotations,
   ContentBlock,

@@ -1,3 +1,4 @@
+// The public shapes of host handlers: elicitation and sampling requests, answers and contexts.
 import type { JsonSchemaObject, Meta, SamplingContent, SamplingMessage, ToolDefinition } from './protocol.js';
 
 /** Passed to every host handler with the server's request. */

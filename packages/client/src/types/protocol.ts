@@ -1,3 +1,4 @@
+// MCP protocol types as the client hands them to the host: schemas, content, resources, capabilities.
 /**
  * MCP protocol types (2025-11-25 schema), as the client hands them to the host.
  *

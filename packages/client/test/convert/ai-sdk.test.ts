@@ -1,3 +1,4 @@
+// `toAiSdkTools`: the types and shape of the AI SDK tools, and real tool calls driven through `ai`.
 import { asSchema, generateText, isStepCount, jsonSchema, type FlexibleSchema, type Tool, type ToolSet } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';

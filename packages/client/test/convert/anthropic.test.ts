@@ -1,3 +1,4 @@
+// `toAnthropicTools`: the types of @anthropic-ai/sdk, and the tools through the SDK into a request and back.
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { mapToolNames, toAnthropicTools, type AnthropicTool, type OpenAIChatTool } from '../../src/convert/index.js';

@@ -1,3 +1,4 @@
+// `toGoogleTools` and `toGoogleFunctionDeclarations`: the types of @google/genai, and the tools through the SDK.
 import { GoogleGenAI, type FunctionDeclaration, type GenerateContentConfig, type Tool } from '@google/genai';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {

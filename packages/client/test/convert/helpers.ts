@@ -1,3 +1,4 @@
+// Shared helpers of the converter tests: sample tools, deep freezing, and a fetch that records request bodies.
 import type { ConvertibleTool } from '../../src/convert/index.js';
 
 /** Freezes `value` and everything reachable from it, so any write by a converter throws. */

@@ -1,3 +1,4 @@
+// `convertToolName` and tool naming per target: the encoding, length cuts, and names kept apart.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { McpError } from '@mcpc/jsonrpc';
@@ -193,8 +194,8 @@ describe('ToolConversionError', () => {
     expect(e).toBeInstanceOf(Error);
     expect(e.name).toBe('ToolConversionError');
     expect(e.code).toBe('MCPC_TOOL_CONVERSION');
-    expect(ToolConversionError.brand).toBe('ToolConversionError');
-    expect(Object.hasOwn(ToolConversionError, 'brand')).toBe(true);
+    const brand: unknown = Object.getOwnPropertyDescriptor(ToolConversionError, Symbol.for('@mcpc/error.brand'))?.value;
+    expect(brand).toBe(Symbol.for('@mcpc/client.ToolConversionError'));
     expect(e.convertedName).toBeUndefined();
     expect(new McpError('x')).not.toBeInstanceOf(ToolConversionError);
   });

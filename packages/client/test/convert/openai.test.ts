@@ -1,3 +1,4 @@
+// `toOpenAITools` and `toOpenAIResponsesTools`: the types of the openai package, and the tools through the SDK.
 import OpenAI from 'openai';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {

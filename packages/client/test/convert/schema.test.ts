@@ -1,3 +1,4 @@
+// Input schemas as each target needs them: keywords added or narrowed, inputs never written to.
 import { describe, expect, it } from 'vitest';
 import {
   toAiSdkTools,

@@ -1,3 +1,4 @@
+// The runtime API and accepted inputs of `@mcpc/client/convert`.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as convert from '../../src/convert/index.js';
 import type { ConvertibleTool } from '../../src/convert/index.js';

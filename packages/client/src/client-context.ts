@@ -1,0 +1,80 @@
+// What a Client checks of its options, and the context its servers share, built from them.
+import type { JsonRpcParams, Logger } from '@mcpc/jsonrpc';
+import { DEFAULT_MAX_PAGES } from './cache/pagination.js';
+import { DEFAULT_LOG_MESSAGE_LIMIT } from './features/logging.js';
+import { checkValidationMode } from './features/structured-output.js';
+import { checkRoots } from './host/roots.js';
+import type { ClientOptions } from './options.js';
+import type { HostBridge } from './server/era.js';
+import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_REQUEST_STATE_BYTES } from './server/mrtr.js';
+import type { Server, ServerContext } from './server/server.js';
+import type { Implementation, Root } from './types/protocol.js';
+import { VERSION } from './version.js';
+
+/**
+ * Throws a `TypeError` for the options a Client refuses outright (`requestMeta`, `roots`,
+ * `elicitationModes`, in that order); returns the roots, checked.
+ */
+export function checkClientOptions(options: ClientOptions): readonly Root[] | undefined {
+  if (
+    options.requestMeta !== undefined &&
+    typeof options.requestMeta !== 'function' &&
+    (typeof options.requestMeta !== 'object' || options.requestMeta === null || Array.isArray(options.requestMeta))
+  ) {
+    throw new TypeError('requestMeta must be an object or a function returning one');
+  }
+  const roots = options.roots === undefined ? undefined : checkRoots(options.roots);
+  for (const mode of options.elicitationModes ?? []) {
+    if (mode !== 'form' && mode !== 'url') throw new TypeError('elicitationModes may hold only "form" and "url"');
+  }
+  return roots;
+}
+
+/** The context every server of a client shares: the options with their defaults, and the client's callbacks. */
+export function serverContext(
+  options: ClientOptions,
+  logger: Logger,
+  host: (server: string) => HostBridge,
+  deliver: (server: Server, method: string, params: JsonRpcParams | undefined) => void,
+): ServerContext {
+  return {
+    logger,
+    requestTimeout: options.requestTimeout,
+    handshakeTimeout: options.handshakeTimeout,
+    maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
+    logMessageLimit: options.logMessageLimit ?? DEFAULT_LOG_MESSAGE_LIMIT,
+    deprecationNotices: options.deprecationNotices !== false,
+    validateStructuredContent:
+      checkValidationMode(options.validateStructuredContent, 'validateStructuredContent') ?? 'warn',
+    requestMeta: options.requestMeta,
+    onInputRequiredWait: options.onInputRequiredWait,
+    inputLimits: {
+      maxInputRequests: checkLimit(options.maxInputRequests, 'maxInputRequests') ?? DEFAULT_MAX_INPUT_REQUESTS,
+      maxRequestStateBytes:
+        checkLimit(options.maxRequestStateBytes, 'maxRequestStateBytes') ?? DEFAULT_MAX_REQUEST_STATE_BYTES,
+    },
+    extensions: options.extensions,
+    host,
+    deliver,
+  };
+}
+
+/** A positive integer bound, or undefined for the default. */
+function checkLimit(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer`);
+  return value;
+}
+
+export function checkClientInfo(info: Implementation | undefined): Implementation {
+  if (info === undefined) return { name: '@mcpc/client', version: VERSION };
+  if (
+    typeof info !== 'object' ||
+    typeof info.name !== 'string' ||
+    info.name.length === 0 ||
+    typeof info.version !== 'string'
+  ) {
+    throw new TypeError('clientInfo needs a string name and version');
+  }
+  return info;
+}

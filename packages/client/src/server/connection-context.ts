@@ -1,0 +1,27 @@
+// What every connection shares with its client: logging, timeouts, request metadata, the host side, and
+// where notifications and closes are reported.
+import type { JsonRpcParams, Logger } from '@mcpc/jsonrpc';
+import type { Connection } from './connection.js';
+import type { HostBridge } from './era.js';
+import type { RequestMetaOption } from './meta.js';
+import type { InputLimits, InputRequiredWaitHook } from './mrtr.js';
+
+/** What every connection shares with its client. */
+export interface ConnectionContext {
+  readonly logger: Logger;
+  readonly requestTimeout: number | undefined;
+  readonly handshakeTimeout: number | undefined;
+  readonly deprecationNotices: boolean;
+  /** Host metadata merged into every request's `_meta`. */
+  readonly requestMeta: RequestMetaOption | undefined;
+  readonly onInputRequiredWait: InputRequiredWaitHook | undefined;
+  /** Bounds on what one input_required round may ask (`maxInputRequests`, `maxRequestStateBytes`). */
+  readonly inputLimits?: Partial<InputLimits> | undefined;
+  /** Extensions declared to stateless servers (`clientCapabilities.extensions`). */
+  readonly extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
+  /** The host side, built when the connection opens, so capabilities reflect what is registered then. */
+  readonly host: (server: string) => HostBridge;
+  /** Called synchronously for each server notification the engine does not consume itself. */
+  readonly onNotification: (connection: Connection, method: string, params: JsonRpcParams | undefined) => void;
+  readonly onClose: (connection: Connection, cause: Error | undefined) => void;
+}
