@@ -8,8 +8,10 @@ const src = (pkg: string): string => fileURLToPath(new URL(`./packages/${pkg}/sr
 export default defineConfig({
   resolve: {
     alias: {
+      '@mcpc/http/errors': fileURLToPath(new URL('./packages/http/src/errors-entry.ts', import.meta.url)),
       '@mcpc/http': src('http'),
       '@mcpc/transport-sse-legacy': src('transport-sse-legacy'),
+      '@mcpc/jsonrpc/errors': fileURLToPath(new URL('./packages/jsonrpc/src/errors-entry.ts', import.meta.url)),
       '@mcpc/jsonrpc': src('jsonrpc'),
       '@mcpc/transport-stdio': src('transport-stdio'),
       '@mcpc/transport-streamable-http': src('transport-streamable-http'),

@@ -49,28 +49,9 @@ export type { ValidationIssue, AnnotationKeyword } from '@mcpc/schema-validator'
 export type { ResourceContents, TextResourceContents, BlobResourceContents } from './features/resources.js';
 
 export { ClientErrorCode } from './codes.js';
-// The kernel's errors, which a caller meets through the client; each error is exported once, from where it lives.
-export {
-  McpError,
-  ServerError,
-  ErrorReply,
-  RequestTimeoutError,
-  AbortError,
-  TransportError,
-  MessageTooLargeError,
-  ConnectionClosedError,
-  JsonRpcProtocolError,
-  CancelledByPeerError,
-  // The generic transport failures: declared in the kernel, so they are caught here without installing
-  // the transport package that raises them.
-  TransientServerError,
-  NetworkError,
-  ResponseTooLargeError,
-  ResponseStreamClosedError,
-  ErrorCode,
-  JsonRpcErrorCode,
-  TransportErrorCode,
-} from '@mcpc/jsonrpc';
+// The kernel's errors and codes (the generic transport failures among them, so they are caught here
+// without installing the transport that raises them): each listed once, in @mcpc/jsonrpc/errors.
+export * from '@mcpc/jsonrpc/errors';
 export {
   CapabilityError,
   ValidationError,

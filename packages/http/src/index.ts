@@ -17,23 +17,7 @@ export { bodyChunks, readText, readPlainText, isIdentityEncoding, destroyQuietly
 export { readSse, isAcceptableEventId, type SseEvent, type SseHandlers } from './sse.js';
 export { Sends, type Send } from './sends.js';
 export { backoffDelay, sleep, untilAborted, type BackoffOptions } from './backoff.js';
-export {
-  ReplyQueue,
-  ReplyQueueFullError,
-  DEFAULT_MAX_CONCURRENT_REPLIES,
-  DEFAULT_MAX_QUEUED_REPLIES,
-} from './replies.js';
+export { ReplyQueue, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES } from './replies.js';
 export { atLeastOne } from './limits.js';
 export { endpointLabel, statusLine, contentTypeLabel, notAnEndpoint, refused, unauthorized } from './diagnostics.js';
-export {
-  HttpError,
-  UnauthorizedError,
-  TransientServerError,
-  NetworkError,
-  ResponseTooLargeError,
-  ResponseStreamClosedError,
-  HttpClientUnavailableError,
-  ProxyConfigError,
-  ProxyConnectError,
-} from './errors.js';
-export { HttpErrorCode } from './codes.js';
+export * from './errors-entry.js';

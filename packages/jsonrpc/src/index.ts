@@ -10,26 +10,9 @@ export type {
   JsonRpcResponse,
   JsonRpcMessage,
 } from './messages.js';
-export { ErrorCode, isRequest, isNotification, isResponse, isFailure } from './messages.js';
+export { isRequest, isNotification, isResponse, isFailure } from './messages.js';
 export { decodeMessage, validateMessage, type DecodeResult } from './decode.js';
-export {
-  McpError,
-  JsonRpcProtocolError,
-  ServerError,
-  ErrorReply,
-  RequestTimeoutError,
-  AbortError,
-  TransportError,
-  MessageTooLargeError,
-  ConnectionClosedError,
-  CancelledByPeerError,
-  EngineStateError,
-  TransientServerError,
-  NetworkError,
-  ResponseTooLargeError,
-  ResponseStreamClosedError,
-  type ProtocolErrorReason,
-} from './errors.js';
+export * from './errors-entry.js';
 export type { Transport, TransportSink, TransportSendOptions, MessageInfo } from './transport.js';
 export { InMemoryTransport, createInMemoryTransportPair, type InMemoryTransportOptions } from './in-memory.js';
 export {
@@ -58,7 +41,6 @@ export {
   deprecationsNoted,
   forgetDeprecations,
 } from './deprecations.js';
-export { JsonRpcErrorCode, TransportErrorCode } from './codes.js';
 export type { AuthProvider, AuthContext, AuthChallenge, AuthResponse, AuthMethod } from './auth.js';
 export {
   serverConfig,

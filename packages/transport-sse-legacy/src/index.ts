@@ -4,18 +4,7 @@ export type { SseTransportOptions, HttpAuth } from './options.js';
 export { sse, type SseConfigOptions } from './config.js';
 export { EndpointOriginError, EndpointTimeoutError } from './errors.js';
 export { SseErrorCode } from './codes.js';
-// The HTTP errors this transport raises (declared in @mcpc/http), so its users catch them from here.
 export type { HeadersOption, HttpClientChoice, UndiciDispatcher, BackoffOptions } from '@mcpc/http';
 export type { AuthProvider, AuthContext, AuthChallenge } from '@mcpc/jsonrpc';
-export {
-  HttpError,
-  UnauthorizedError,
-  TransientServerError,
-  NetworkError,
-  ResponseTooLargeError,
-  ResponseStreamClosedError,
-  HttpClientUnavailableError,
-  ProxyConfigError,
-  ProxyConnectError,
-  ReplyQueueFullError,
-} from '@mcpc/http';
+// The HTTP errors this transport raises (declared in @mcpc/http), so its users catch them from here.
+export * from '@mcpc/http/errors';

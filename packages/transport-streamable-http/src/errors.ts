@@ -1,22 +1,7 @@
-// The errors of this transport: its own (an expired session), and those of @mcpc/http its users catch.
+// The error of this transport's own: an expired session (the HTTP ones come from @mcpc/http/errors).
 import { HttpError } from '@mcpc/http';
 import { brand } from './brand.js';
 import { StreamableHttpErrorCode } from './codes.js';
-
-// Raised by the HTTP exchanges this transport makes; exported from here too, so that a caller of this
-// transport never needs to know where they are declared.
-export {
-  HttpError,
-  UnauthorizedError,
-  TransientServerError,
-  NetworkError,
-  ResponseTooLargeError,
-  ResponseStreamClosedError,
-  HttpClientUnavailableError,
-  ProxyConfigError,
-  ProxyConnectError,
-  ReplyQueueFullError,
-} from '@mcpc/http';
 
 /**
  * The server ended the session (HTTP 404 to a request carrying its id). A fresh session was started;

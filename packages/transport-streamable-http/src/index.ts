@@ -4,17 +4,7 @@ export type { StreamableHttpTransportOptions, HttpAuth } from './options.js';
 export { streamableHttp, http, type StreamableHttpConfigOptions, type PlainHttpConfigOptions } from './config.js';
 export type { HeadersOption, HttpClientChoice, UndiciDispatcher, BackoffOptions } from '@mcpc/http';
 export type { AuthProvider, AuthContext, AuthChallenge } from '@mcpc/jsonrpc';
-export {
-  HttpError,
-  UnauthorizedError,
-  SessionExpiredError,
-  TransientServerError,
-  NetworkError,
-  ResponseTooLargeError,
-  ResponseStreamClosedError,
-  HttpClientUnavailableError,
-  ProxyConfigError,
-  ProxyConnectError,
-  ReplyQueueFullError,
-} from './errors.js';
+export { SessionExpiredError } from './errors.js';
+// The HTTP errors this transport raises (declared in @mcpc/http), so its users catch them from here.
+export * from '@mcpc/http/errors';
 export { StreamableHttpErrorCode } from './codes.js';
