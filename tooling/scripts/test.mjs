@@ -48,10 +48,27 @@ rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const extra = process.argv.slice(2);
+/**
+ * The LTS Node's own binary, fetched once through npx. The suite is then run by that binary directly:
+ * run under `npx`, every process it starts would inherit npx's `npm_config_package`, and a nested
+ * `npx some-package` (a test's server, `pnpm pack`) would run the wrong package.
+ */
+function ltsNode() {
+  const r = spawnSync('npx', ['-y', '-p', LTS, 'node', '-e', 'process.stdout.write(process.execPath)'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (r.error) throw r.error;
+  if (r.status !== 0 || r.stdout === '') fail(`could not fetch ${LTS} through npx (exit ${r.status})`);
+  return r.stdout;
+}
+
 const matrix = [
   { name: `Node ${process.versions.node}`, command: process.execPath, args: [] },
   // The conformance suite judges the protocol, not the runtime: once, on the floor, is enough.
-  { name: LTS, command: 'npx', args: ['-y', '-p', LTS, 'node'], env: { MCPC_CONFORMANCE_SKIP: '1' } },
+  { name: LTS, command: ltsNode(), args: [], env: { MCPC_CONFORMANCE_SKIP: '1' } },
 ];
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
