@@ -53,10 +53,34 @@ export function serverContext(
       maxRequestStateBytes:
         checkLimit(options.maxRequestStateBytes, 'maxRequestStateBytes') ?? DEFAULT_MAX_REQUEST_STATE_BYTES,
     },
-    extensions: options.extensions,
+    extensions: checkExtensions(options.extensions),
     host,
     deliver,
   };
+}
+
+/**
+ * The declared extensions as the capabilities object they become: identifiers (`['io.modelcontextprotocol/tasks']`)
+ * each with empty settings, or an object of identifier → settings as given.
+ */
+export function checkExtensions(
+  value: ClientOptions['extensions'],
+): Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) {
+    const out: Record<string, Readonly<Record<string, unknown>>> = {};
+    for (const id of value) {
+      if (typeof id !== 'string' || id === '') throw new TypeError('extensions must be identifier strings');
+      out[id] = {};
+    }
+    return Object.freeze(out);
+  }
+  if (typeof value !== 'object' || value === null)
+    throw new TypeError('extensions must be an array of identifiers or an object of identifier → settings');
+  for (const [id, settings] of Object.entries(value))
+    if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
+      throw new TypeError(`extensions["${id}"] must be a settings object ({} for none)`);
+  return value as Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** A positive integer bound, or undefined for the default. */

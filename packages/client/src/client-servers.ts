@@ -1,5 +1,7 @@
 // The servers of one client, by name, and how a call finds its server: by name, the only one, or by routing.
 import { UnknownServerError } from './errors.js';
+import { AmbiguousTaskError } from './tasks/errors.js';
+import { Task } from './tasks/task.js';
 import type { RouteOptions } from './options.js';
 import { routeTool } from './routing.js';
 import type { ListKindName, PageOptions, Server } from './server/server.js';
@@ -53,6 +55,20 @@ export class ServerSet {
   toolServer(name: string, explicit: string | undefined): Promise<Server> {
     if (explicit !== undefined) return Promise.resolve(this.byName(explicit));
     return this.single(() => this.connected().then((s) => routeTool(s, name)));
+  }
+
+  /**
+   * The server a task is on: `{ server }`, else the handle's own, else the only server. A bare id with
+   * several servers is an `AmbiguousTaskError`: ids are unique only within their server.
+   */
+  taskServer(task: Task | string, explicit: string | undefined): Server {
+    if (explicit !== undefined) return this.byName(explicit);
+    if (task instanceof Task) return this.byName(task.server);
+    if (typeof task !== 'string' || task === '')
+      throw new TypeError('a task is named by the Task handle callToolAsTask returned, or by its id');
+    const only = this.only();
+    if (only === undefined) throw new AmbiguousTaskError(task, [...this.#servers.keys()]);
+    return only;
   }
 
   /** A list across the servers that offer `capability`, or one server's (a page of it with `cursor`). */

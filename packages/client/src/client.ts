@@ -39,12 +39,16 @@ import type { HostBridge } from './server/era.js';
 import {
   CLOSE,
   Server,
+  type CallToolAsTaskOptions,
   type CallToolOptions,
   type ListKindName,
   type PageOptions,
   type RequestOptions,
 } from './server/server.js';
 import { toConfig } from './server-configs.js';
+import type { TaskRef, TaskRequestOptions } from './tasks/server-tasks.js';
+import type { Task } from './tasks/task.js';
+import type { WaitForTaskOptions } from './tasks/wait.js';
 import type {
   ListenOptions,
   Subscription,
@@ -204,6 +208,90 @@ export class Client {
         }),
       signal,
     );
+  }
+
+  // ── tasks ─────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Calls a tool as a task and resolves with its `Task` handle as soon as the task exists (MCP 2025-11-25
+   * with a `tasks.requests.tools.call` server; MCP 2026-07-28 with a server that declared the tasks
+   * extension, which may still answer directly: the handle is then `direct` and `completed`). Routed as
+   * `callTool` is. `ttl` is sent to 2025-11-25 servers only.
+   */
+  callToolAsTask(
+    tool: string | Tool,
+    args?: Readonly<Record<string, unknown>>,
+    options: CallToolAsTaskOptions & RouteOptions = {},
+  ): Promise<Task> {
+    try {
+      this.#assertOpen('tools/call');
+      const name = typeof tool === 'string' ? tool : tool.name;
+      return this.#servers
+        .toolServer(name, options.server ?? (typeof tool === 'string' ? undefined : tool.server))
+        .then((s) => s.callToolAsTask(name, args, options));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** `tasks/get`: the task's state now. A bare id needs `{ server }` when the client has several. */
+  getTask(task: TaskRef, options: TaskRequestOptions & RouteOptions = {}): Promise<Task> {
+    return this.#onTask('tasks/get', task, options, (s) => s.getTask(task, options));
+  }
+
+  /**
+   * Waits until the task ends and hands back its final handle: polls at the server's pace (floored and
+   * capped), answers `input_required` with the elicitation, sampling and roots handlers (never asking the
+   * same request twice), and stops at `timeout` (`TaskTimeoutError`), at the task's `ttlMs`
+   * (`TaskExpiredError`) or on `signal`. The task itself is not cancelled by a wait that stops.
+   */
+  waitForTask(task: TaskRef, options: WaitForTaskOptions & RouteOptions = {}): Promise<Task> {
+    return this.#onTask('tasks/get', task, options, (s) => s.waitForTask(task, options));
+  }
+
+  /**
+   * The task's `CallToolResult` once it ends, checked against the `outputSchema` its creating call went
+   * out under (a bare id is not checked). A failed task raises `TaskFailedError`, a cancelled one
+   * `TaskCancelledError`; a result with `isError` is returned.
+   */
+  getTaskResult(task: TaskRef, options: WaitForTaskOptions & RouteOptions = {}): Promise<CallToolResult> {
+    return this.#onTask('tasks/result', task, options, (s) => s.getTaskResult(task, options));
+  }
+
+  /** `tasks/cancel` (never `notifications/cancelled`); `CapabilityError` where it was not negotiated. */
+  cancelTask(task: TaskRef, options: TaskRequestOptions & RouteOptions = {}): Promise<Task> {
+    return this.#onTask('tasks/cancel', task, options, (s) => s.cancelTask(task, options));
+  }
+
+  /** `tasks/update` (MCP 2026-07-28): the host answers the task's input requests itself, by key. */
+  updateTask(
+    task: TaskRef,
+    inputResponses: Readonly<Record<string, unknown>>,
+    options: TaskRequestOptions & RouteOptions = {},
+  ): Promise<void> {
+    return this.#onTask('tasks/update', task, options, (s) => s.updateTask(task, inputResponses, options));
+  }
+
+  /**
+   * `tasks/list` (2025-11-25 only; `TaskUnsupportedError` on MCP 2026-07-28), every page: of `{ server }`,
+   * or of every server that negotiated `tasks.list`.
+   */
+  async listTasks(options: TaskRequestOptions & RouteOptions = {}): Promise<Task[]> {
+    this.#assertOpen('tasks/list');
+    if (options.server !== undefined) return this.server(options.server).listTasks(options);
+    const servers = (await this.#servers.connected()).filter(
+      (s) => s.protocolEra === 'legacy' && s.supports('tasks.list'),
+    );
+    return (await Promise.all(servers.map((s) => s.listTasks(options)))).flat();
+  }
+
+  #onTask<T>(method: string, task: TaskRef, options: RouteOptions, run: (server: Server) => Promise<T>): Promise<T> {
+    try {
+      this.#assertOpen(method);
+      return run(this.#servers.taskServer(task, options.server));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   // ── prompts, resources, completion ────────────────────────────────────────────────────────────

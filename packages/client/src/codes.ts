@@ -60,6 +60,24 @@ export const ClientErrorCode = Object.freeze({
   TransportUnavailable: 'MCPC_TRANSPORT_UNAVAILABLE',
   /** `McpError`: a session fact was read before the server connected. */
   NotConnected: 'MCPC_NOT_CONNECTED',
+  /** `TaskFailedError`: the task ended `failed`, with the JSON-RPC error its request met. */
+  TaskFailed: 'MCPC_TASK_FAILED',
+  /** `TaskCancelledError`: the task ended `cancelled` before its result was had. */
+  TaskCancelled: 'MCPC_TASK_CANCELLED',
+  /** `TaskExpiredError`: the task's `ttlMs` ran out before it ended (or the server said it expired). */
+  TaskExpired: 'MCPC_TASK_EXPIRED',
+  /** `TaskNotFoundError`: the server does not know the task id. */
+  TaskNotFound: 'MCPC_TASK_NOT_FOUND',
+  /** `TaskReplacedError`: the server has given the handle's task id to a newer task. */
+  TaskReplaced: 'MCPC_TASK_REPLACED',
+  /** `TaskTimeoutError`: a wait for a task ran past its `timeout`. */
+  TaskTimeout: 'MCPC_TASK_TIMEOUT',
+  /** `TaskInputError`: an input request of a task could not be answered. */
+  TaskInput: 'MCPC_TASK_INPUT',
+  /** `AmbiguousTaskError`: a bare task id with several servers and no `{ server }`. */
+  AmbiguousTask: 'MCPC_AMBIGUOUS_TASK',
+  /** `TaskUnsupportedError`: the task operation does not exist on this server's revision, or the tool may not run as a task. */
+  TaskUnsupported: 'MCPC_TASK_UNSUPPORTED',
   /** `ToolConversionError` (`@mcpc/client/convert`). */
   ToolConversion: 'MCPC_TOOL_CONVERSION',
 } as const);

@@ -13,3 +13,6 @@ export { LOGGING_LEVELS } from './types/protocol.js';
 export { MAX_PENDING_PROGRESS } from './features/streaming.js';
 export { MAX_PENDING_NOTIFICATIONS, MAX_PENDING_NOTIFICATION_BYTES } from './subscriptions/queue.js';
 export { SUBSCRIPTION_RESTART_MIN_INTERVAL } from './subscriptions/server-streams.js';
+export { TASKS_EXTENSION } from './tasks/wire.js';
+export { DEFAULT_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS } from './tasks/wait.js';
+export { MAX_TASK_RECORDS } from './tasks/book.js';

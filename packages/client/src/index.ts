@@ -37,6 +37,7 @@ export {
   Server,
   type RequestOptions,
   type CallToolOptions,
+  type CallToolAsTaskOptions,
   type PageOptions,
   type ListKindName,
 } from './server/server.js';
@@ -77,6 +78,28 @@ export {
   type InputRequiredReason,
   type InputRequiredContinuation,
 } from './errors.js';
+export {
+  Task,
+  supportsTask,
+  type TaskStatus,
+  type TaskState,
+  type TaskJSON,
+  type TaskErrorDetail,
+} from './tasks/task.js';
+export type { TaskRef, TaskRequestOptions } from './tasks/server-tasks.js';
+export type { WaitForTaskOptions } from './tasks/wait.js';
+export {
+  TaskFailedError,
+  TaskCancelledError,
+  TaskExpiredError,
+  TaskNotFoundError,
+  TaskReplacedError,
+  TaskTimeoutError,
+  TaskInputError,
+  AmbiguousTaskError,
+  TaskUnsupportedError,
+  type TaskInputReason,
+} from './tasks/errors.js';
 export {
   Subscription,
   type SubscriptionFilter,

@@ -64,10 +64,12 @@ export interface ClientOptions {
   readonly maxRequestStateBytes?: number;
   /**
    * Extensions this client declares to MCP 2026-07-28 servers, as `clientCapabilities.extensions` on
-   * every request (`{ 'io.modelcontextprotocol/tasks': {} }`). Declaring one is a promise to handle what
-   * it adds; classic servers, whose capabilities have no extensions, are not told.
+   * every request: identifiers (`['io.modelcontextprotocol/tasks']`) or identifier → settings
+   * (`{ 'io.modelcontextprotocol/tasks': {} }`). Declaring one is a promise to handle what it adds —
+   * with the tasks extension, a server may answer any `callTool` with a task, which the client then
+   * follows to its result. Classic servers, whose capabilities have no extensions, are not told.
    */
-  readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly extensions?: readonly string[] | Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /**
    * How a `tools/call` result is checked against the `outputSchema` of the tool definition the call went
    * out under: `'warn'` (default) logs a mismatch, or a missing `structuredContent`, and returns the

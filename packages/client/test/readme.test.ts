@@ -18,4 +18,11 @@ describe('README', () => {
     const example = read('../examples/structured-output.mjs');
     expect(block).toBe(example.slice(example.indexOf('import { Client')));
   });
+
+  it('shows exactly the task example that examples/tasks.mjs runs', () => {
+    const readme = read('../README.md');
+    const block = /### Tasks[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    const example = read('../examples/tasks.mjs');
+    expect(block).toBe(example.slice(example.indexOf('import { Client')));
+  });
 });

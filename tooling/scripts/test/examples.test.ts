@@ -84,6 +84,17 @@ const EXAMPLES: Record<string, Entry> = {
       expect(out).toMatch(/^checked, never thrown: \{/m);
     },
   },
+  'packages/client/examples/tasks.mjs': {
+    cwd: () => root,
+    check: (out) => {
+      expect(out).toMatch(/^ {2}working\n {2}completed\ncallTool → done$/m);
+      expect(out).toMatch(/^the task asks: give a$/m);
+      expect(out).toMatch(/^finished: completed → \{"a":\{"v":"forty-two"\}\}$/m);
+      expect(out).toMatch(/^restored from JSON → done$/m);
+      expect(out).toMatch(/^cancel acknowledged \(status cancelled\)$/m);
+      expect(out).toMatch(/^failed task: MCPC_TASK_FAILED \(-32603: boom\)$/m);
+    },
+  },
   'packages/jsonrpc/examples/custom-transport.mjs': {
     args: [process.execPath, everything, 'stdio'],
     check: (out) => {

@@ -18,9 +18,9 @@ const METHOD_CAPABILITY: ReadonlyMap<string, string> = new Map([
   ['resources/unsubscribe', 'resources.subscribe'],
   ['logging/setLevel', 'logging'],
   ['completion/complete', 'completions'],
-  ['tasks/list', 'tasks.list'],
-  ['tasks/cancel', 'tasks.cancel'],
 ]);
+// Task methods are gated by the task module: their capability depends on the revision (2025-11-25's
+// `tasks.*`, MCP 2026-07-28's tasks extension).
 
 export const requiredCapability = (method: string): string | undefined => METHOD_CAPABILITY.get(method);
 

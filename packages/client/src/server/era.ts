@@ -32,6 +32,11 @@ export interface EraCallOptions extends EraRequestOptions {
   readonly longLived?: boolean;
   /** Told the request's JSON-RPC id (each attempt's) before it is sent. */
   readonly onId?: (id: JsonRpcId) => void;
+  /**
+   * Declare the tasks extension on this request (MCP 2026-07-28 per-request capabilities), whether or not
+   * the client declares it on every request: task methods, and a call asked to run as a task.
+   */
+  readonly declareTasks?: boolean;
 }
 
 /**

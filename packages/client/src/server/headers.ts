@@ -23,6 +23,8 @@ export function encodeHeaderValue(value: string): string {
 function nameOf(method: string, params: JsonRpcParams | undefined): unknown {
   if (method === 'tools/call' || method === 'prompts/get') return params?.name;
   if (method === 'resources/read') return params?.uri;
+  // The tasks extension: intermediaries route a task's requests to the instance holding it.
+  if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') return params?.taskId;
   return undefined;
 }
 

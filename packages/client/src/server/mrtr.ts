@@ -305,10 +305,12 @@ async function fulfilAll(
   return kept;
 }
 
-const UNSUPPORTED = Symbol('unsupported');
+/** Thrown by `fulfil` when the client has no handler for the request (or did not declare it). */
+export const UNSUPPORTED = Symbol('unsupported');
 
-function fulfil(
-  ctx: RoundContext,
+/** Answers one input request with the host's handler; throws `UNSUPPORTED` when there is none. */
+export function fulfil(
+  ctx: Pick<RoundContext, 'host' | 'logger' | 'server'>,
   method: string,
   params: JsonRpcParams | undefined,
   context: RequestContext,

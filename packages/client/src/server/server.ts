@@ -33,12 +33,17 @@ import type {
   SubscriptionFilter,
   SubscriptionListener,
 } from '../subscriptions/subscription.js';
-import { ToolCalls, type CallToolOptions } from './tool-calls.js';
+import { ToolCalls, type CallToolAsTaskOptions, type CallToolOptions } from './tool-calls.js';
+import { DEFAULT_MAX_INPUT_REQUESTS } from './mrtr.js';
+import { ServerTasks, type TaskRef, type TaskRequestOptions } from '../tasks/server-tasks.js';
+import { supportsTask, type Task } from '../tasks/task.js';
+import { followTask, waitForTask, type WaitContext, type WaitForTaskOptions } from '../tasks/wait.js';
+import { declaresTasksExtension } from '../tasks/wire.js';
 
 /** Options every request takes. */
 export type RequestOptions = EraRequestOptions;
 
-export type { CallToolOptions };
+export type { CallToolAsTaskOptions, CallToolOptions };
 
 export interface PageOptions {
   /** `null` for the first page, or a `nextCursor` from the page before. */
@@ -102,6 +107,9 @@ export class Server {
   readonly #streams: ServerStreams;
   /** The tool-call policy: definitions, output checks, header mirroring, retries and resumes. */
   readonly #tools: ToolCalls;
+  /** The task methods, and what a wait for a task needs. */
+  readonly #tasks: ServerTasks;
+  readonly #waits: WaitContext;
 
   constructor(name: string, config: ServerConfig, context: ServerContext) {
     this.#context = context;
@@ -124,6 +132,19 @@ export class Server {
       warn: (m) => this.#warn(m),
       screen: (kind, items, dropped) => this.#tools.screen(kind, items, dropped),
     });
+    this.#tasks = new ServerTasks({
+      name,
+      connection: this.#connection,
+      logger: context.logger,
+      maxPages: context.maxPages,
+      readResult: (raw, origin) => this.#tools.readTaskResult(raw, origin),
+    });
+    this.#waits = {
+      tasks: this.#tasks,
+      host: () => this.#connection.host,
+      maxInputRequests: context.inputLimits?.maxInputRequests ?? DEFAULT_MAX_INPUT_REQUESTS,
+      isModern: () => this.#connection.isModern,
+    };
     this.#tools = new ToolCalls(name, {
       connection: this.#connection,
       lists: this.#lists,
@@ -132,6 +153,8 @@ export class Server {
       listTools: () => this.listTools(),
       clearTools: () => this.clearCache('tools'),
       warn: (m) => this.#warn(m),
+      tasks: this.#tasks,
+      follow: (task, options) => followTask(this.#waits, task, options),
     });
   }
 
@@ -318,6 +341,66 @@ export class Server {
   async complete(request: CompleteRequest, options: RequestOptions = {}): Promise<Completion> {
     const params = buildCompleteParams(request);
     return readCompletion(await this.#connection.request('completion/complete', params, options), this.name);
+  }
+
+  // ── tasks ───────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Whether a tool may run as a task here: on 2025-11-25, the server negotiated
+   * `tasks.requests.tools.call` and the tool's `execution.taskSupport` allows it; on MCP 2026-07-28, the
+   * server declared the tasks extension (it decides per call). False before connecting.
+   */
+  supportsTask(tool: Tool): boolean {
+    if (this.#connection.facts === undefined) return false;
+    if (this.#connection.isModern) return declaresTasksExtension(this.#connection.facts.capabilities);
+    return this.#connection.supports('tasks.requests.tools.call') && supportsTask(tool);
+  }
+
+  /** Calls a tool as a task and resolves with its handle at once (see `Client.callToolAsTask`). */
+  callToolAsTask(
+    name: string,
+    args?: Readonly<Record<string, unknown>>,
+    options: CallToolAsTaskOptions = {},
+  ): Promise<Task> {
+    return this.#tools.callAsTask(name, args, options);
+  }
+
+  /** `tasks/get`: the task's state now, as a new handle. */
+  getTask(task: TaskRef, options: TaskRequestOptions = {}): Promise<Task> {
+    return this.#tasks.get(task, options);
+  }
+
+  /** Waits for the task to end, answering its input requests with the host handlers (see `Client.waitForTask`). */
+  waitForTask(task: TaskRef, options: WaitForTaskOptions = {}): Promise<Task> {
+    return this.#handleOf(task, options).then((t) => waitForTask(this.#waits, t, options));
+  }
+
+  /** The task's `CallToolResult` once it ends (`TaskFailedError`, `TaskCancelledError` otherwise). */
+  getTaskResult(task: TaskRef, options: WaitForTaskOptions = {}): Promise<CallToolResult> {
+    return this.#tasks.result(task, options, (t) => waitForTask(this.#waits, t, options));
+  }
+
+  /** `tasks/cancel` (never `notifications/cancelled`). */
+  cancelTask(task: TaskRef, options: TaskRequestOptions = {}): Promise<Task> {
+    return this.#tasks.cancel(task, options);
+  }
+
+  /** `tasks/update` (MCP 2026-07-28): the host answers the task's input requests itself. */
+  updateTask(
+    task: TaskRef,
+    inputResponses: Readonly<Record<string, unknown>>,
+    options: TaskRequestOptions = {},
+  ): Promise<void> {
+    return this.#tasks.update(task, inputResponses, options);
+  }
+
+  /** `tasks/list` (2025-11-25 only), every page. */
+  listTasks(options: TaskRequestOptions = {}): Promise<Task[]> {
+    return this.#tasks.list(options);
+  }
+
+  #handleOf(task: TaskRef, options: TaskRequestOptions): Promise<Task> {
+    return typeof task === 'string' ? this.#tasks.get(task, options) : Promise.resolve(task);
   }
 
   /**

@@ -20,10 +20,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * Every result of this era has a `resultType`: absent (a server of an earlier draft) is `"complete"`;
- * `"input_required"` is handled by the round trips of the three methods that may return it; anything
- * else is invalid, as the spec requires.
+ * `"input_required"` is handled by the round trips of the three methods that may return it; `"task"` is
+ * a tools/call's when the request declared the tasks extension; anything else is invalid, as the spec
+ * requires.
  */
-export function checkResult(raw: unknown, method: string, server: string): Record<string, unknown> {
+export function checkResult(
+  raw: unknown,
+  method: string,
+  server: string,
+  tasksDeclared = false,
+): Record<string, unknown> {
   if (!isObject(raw))
     throw new ValidationError(`server "${server}" answered ${method} with something that is not an object`, {
       server,
@@ -32,8 +38,18 @@ export function checkResult(raw: unknown, method: string, server: string): Recor
   const type = raw.resultType;
   if (type === undefined || type === 'complete') return raw;
   if (type === 'input_required' && MRTR_METHODS.has(method)) return raw;
+  // A task only where the tasks extension supports one, and only to a request that declared it.
+  if (type === 'task' && method === 'tools/call' && tasksDeclared) return raw;
+  const why =
+    type === 'task'
+      ? method === 'tools/call'
+        ? 'a request that did not declare the tasks extension may not get'
+        : 'the tasks extension does not allow on this method'
+      : type === 'input_required'
+        ? 'this method may not return'
+        : 'this client does not know';
   throw new ValidationError(
-    `server "${server}" answered ${method} with resultType ${typeof type === 'string' ? `"${escapeForLog(type, 64)}"` : typeof type}, which ${type === 'input_required' ? 'this method may not return' : 'this client does not know'}`,
+    `server "${server}" answered ${method} with resultType ${typeof type === 'string' ? `"${escapeForLog(type, 64)}"` : typeof type}, which ${why}`,
     { server, method, issues: ['resultType'] },
   );
 }

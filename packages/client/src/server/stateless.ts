@@ -44,6 +44,7 @@ import {
   type DiscoverFacts,
 } from './stateless-results.js';
 import { wireOptions } from './stateless-wire.js';
+import { TASKS_EXTENSION } from '../tasks/wire.js';
 
 export { readDiscoverResult, type DiscoverFacts } from './stateless-results.js';
 
@@ -83,6 +84,10 @@ export class StatelessEra implements ProtocolEra {
   /** The capabilities every request declares: the host's, plus the declared extensions. */
   readonly #capabilities: ClientCapabilities;
   readonly #limits: InputLimits;
+  /** Whether every request declares the tasks extension (the host opted in with `extensions`). */
+  readonly #tasksDeclared: boolean;
+  /** The `_meta` of a request that declares the tasks extension on its own (built on first use). */
+  #taskMeta: Record<string, unknown> | undefined;
 
   constructor(engine: JsonRpcEngine, host: HostBridge, options: StatelessEraOptions) {
     this.#engine = engine;
@@ -97,6 +102,7 @@ export class StatelessEra implements ProtocolEra {
       extensions === undefined || Object.keys(extensions).length === 0
         ? host.capabilities
         : Object.freeze({ ...host.capabilities, extensions });
+    this.#tasksDeclared = extensions !== undefined && Object.hasOwn(extensions, TASKS_EXTENSION);
     this.#protocolMeta = protocolMeta(this.#version, host.clientInfo, this.#capabilities, undefined);
   }
 
@@ -163,6 +169,7 @@ export class StatelessEra implements ProtocolEra {
     // No logging/setLevel: the level rides on every request's _meta from now on.
     this.#logLevel = level;
     this.#protocolMeta = protocolMeta(this.#version, this.#host.clientInfo, this.#capabilities, level);
+    this.#taskMeta = undefined;
   }
 
   async rootsChanged(): Promise<void> {
@@ -189,12 +196,14 @@ export class StatelessEra implements ProtocolEra {
   ): Promise<Record<string, unknown>> {
     for (let attempt = 0; ; attempt++) {
       try {
+        const declares = this.#tasksDeclared || options.declareTasks === true;
+        const meta = declares && !this.#tasksDeclared ? this.#withTasks() : this.#protocolMeta;
         const raw = await this.#engine.request(
           method,
-          withMeta(params, hostMeta(this.#options.requestMeta), this.#protocolMeta),
+          withMeta(params, hostMeta(this.#options.requestMeta), meta),
           this.#wireOptions(method, params, options, timeout),
         );
-        return checkResult(raw, method, this.#options.server);
+        return checkResult(raw, method, this.#options.server, declares);
       } catch (error) {
         if (attempt === 0 && isBrokenStream(error) && !options.signal?.aborted) {
           safeLog(
@@ -248,9 +257,24 @@ export class StatelessEra implements ProtocolEra {
     }
   }
 
+  /** The protocol `_meta` with the tasks extension added to the declared capabilities. */
+  #withTasks(): Record<string, unknown> {
+    this.#taskMeta ??= protocolMeta(
+      this.#version,
+      this.#host.clientInfo,
+      Object.freeze({
+        ...this.#capabilities,
+        extensions: { ...this.#capabilities.extensions, [TASKS_EXTENSION]: {} },
+      }),
+      this.#logLevel,
+    );
+    return this.#taskMeta;
+  }
+
   #useVersion(version: string): void {
     this.#version = version;
     this.#protocolMeta = protocolMeta(version, this.#host.clientInfo, this.#capabilities, this.#logLevel);
+    this.#taskMeta = undefined;
   }
 
   /** `server/discover`: the probe when opening (`probe`), a refresh of a stale result otherwise. */

@@ -24,12 +24,28 @@ import type { Meta } from '../types/protocol.js';
 import type { Connection } from './connection.js';
 import type { EraCallOptions, EraRequestOptions } from './era.js';
 import type { ListKindName, ServerLists } from './lists.js';
+import { TaskUnsupportedError } from '../tasks/errors.js';
+import type { ServerTasks } from '../tasks/server-tasks.js';
+import type { Task, TaskOrigin } from '../tasks/task.js';
+import type { WaitForTaskOptions } from '../tasks/wait.js';
+import { TASKS_EXTENSION, declaresTasksExtension, isCreateTaskResult } from '../tasks/wire.js';
 
 export interface CallToolOptions extends EraRequestOptions {
   /** Request metadata, merged over a `_meta` found in the arguments. */
   readonly meta?: Meta;
   /** How this call's result is checked against the tool's `outputSchema`; the client's option by default. */
   readonly validateStructuredContent?: StructuredContentValidation;
+  /**
+   * Told each new state of the task when the server runs the call as one (the call still resolves with
+   * the tool's result). `timeout`, when given, bounds the whole call, the task's polling included.
+   */
+  readonly onTaskStatus?: (task: Task) => void;
+}
+
+/** `callToolAsTask` options. */
+export interface CallToolAsTaskOptions extends Omit<CallToolOptions, 'onTaskStatus'> {
+  /** The lifetime asked for, in ms: sent to 2025-11-25 servers (which may grant another); MCP 2026-07-28 servers choose it. */
+  readonly ttl?: number;
 }
 
 /** What the policy needs of its server: the connection and lists it shares with the facade. */
@@ -44,6 +60,17 @@ export interface ToolCallsContext {
   /** Drops the cached tool list (the server's `clearCache('tools')`). */
   readonly clearTools: () => void;
   readonly warn: (message: string) => void;
+  /** The server's task methods: a call answered with a task is remembered there. */
+  readonly tasks: ServerTasks;
+  /** Follows a task a call became to the call's result (polling, input, cancel on abandon). */
+  readonly follow: (task: Task, options: WaitForTaskOptions) => Promise<CallToolResult>;
+}
+
+/** How a call went out: asked to run as a task, and whether it was sent as one (2025-11-25's `task` param). */
+interface Sent {
+  readonly raw: unknown;
+  readonly check: OutputCheck | undefined;
+  readonly sentAsTask: boolean;
 }
 
 /**
@@ -65,9 +92,15 @@ function mismatchRetry(
 }
 
 /** `callTool` options the request itself does not take. */
-function withoutCallOptions(options: CallToolOptions): EraRequestOptions {
-  if (options.meta === undefined && options.validateStructuredContent === undefined) return options;
-  const { meta: _meta, validateStructuredContent: _mode, ...rest } = options;
+function withoutCallOptions(options: CallToolOptions & { readonly ttl?: number }): EraRequestOptions {
+  if (
+    options.meta === undefined &&
+    options.validateStructuredContent === undefined &&
+    options.onTaskStatus === undefined &&
+    options.ttl === undefined
+  )
+    return options;
+  const { meta: _meta, validateStructuredContent: _mode, onTaskStatus: _status, ttl: _ttl, ...rest } = options;
   return rest;
 }
 
@@ -131,14 +164,61 @@ export class ToolCalls {
       return Promise.reject(error);
     }
     const requestOptions = withoutCallOptions(options);
-    if (fast === NOT_NOW) return this.#callTool(name, params, mode, requestOptions);
+    const started = performance.now();
+    if (fast === NOT_NOW) return this.#callTool(name, params, mode, requestOptions, options, started);
     // The common case — connected, the definition and its validator at hand, no headers to mirror —
     // costs one promise of its own: a call is this client's hot path.
     const check = fast;
     return this.#connection.request('tools/call', params, requestOptions).then(
-      (raw) => this.#readCallResult(raw, name, check),
+      (raw) => this.#finishCall({ raw, check, sentAsTask: false }, name, options, started),
       (error: unknown) => this.#callFailed(error, check),
     );
+  }
+
+  /**
+   * Calls a tool as a task (`callToolAsTask`): on 2025-11-25 with the `task` param, on a server whose
+   * `tasks.requests.tools.call` is negotiated and a tool that allows it; on MCP 2026-07-28 declaring the
+   * tasks extension on the request, where the server decides — a direct answer comes back as a
+   * `completed` handle (`direct`). Resolves with the handle as soon as the task exists.
+   */
+  async callAsTask(
+    name: string,
+    args: Readonly<Record<string, unknown>> | undefined,
+    options: CallToolAsTaskOptions,
+  ): Promise<Task> {
+    const mode =
+      checkValidationMode(options.validateStructuredContent, 'validateStructuredContent') ??
+      this.#context.validateStructuredContent;
+    const ttl = options.ttl;
+    if (ttl !== undefined && !(Number.isSafeInteger(ttl) && ttl > 0))
+      throw new TypeError('callToolAsTask() ttl must be a positive integer number of milliseconds');
+    const params = buildCallParams(name, args, options.meta);
+    await this.#connection.connect();
+    const modern = this.#connection.isModern;
+    if (modern && !declaresTasksExtension(this.#connection.facts?.capabilities))
+      throw new CapabilityError(this.#name, `extensions["${TASKS_EXTENSION}"]`, 'tools/call');
+    if (!modern && !this.#connection.supports('tasks.requests.tools.call'))
+      throw new CapabilityError(this.#name, 'tasks.requests.tools.call', 'tools/call');
+    if (this.#connection.isModern && ttl !== undefined)
+      this.#context.tasks.debug('callToolAsTask ttl is not sent to an MCP 2026-07-28 server: it grants ttlMs itself');
+    const sent = await this.#sendCall(name, params, mode, withoutCallOptions(options), undefined, undefined, {
+      ttl: ttl ?? null,
+    });
+    const origin: TaskOrigin = { tool: name, definition: undefined, check: sent.check };
+    if (isCreateTaskResult(sent.raw, this.#connection.isModern, sent.sentAsTask))
+      return this.#context.tasks.created(sent.raw as Record<string, unknown>, this.#connection.isModern, origin);
+    return this.#context.tasks.direct(this.#readCallResult(sent.raw, name, sent.check), origin);
+  }
+
+  /** A task's result, read as a `CallToolResult` and checked against the definition its creating call went out under. */
+  readTaskResult(raw: unknown, origin: TaskOrigin | undefined): CallToolResult {
+    if (origin === undefined)
+      safeLog(
+        this.#context.logger,
+        'debug',
+        `[mcpc] server "${escapeForLog(this.#name, 100)}": a task result fetched by bare id is not checked against any outputSchema (an id names no tool)`,
+      );
+    return this.#readCallResult(raw, origin?.tool ?? '', origin?.check as OutputCheck | undefined);
   }
 
   /**
@@ -166,8 +246,9 @@ export class ToolCalls {
       // definition the first attempt went out under (or the refreshed one, after a HeaderMismatch).
       await this.#connection.connect();
       const mode: StructuredContentValidation = pending === undefined ? 'off' : this.#context.validateStructuredContent;
-      const { raw, check } = await this.#sendCall(name, c.params as JsonRpcParams, mode, options, c, pending);
-      return this.#readCallResult(raw, name, check);
+      const started = performance.now();
+      const sent = await this.#sendCall(name, c.params as JsonRpcParams, mode, options, c, pending, undefined);
+      return this.#finishCall(sent, name, options, started);
     }
     let raw: unknown;
     try {
@@ -202,7 +283,7 @@ export class ToolCalls {
    * list will come). `NOT_NOW` sends the call the long way.
    */
   #checkNow(name: string, mode: StructuredContentValidation): OutputCheck | undefined | typeof NOT_NOW {
-    if (!this.#connection.ready || this.#mirrorsParams()) return NOT_NOW;
+    if (!this.#connection.ready || this.#mirrorsParams() || this.#legacyTasks()) return NOT_NOW;
     // 'off' reads no definition: nothing is looked up, and the server says whether the tool exists.
     if (mode === 'off') return undefined;
     const cached = this.#lists.peek('tools') as readonly Tool[] | undefined;
@@ -218,10 +299,38 @@ export class ToolCalls {
     params: JsonRpcParams,
     mode: StructuredContentValidation,
     requestOptions: EraRequestOptions,
+    options: CallToolOptions,
+    started: number,
   ): Promise<CallToolResult> {
     await this.#connection.connect();
-    const { raw, check } = await this.#sendCall(name, params, mode, requestOptions, undefined, undefined);
-    return this.#readCallResult(raw, name, check);
+    const sent = await this.#sendCall(name, params, mode, requestOptions, undefined, undefined, undefined);
+    return this.#finishCall(sent, name, options, started);
+  }
+
+  /**
+   * A call's answer as the call's result. One the server turned into a task (the client declared the
+   * tasks extension, or the tool requires a task on 2025-11-25) is followed to its end as if the call
+   * had answered directly; `timeout`, when the caller gave one, bounds the whole of it.
+   */
+  #finishCall(
+    sent: Sent,
+    name: string,
+    options: CallToolOptions,
+    started: number,
+  ): CallToolResult | Promise<CallToolResult> {
+    const modern = this.#connection.isModern;
+    if (!isCreateTaskResult(sent.raw, modern, sent.sentAsTask)) return this.#readCallResult(sent.raw, name, sent.check);
+    const task = this.#context.tasks.created(sent.raw as Record<string, unknown>, modern, {
+      tool: name,
+      definition: undefined,
+      check: sent.check,
+    });
+    const left = options.timeout === undefined ? undefined : options.timeout - (performance.now() - started);
+    return this.#context.follow(task, {
+      ...(options.signal !== undefined && { signal: options.signal }),
+      ...(left !== undefined && { timeout: Math.max(1, Math.round(left)) }),
+      ...(options.onTaskStatus !== undefined && { onStatus: options.onTaskStatus }),
+    });
   }
 
   /**
@@ -240,31 +349,50 @@ export class ToolCalls {
     requestOptions: EraRequestOptions,
     resume: InputRequiredContinuation | undefined,
     resumeCheck: OutputCheck | undefined,
-  ): Promise<{ raw: unknown; check: OutputCheck | undefined }> {
+    asTask: { readonly ttl: number | null } | undefined,
+  ): Promise<Sent> {
     const mirrors = this.#mirrorsParams();
+    const legacyTasks = this.#legacyTasks();
     let check = resumeCheck;
+    let sentAsTask = false;
     const attempt = async (fresh: boolean, from: InputRequiredContinuation | undefined): Promise<unknown> => {
       if (fresh) this.#context.clearTools();
-      const definitionNeeded = mirrors || (mode !== 'off' && (resume === undefined || fresh));
+      const definitionNeeded =
+        mirrors || (legacyTasks && resume === undefined) || (mode !== 'off' && (resume === undefined || fresh));
       const tool = definitionNeeded ? await this.#definitionFor(name, fresh) : undefined;
       if (resume === undefined || fresh)
         check = mode === 'off' ? undefined : await this.#prepareCheck(name, tool, mode);
       const annotations = mirrors ? this.#paramAnnotations.get(tool ?? {}) : undefined;
       const headers =
         annotations === undefined ? undefined : paramHeaders(annotations, params.arguments as Record<string, unknown>);
-      const options: EraCallOptions = from === undefined ? requestOptions : { ...requestOptions, resume: from };
-      return this.#connection.request('tools/call', params, headers === undefined ? options : { ...options, headers });
+      let options: EraCallOptions = from === undefined ? requestOptions : { ...requestOptions, resume: from };
+      let sent = params;
+      if (asTask !== undefined && this.#connection.isModern) options = { ...options, declareTasks: true };
+      // 2025-11-25: a task is asked for with the `task` param — when the caller asks, or the tool requires it.
+      if (legacyTasks && (asTask !== undefined || tool?.taskSupport === 'required')) {
+        if (tool !== undefined && tool.taskSupport === 'forbidden')
+          throw new TaskUnsupportedError(
+            this.#name,
+            'tools/call',
+            `tool "${escapeForLog(name, 100)}" may not run as a task (its execution.taskSupport is absent or "forbidden")`,
+          );
+        sent = { ...params, task: asTask === undefined || asTask.ttl === null ? {} : { ttl: asTask.ttl } };
+        sentAsTask = true;
+      }
+      return this.#connection.request('tools/call', sent, headers === undefined ? options : { ...options, headers });
     };
     try {
       try {
-        return { raw: await attempt(false, resume), check };
+        const raw = await attempt(false, resume);
+        return { raw, check, sentAsTask };
       } catch (error) {
         const retry = mismatchRetry(error, resume);
         if (!mirrors || retry === undefined) throw error;
         this.#context.warn(
           `tools/call "${escapeForLog(name, 100)}" was refused with HeaderMismatch; refreshing tools/list and retrying once`,
         );
-        return { raw: await attempt(true, retry.from), check };
+        const raw = await attempt(true, retry.from);
+        return { raw, check, sentAsTask };
       }
     } catch (error) {
       return this.#callFailed(error, check);
@@ -327,6 +455,11 @@ export class ToolCalls {
     const result = readCallToolResult(raw, this.#name, name, anyJson);
     if (check !== undefined) this.#schemas.check(check, result, discarded);
     return result;
+  }
+
+  /** Whether the server runs tool calls as tasks when asked (2025-11-25's `tasks.requests.tools.call`). */
+  #legacyTasks(): boolean {
+    return !this.#connection.isModern && this.#connection.supports('tasks.requests.tools.call');
   }
 
   /** Whether this connection mirrors x-mcp-header arguments (stateless server, HTTP transport). */

@@ -60,10 +60,12 @@ export class ServerStreams {
             name,
             'it is not a 2026-07-28 server, so it has no subscriptions/listen; use onNotification',
           );
+        // Task notifications need the tasks extension declared on the listen request itself.
+        const declareTasks = (notifications.taskIds?.length ?? 0) > 0;
         return connection.request(
           'subscriptions/listen',
           { notifications },
-          { signal, onId, timeout: 0, longLived: true },
+          { signal, onId, timeout: 0, longLived: true, ...(declareTasks && { declareTasks }) },
         );
       },
       register: (id, s) => this.registry.register(id, s),

@@ -19,6 +19,11 @@ export interface SubscriptionFilter {
   readonly promptsListChanged?: boolean;
   readonly resourcesListChanged?: boolean;
   readonly resourceSubscriptions?: readonly string[];
+  /**
+   * Task ids whose `notifications/tasks` to receive (the tasks extension): each carries the task's whole
+   * state, and announces only — the client answers input requests in `waitForTask` or `callTool`.
+   */
+  readonly taskIds?: readonly string[];
 }
 
 /** Runs on the subscription's own dispatcher, one notification at a time; it may await requests of its own. */
@@ -72,7 +77,13 @@ export const DELIVER: unique symbol = Symbol('deliver');
 export const ON_ACK: unique symbol = Symbol('onAck');
 export const WHEN_ACTIVE: unique symbol = Symbol('whenActive');
 
-const FIELDS = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'resourceSubscriptions'] as const;
+const FIELDS = [
+  'toolsListChanged',
+  'promptsListChanged',
+  'resourcesListChanged',
+  'resourceSubscriptions',
+  'taskIds',
+] as const;
 type Field = (typeof FIELDS)[number];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -307,15 +318,14 @@ export class Subscription {
 export function copyFilter(filter: SubscriptionFilter): Readonly<SubscriptionFilter> {
   if (!isObject(filter))
     throw new TypeError(
-      'listen() needs a filter object: { toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions }',
+      'listen() needs a filter object: { toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions, taskIds }',
     );
   const out: { -readonly [K in Field]?: SubscriptionFilter[K] } = {};
   for (const field of FIELDS) {
     const value = (filter as Record<string, unknown>)[field];
     if (value === undefined) continue;
-    if (field === 'resourceSubscriptions') {
-      if (Array.isArray(value))
-        out.resourceSubscriptions = Object.freeze(value.filter((u): u is string => typeof u === 'string'));
+    if (field === 'resourceSubscriptions' || field === 'taskIds') {
+      if (Array.isArray(value)) out[field] = Object.freeze(value.filter((u): u is string => typeof u === 'string'));
     } else if (typeof value === 'boolean') {
       out[field] = value;
     }
@@ -334,6 +344,13 @@ function unsupportedOf(asked: Readonly<SubscriptionFilter>, granted: Readonly<Su
     const missing = uris.filter((u) => !given.has(u));
     if (missing.length === uris.length) out.push('resourceSubscriptions');
     for (const uri of missing) out.push(`resource:${uri}`);
+  }
+  const ids = asked.taskIds;
+  if (ids !== undefined && ids.length > 0) {
+    const given = new Set(granted.taskIds ?? []);
+    const missing = ids.filter((id) => !given.has(id));
+    if (missing.length === ids.length) out.push('taskIds');
+    for (const id of missing) out.push(`task:${id}`);
   }
   return out;
 }

@@ -161,6 +161,8 @@ export interface ServerCapabilities {
   readonly logging?: Open;
   readonly completions?: Open;
   readonly tasks?: Open;
+  /** MCP 2026-07-28 extensions the server supports, by identifier (`io.modelcontextprotocol/tasks`). */
+  readonly extensions?: { readonly [name: string]: Open };
   readonly experimental?: { readonly [name: string]: Open };
   readonly [capability: string]: unknown;
 }
@@ -169,6 +171,8 @@ export interface ClientCapabilities {
   readonly roots?: { readonly listChanged?: boolean };
   readonly sampling?: { readonly tools?: Open; readonly context?: Open };
   readonly elicitation?: { readonly form?: Open; readonly url?: Open };
+  /** MCP 2026-07-28 extensions the client declares, by identifier. */
+  readonly extensions?: { readonly [name: string]: Open };
   readonly experimental?: { readonly [name: string]: Open };
   readonly [capability: string]: unknown;
 }

@@ -1,0 +1,345 @@
+// Driving a task to its end: polling at the server's pace within bounds, answering its input, the TTL backstop.
+import {
+  AbortError,
+  ErrorReply,
+  ErrorCode,
+  RequestTimeoutError,
+  escapeForLog,
+  type RequestContext,
+} from '@mcpc/jsonrpc';
+import { StructuredContentError, ValidationError } from '../errors.js';
+import { fulfil, UNSUPPORTED } from '../server/mrtr.js';
+import type { HostBridge } from '../server/era.js';
+import type { CallToolResult } from '../types/entities.js';
+import type { Lifetime } from './book.js';
+import { TaskExpiredError, TaskFailedError, TaskInputError, TaskTimeoutError } from './errors.js';
+import { outcome, type ServerTasks } from './server-tasks.js';
+import type { Task } from './task.js';
+
+/** The interval used when the server suggests none (ms). */
+export const DEFAULT_POLL_INTERVAL_MS = 1_000;
+/** The floor on the polling interval: a server answering `0` cannot make the client spin (ms). */
+export const MIN_POLL_INTERVAL_MS = 100;
+/** The ceiling on the polling interval: a server answering 10¹² still gets looked at (ms). */
+export const MAX_POLL_INTERVAL_MS = 60_000;
+
+export interface WaitForTaskOptions {
+  readonly signal?: AbortSignal;
+  /** Bound on the whole wait, in ms (`TaskTimeoutError`; the task itself runs on). None by default: the task's `ttlMs` bounds it. */
+  readonly timeout?: number;
+  /** Told each new state of the task as the wait sees it (host code: one that throws is logged, not fatal). */
+  readonly onStatus?: (task: Task) => void;
+  /** Bound on each `tasks/get` (and `tasks/update`), in ms; the request timeout by default. */
+  readonly requestTimeout?: number;
+}
+
+/** What the wait needs of its server beyond the task methods. */
+export interface WaitContext {
+  readonly tasks: ServerTasks;
+  /** The host handlers, as declared to this server (undefined before it connects). */
+  readonly host: () => HostBridge | undefined;
+  readonly maxInputRequests: number;
+  readonly isModern: () => boolean;
+}
+
+const NEVER = new AbortController().signal;
+
+/**
+ * Waits for a task to end and hands back its final state. Polls `tasks/get` at the server's
+ * `pollIntervalMs` (kept within `MIN_POLL_INTERVAL_MS`…`MAX_POLL_INTERVAL_MS`). `input_required` is
+ * answered with the host's handlers: on MCP 2026-07-28 through `tasks/update`, each request asked of
+ * the host once — answers survive a failed update, a dropped connection and a failing handler and are
+ * re-sent, not re-asked; on 2025-11-25 by opening `tasks/result`, during which the server sends its
+ * requests to the handlers. A task still running once its `ttlMs` has elapsed raises `TaskExpiredError`.
+ */
+export async function waitForTask(ctx: WaitContext, start: Task, options: WaitForTaskOptions = {}): Promise<Task> {
+  const { tasks } = ctx;
+  if (start.direct) return start;
+  const begun = performance.now();
+  const budget = options.timeout;
+  if (budget !== undefined && !(Number.isFinite(budget) && budget > 0))
+    throw new TypeError('waitForTask() timeout must be a positive number of milliseconds');
+  const deadline = budget === undefined ? Number.POSITIVE_INFINITY : begun + budget;
+  const signal = options.signal;
+  const requestOptions = (): { timeout?: number; signal?: AbortSignal } => {
+    const left = deadline - performance.now();
+    const each = options.requestTimeout;
+    const timeout = Number.isFinite(left) ? Math.max(1, Math.min(left, each ?? left)) : each;
+    return { ...(timeout !== undefined && { timeout }), ...(signal !== undefined && { signal }) };
+  };
+  await tasks.gate('tasks/get', start);
+  let lifetime = tasks.lifetime(start);
+  let task = start;
+  // A handle that says it ended but carries no outcome (from JSON, or a notification) is looked at afresh.
+  if (
+    task.terminal &&
+    task.status !== 'cancelled' &&
+    task.result === undefined &&
+    task.error === undefined &&
+    ctx.isModern()
+  )
+    task = await tasks.get(task, requestOptions());
+  let told: string | undefined;
+  const tell = (t: Task): void => {
+    const seen = `${t.status}\u0000${t.statusMessage ?? ''}\u0000${t.lastUpdatedAt}`;
+    if (seen === told || options.onStatus === undefined) return;
+    told = seen;
+    try {
+      options.onStatus(t);
+    } catch (error) {
+      tasks.debug(`an onStatus listener threw (ignored): ${messageOf(error)}`);
+    }
+  };
+
+  for (let polls = 0; ; polls++) {
+    if (signal?.aborted) throw new AbortError('tasks/get', signal.reason);
+    tell(task);
+    if (task.terminal) return ctx.isModern() ? task : withLegacyOutcome(ctx, task, requestOptions());
+    if (task.inputRequired) {
+      if (!ctx.isModern()) return settleThroughResult(ctx, task, deadline, budget, signal);
+      await answerInputs(ctx, task, lifetime, requestOptions(), signal);
+    }
+    const expiresAt = task.ttlMs === null ? Number.POSITIVE_INFINITY : lifetime.firstSeen + task.ttlMs;
+    const now = performance.now();
+    if (polls > 0 && now >= expiresAt)
+      throw new TaskExpiredError(
+        tasks.name,
+        task.taskId,
+        task,
+        `it was still ${task.status} ${Math.round(now - lifetime.firstSeen)} ms after it was first seen, past its ttlMs of ${task.ttlMs}`,
+      );
+    if (now >= deadline) throw new TaskTimeoutError(tasks.name, task.taskId, task, budget!);
+    const pace = pollDelay(task.pollIntervalMs);
+    // The last look is taken at the TTL or the deadline, not a whole interval past it.
+    const delay = Math.max(0, Math.min(pace, deadline - now, polls === 0 ? pace : Math.max(expiresAt - now, 0)));
+    await sleep(delay, signal);
+    if (performance.now() >= deadline) throw new TaskTimeoutError(tasks.name, task.taskId, task, budget!);
+    task = await tasks.get(task, requestOptions());
+    lifetime = tasks.lifetime(task);
+  }
+}
+
+/** The polling interval to use for a server's suggestion: its own, kept within the floor and the ceiling. */
+export function pollDelay(suggested: number | undefined): number {
+  const wanted = suggested ?? DEFAULT_POLL_INTERVAL_MS;
+  return Math.min(MAX_POLL_INTERVAL_MS, Math.max(MIN_POLL_INTERVAL_MS, wanted));
+}
+
+/**
+ * Answers an `input_required` task (MCP 2026-07-28): each request not yet answered is put to the host
+ * once; every answer the server has not acknowledged is sent with `tasks/update`. An update that fails
+ * keeps its answers for the next poll. A handler that fails first sends what the others produced.
+ */
+async function answerInputs(
+  ctx: WaitContext,
+  task: Task,
+  lifetime: Lifetime,
+  requestOptions: { timeout?: number; signal?: AbortSignal },
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const { tasks } = ctx;
+  const requests = task.inputRequests ?? {};
+  const keys = Object.keys(requests);
+  if (keys.length > ctx.maxInputRequests)
+    throw new TaskInputError(
+      tasks.name,
+      task.taskId,
+      task,
+      'too-many',
+      `it asked for ${keys.length} inputs at once, more than maxInputRequests (${ctx.maxInputRequests}); none was asked of the host`,
+    );
+  const host = ctx.host();
+  let failure: TaskInputError | undefined;
+  for (const key of keys) {
+    if (lifetime.delivered.has(key) || lifetime.answers.has(key)) continue;
+    const entry = requests[key];
+    if (
+      typeof entry !== 'object' ||
+      entry === null ||
+      typeof (entry as { method?: unknown }).method !== 'string' ||
+      ((entry as { params?: unknown }).params !== undefined &&
+        (typeof (entry as { params?: unknown }).params !== 'object' || (entry as { params?: unknown }).params === null))
+    ) {
+      failure = new TaskInputError(
+        tasks.name,
+        task.taskId,
+        task,
+        'malformed',
+        `input request "${escapeForLog(key, 64)}" is not a { method, params } request`,
+        { key },
+      );
+      break;
+    }
+    const { method, params } = entry as { method: string; params?: Record<string, unknown> };
+    const context: RequestContext = { id: key, method, signal: signal ?? NEVER };
+    try {
+      if (host === undefined) throw UNSUPPORTED;
+      const answer = await fulfil({ host, logger: tasks.logger, server: tasks.name }, method, params, context);
+      tasks.book.answered(lifetime, key, answer);
+    } catch (error) {
+      if (error instanceof AbortError) throw error;
+      const unsupported = error === UNSUPPORTED;
+      const malformed = error instanceof ErrorReply && error.rpcCode === ErrorCode.InvalidParams;
+      failure = new TaskInputError(
+        tasks.name,
+        task.taskId,
+        task,
+        unsupported ? 'unsupported' : malformed ? 'malformed' : 'handler-failed',
+        unsupported
+          ? `it asked for ${escapeForLog(method, 64)}, which this client has no handler for (or did not declare)`
+          : `input request "${escapeForLog(key, 64)}" (${escapeForLog(method, 64)}) failed: ${messageOf(error)}`,
+        unsupported ? { key } : { key, cause: error },
+      );
+      break;
+    }
+  }
+  // Only keys still outstanding may be answered; an answer to one the server no longer lists was taken.
+  const outstanding = new Set(keys);
+  const gone = [...lifetime.answers.keys()].filter((k) => !outstanding.has(k));
+  if (gone.length > 0) tasks.book.delivered(lifetime, gone);
+  const send: Record<string, unknown> = {};
+  for (const [key, answer] of lifetime.answers)
+    Object.defineProperty(send, key, { value: answer, enumerable: true, writable: true, configurable: true });
+  if (Object.keys(send).length > 0) {
+    try {
+      await tasks.update(task, send, requestOptions);
+    } catch (error) {
+      if (error instanceof AbortError || failure !== undefined) {
+        if (failure === undefined) throw error;
+      } else {
+        tasks.debug(
+          `tasks/update for task "${escapeForLog(task.taskId, 100)}" failed (${messageOf(error)}); its answers are kept and sent again`,
+        );
+      }
+    }
+  }
+  if (failure !== undefined) throw failure;
+}
+
+/**
+ * 2025-11-25: a task waiting for input is taken up by `tasks/result`, which the server holds open while
+ * it sends its requests (answered by the host handlers on the session) and answers once the task ends.
+ */
+async function settleThroughResult(
+  ctx: WaitContext,
+  task: Task,
+  deadline: number,
+  budget: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Task> {
+  const { tasks } = ctx;
+  const left = deadline - performance.now();
+  const expiresAt = task.ttlMs === null ? Number.POSITIVE_INFINITY : tasks.lifetime(task).firstSeen + task.ttlMs;
+  const bound = Math.min(left, expiresAt - performance.now());
+  const timeout = Number.isFinite(bound) ? Math.max(1, bound) : 0;
+  let result: CallToolResult | undefined;
+  let failure: unknown;
+  try {
+    result = await tasks.fetchResult(task, { timeout, ...(signal !== undefined && { signal }) });
+  } catch (error) {
+    failure = error;
+  }
+  if (failure !== undefined && !isTaskFailure(failure)) {
+    if (budget !== undefined && performance.now() >= deadline - 1 && failure instanceof RequestTimeoutError)
+      throw new TaskTimeoutError(tasks.name, task.taskId, task, budget);
+    throw failure;
+  }
+  // The final state, for the status and message; the outcome is what tasks/result said.
+  let final: Task;
+  try {
+    final = await tasks.get(task, { ...(signal !== undefined && { signal }) });
+  } catch {
+    final = task;
+  }
+  if (failure !== undefined) {
+    const e = failure as { rpcCode?: number; serverMessage?: string; data?: unknown };
+    return final.with({
+      ...final,
+      status: final.terminal ? final.status : 'failed',
+      error: { code: e.rpcCode ?? ErrorCode.InternalError, message: e.serverMessage ?? '', data: e.data },
+    });
+  }
+  return final.with({ ...final, status: final.terminal ? final.status : 'completed', result });
+}
+
+/** 2025-11-25: a terminal task's outcome comes from `tasks/result` (a completed or failed one). */
+async function withLegacyOutcome(
+  ctx: WaitContext,
+  task: Task,
+  options: { timeout?: number; signal?: AbortSignal },
+): Promise<Task> {
+  if (task.status === 'cancelled' || task.result !== undefined || task.error !== undefined) return task;
+  try {
+    const result = await ctx.tasks.fetchResult(task, options);
+    return task.with({ ...task, result });
+  } catch (error) {
+    if (!isTaskFailure(error)) throw error;
+    const e = error as { rpcCode?: number; serverMessage?: string; data?: unknown };
+    return task.with({
+      ...task,
+      error: { code: e.rpcCode ?? ErrorCode.InternalError, message: e.serverMessage ?? '', data: e.data },
+    });
+  }
+}
+
+/**
+ * A `callTool` that became a task, followed to its result as if the call had answered directly: a tool
+ * result with `isError` is returned; a failed task raises `TaskFailedError`, a cancelled one
+ * `TaskCancelledError`. A wait that is aborted, times out or cannot answer the task's input cancels the
+ * task (`tasks/cancel`, best effort): nothing else holds a handle on it.
+ */
+export async function followTask(ctx: WaitContext, task: Task, options: WaitForTaskOptions): Promise<CallToolResult> {
+  let last = task;
+  try {
+    const done = await waitForTask(ctx, task, {
+      ...options,
+      onStatus: (t) => {
+        last = t;
+        options.onStatus?.(t);
+      },
+    });
+    return outcome(ctx.tasks.name, done);
+  } catch (error) {
+    if (!last.terminal && cancels(error)) {
+      ctx.tasks.debug(
+        `cancelling task "${escapeForLog(task.taskId, 100)}" of an abandoned tools/call (${messageOf(error)})`,
+      );
+      await ctx.tasks.cancel(last, { timeout: 5_000 }).catch((e: unknown) => {
+        ctx.tasks.debug(`tasks/cancel for "${escapeForLog(task.taskId, 100)}" failed: ${messageOf(e)}`);
+      });
+    }
+    throw error;
+  }
+}
+
+/** Failures after which a task nobody else holds is left running unless cancelled. */
+function cancels(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return (
+    error instanceof AbortError ||
+    error instanceof TaskTimeoutError ||
+    error instanceof TaskInputError ||
+    error instanceof ValidationError ||
+    error instanceof StructuredContentError ||
+    error instanceof RequestTimeoutError
+  );
+}
+
+const isTaskFailure = (error: unknown): boolean => error instanceof TaskFailedError;
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortError('tasks/get', signal.reason));
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new AbortError('tasks/get', signal?.reason));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const messageOf = (e: unknown): string => escapeForLog(e instanceof Error ? e.message : String(e), 300);
