@@ -34,7 +34,7 @@ try {
   const task = await client.callToolAsTask('ask', {});
   console.log(`created task ${task.taskId.slice(0, 8)}… (${task.status}, poll every ${task.pollIntervalMs} ms)`);
   const done = await client.waitForTask(task, { timeout: 30_000 });
-  console.log(`finished: ${done.status} → ${textOf(done.result)}`);
+  console.log(`finished: ${done.status} → ${textOf(done.result ?? [])}`);
 
   // 3. Handles move between processes as JSON; the server's tasks live on.
   const saved = JSON.stringify(await client.callToolAsTask('job', { steps: 3 }));

@@ -357,9 +357,14 @@ export class ToolCalls {
     let sentAsTask = false;
     const attempt = async (fresh: boolean, from: InputRequiredContinuation | undefined): Promise<unknown> => {
       if (fresh) this.#context.clearTools();
-      const definitionNeeded =
-        mirrors || (legacyTasks && resume === undefined) || (mode !== 'off' && (resume === undefined || fresh));
-      const tool = definitionNeeded ? await this.#definitionFor(name, fresh) : undefined;
+      const definitionNeeded = mirrors || (mode !== 'off' && (resume === undefined || fresh));
+      // A 2025-11-25 server with tasks: the definition says whether the tool requires one. Looked up
+      // without refusing an unlisted name when nothing else needs it ('off' checks and refuses nothing).
+      const tool = definitionNeeded
+        ? await this.#definitionFor(name, fresh)
+        : legacyTasks && resume === undefined
+          ? (await this.#toolDefinition(name, fresh)).tool
+          : undefined;
       if (resume === undefined || fresh)
         check = mode === 'off' ? undefined : await this.#prepareCheck(name, tool, mode);
       const annotations = mirrors ? this.#paramAnnotations.get(tool ?? {}) : undefined;

@@ -141,6 +141,8 @@ export class ServerTasks {
     const taskId = typeof ref === 'string' ? ref : ref.taskId;
     const task = typeof ref === 'string' ? undefined : ref;
     if (task !== undefined) this.lifetime(task);
+    // A cancelled task has no result: what tasks/result answers for it is no failure of its request.
+    if (task?.status === 'cancelled') throw new TaskCancelledError(this.name, taskId, task);
     let raw: unknown;
     try {
       raw = await this.#request('tasks/result', { taskId }, options);
@@ -148,6 +150,11 @@ export class ServerTasks {
       if (error instanceof ServerError && error.code === JsonRpcErrorCode.ServerError) {
         if (error.rpcCode === ErrorCode.InvalidParams && /not found|expired|unknown/i.test(error.serverMessage))
           throw this.#notFound(error, ref, taskId);
+        // The error is the request's failure — unless the task was cancelled, which tasks/get tells.
+        const now = await this.get(ref, { ...(options.signal !== undefined && { signal: options.signal }) }).catch(
+          () => undefined,
+        );
+        if (now?.status === 'cancelled') throw new TaskCancelledError(this.name, taskId, now);
         throw new TaskFailedError(
           this.name,
           taskId,
@@ -163,10 +170,10 @@ export class ServerTasks {
 
   /**
    * `tasks/cancel`: asks the server to cancel the task (never `notifications/cancelled`). 2025-11-25 answers
-   * with the task; MCP 2026-07-28 only acknowledges (cancellation is eventually consistent), so the handle
-   * handed back keeps the status last seen.
+   * with the task; MCP 2026-07-28 only acknowledges (cancellation is eventually consistent), so one
+   * `tasks/get` after the acknowledgment says where the task stands (`look`).
    */
-  async cancel(ref: TaskRef, options: TaskRequestOptions = {}): Promise<Task> {
+  async cancel(ref: TaskRef, options: TaskRequestOptions = {}, look = true): Promise<Task> {
     if (ref instanceof Task && ref.direct) return ref;
     const modern = await this.gate('tasks/cancel', ref);
     const taskId = typeof ref === 'string' ? ref : ref.taskId;
@@ -180,7 +187,9 @@ export class ServerTasks {
       this.book.observed(ref, state);
       return this.#refresh(ref, state);
     }
-    // The ack says nothing of the task: one look tells the caller where it stands (its last state if that fails).
+    // The ack says nothing of the task: one look tells the caller where it stands (its last state if that
+    // fails). A call abandoning its task has no caller to tell, and does not look.
+    if (!look) return typeof ref === 'string' ? this.#bare(ref) : ref;
     return this.get(ref, options).catch(() => (typeof ref === 'string' ? this.#bare(ref) : ref));
   }
 
@@ -259,7 +268,14 @@ export class ServerTasks {
 
   /** A handle with a newer state, its inline result read and checked against the handle's definition. */
   #refresh(task: Task, state: TaskState): Task {
-    return task.with(this.#withResult(state, originOf(task)));
+    const origin = originOf(task);
+    const read = this.#withResult(state, origin);
+    if (task.server === this.name) return task.with(read);
+    // A handle routed here by `{ server }` from another client: the new one names this server.
+    return new Task(this.name, read, {
+      ...(task.tool !== undefined && { tool: task.tool }),
+      ...(origin !== undefined && { origin }),
+    });
   }
 
   #handle(state: TaskState, origin: TaskOrigin | undefined): Task {

@@ -12,7 +12,7 @@ import { fulfil, UNSUPPORTED } from '../server/mrtr.js';
 import type { HostBridge } from '../server/era.js';
 import type { CallToolResult } from '../types/entities.js';
 import type { Lifetime } from './book.js';
-import { TaskExpiredError, TaskFailedError, TaskInputError, TaskTimeoutError } from './errors.js';
+import { TaskCancelledError, TaskExpiredError, TaskFailedError, TaskInputError, TaskTimeoutError } from './errors.js';
 import { outcome, type ServerTasks } from './server-tasks.js';
 import type { Task } from './task.js';
 
@@ -113,8 +113,16 @@ export async function waitForTask(ctx: WaitContext, start: Task, options: WaitFo
     // The last look is taken at the TTL or the deadline, not a whole interval past it.
     const delay = Math.max(0, Math.min(pace, deadline - now, polls === 0 ? pace : Math.max(expiresAt - now, 0)));
     await sleep(delay, signal);
-    if (performance.now() >= deadline) throw new TaskTimeoutError(tasks.name, task.taskId, task, budget!);
-    task = await tasks.get(task, requestOptions());
+    // Woken at the deadline (timers are not exact): a look with no time left to answer is not sent.
+    if (performance.now() >= deadline - 5) throw new TaskTimeoutError(tasks.name, task.taskId, task, budget!);
+    try {
+      task = await tasks.get(task, requestOptions());
+    } catch (error) {
+      // A look cut short by the wait's own deadline is the wait timing out, not the server.
+      if (error instanceof RequestTimeoutError && performance.now() >= deadline - 5)
+        throw new TaskTimeoutError(tasks.name, task.taskId, task, budget!);
+      throw error;
+    }
     lifetime = tasks.lifetime(task);
   }
 }
@@ -239,6 +247,7 @@ async function settleThroughResult(
   } catch (error) {
     failure = error;
   }
+  if (failure instanceof TaskCancelledError) return failure.task ?? task.with({ ...task, status: 'cancelled' });
   if (failure !== undefined && !isTaskFailure(failure)) {
     if (budget !== undefined && performance.now() >= deadline - 1 && failure instanceof RequestTimeoutError)
       throw new TaskTimeoutError(tasks.name, task.taskId, task, budget);
@@ -273,6 +282,7 @@ async function withLegacyOutcome(
     const result = await ctx.tasks.fetchResult(task, options);
     return task.with({ ...task, result });
   } catch (error) {
+    if (error instanceof TaskCancelledError) return error.task ?? task;
     if (!isTaskFailure(error)) throw error;
     const e = error as { rpcCode?: number; serverMessage?: string; data?: unknown };
     return task.with({
@@ -304,7 +314,7 @@ export async function followTask(ctx: WaitContext, task: Task, options: WaitForT
       ctx.tasks.debug(
         `cancelling task "${escapeForLog(task.taskId, 100)}" of an abandoned tools/call (${messageOf(error)})`,
       );
-      await ctx.tasks.cancel(last, { timeout: 5_000 }).catch((e: unknown) => {
+      await ctx.tasks.cancel(last, { timeout: 5_000 }, false).catch((e: unknown) => {
         ctx.tasks.debug(`tasks/cancel for "${escapeForLog(task.taskId, 100)}" failed: ${messageOf(e)}`);
       });
     }
