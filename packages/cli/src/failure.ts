@@ -1,0 +1,47 @@
+// How an error becomes an exit code, with a line that says what to do about it.
+import {
+  AbortError,
+  CapabilityError,
+  ConnectionError,
+  McpError,
+  RequestTimeoutError,
+  ServerError,
+  TaskTimeoutError,
+  TransportErrorCode,
+  ValidationError,
+} from '@mcpc/client';
+import { CliError, ExitCode, UsageError } from './exit.js';
+
+/** Whether the error, or anything in its `cause` chain, says the server wants authorization. */
+export function needsAuth(error: unknown): boolean {
+  for (let e: unknown = error, i = 0; e instanceof Error && i < 8; e = e.cause, i++)
+    if ((e as { code?: unknown }).code === TransportErrorCode.Unauthorized) return true;
+  return false;
+}
+
+/** The exit code for an error, and a hint saying what to do about it (when there is one to give). */
+export function classify(error: unknown, target?: string): { code: ExitCode; hint?: string } {
+  if (error instanceof UsageError) return { code: ExitCode.Usage, hint: 'run `mcpc --help` for the commands' };
+  if (error instanceof CliError)
+    return error.hint === undefined ? { code: error.exitCode } : { code: error.exitCode, hint: error.hint };
+  if (needsAuth(error))
+    return {
+      code: ExitCode.AuthRequired,
+      hint:
+        target !== undefined && /^https?:/i.test(target)
+          ? `run \`mcpc login ${target}\` first (or pass a token with -H 'Authorization: Bearer …')`
+          : 'run `mcpc login <url>` for this server first',
+    };
+  if (error instanceof AbortError) return { code: ExitCode.Interrupted };
+  if (error instanceof RequestTimeoutError || error instanceof TaskTimeoutError)
+    return { code: ExitCode.Timeout, hint: 'raise --timeout (milliseconds) if the server is just slow' };
+  if (error instanceof ConnectionError)
+    return { code: ExitCode.Connect, hint: `run \`mcpc doctor ${target ?? '<target>'}\` to see what was tried` };
+  if (error instanceof ValidationError) return { code: ExitCode.Validation };
+  if (error instanceof CapabilityError) return { code: ExitCode.Server };
+  if (error instanceof ServerError) return { code: ExitCode.Server };
+  if (error instanceof McpError && error.code === TransportErrorCode.NetworkError)
+    return { code: ExitCode.Connect, hint: `run \`mcpc doctor ${target ?? '<target>'}\`` };
+  if (error instanceof TypeError) return { code: ExitCode.Usage };
+  return { code: ExitCode.Error };
+}

@@ -1,0 +1,70 @@
+// `mcpc --help` and `mcpc help <command>`: text built from the command table alone.
+import { ExitCode } from './exit.js';
+import { COMMANDS, byName } from './registry.js';
+
+const TARGETS = `Targets:
+  https://host/mcp          a URL (Streamable HTTP, plain HTTP or SSE, detected; --transport to force)
+  --stdio "cmd args"        a command line to spawn (or: mcpc <command> … -- cmd args)
+  name                      a server configured on this machine (Claude Desktop, Claude Code, Cursor,
+                            VS Code, Windsurf, Codex, mcpc's own), or in --config FILE
+  @name                     a session started with \`mcpc session <target> @name\``;
+
+const GLOBALS = `Options (every command):
+  --json                    machine-readable output (one JSON document; lines of JSON for streams)
+  -v, -vv                   server stderr and connection steps; -vv also the protocol (frames, HTTP)
+  --timeout MS              per-request timeout (default 60000)
+  -H 'Name: value'          an HTTP header on every request (repeatable)
+  --transport T             auto | streamable-http | http | sse | stdio
+  --protocol P              auto | modern (2026-07-28) | legacy (initialize)
+  --config FILE             read servers from this mcpServers file only
+  --profile P               the login profile to use (default: "default")
+  --no-color                no colour (also NO_COLOR=1; never when stdout is not a terminal)
+  -h, --help                help (mcpc help <command> for one command)
+  --version                 the version`;
+
+const EXITS = `Exit codes:
+  ${ExitCode.Ok} ok   ${ExitCode.Error} error   ${ExitCode.Usage} usage   ${ExitCode.Connect} cannot connect   ${ExitCode.AuthRequired} authorization required (mcpc login)
+  ${ExitCode.Server} server error   ${ExitCode.ToolError} tool reported an error   ${ExitCode.Validation} validation error   ${ExitCode.Timeout} timeout   ${ExitCode.Interrupted} interrupted`;
+
+/** The whole help. */
+export function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const list = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n');
+  return `mcpc — the MCP client for the terminal
+
+Usage:
+  mcpc                                  configured servers and open sessions
+  mcpc <target> [command] [args…]       a command on one server (default: info)
+  mcpc <command> [args…]                grep, doctor, login, logout, session, shell, codegen
+
+Commands:
+${list}
+
+${TARGETS}
+
+${GLOBALS}
+
+${EXITS}
+
+Examples:
+  mcpc --stdio "npx -y @modelcontextprotocol/server-everything" tools
+  mcpc https://example.com/mcp call search query="mcp clients" limit=5
+  mcpc everything call echo message=hi --json | jq -r '.content[0].text'
+`;
+}
+
+/** One command's help; undefined when there is no such command. */
+export function commandHelp(name: string): string | undefined {
+  const info = byName(name);
+  if (info === undefined) return undefined;
+  const flags =
+    info.flags.length === 0 ? '' : `\nOptions: ${info.flags.map((f) => `--${f}`).join(', ')} (and the global ones)`;
+  const details = info.details === undefined ? '' : `\n\n${info.details.join('\n')}`;
+  return `${info.summary}
+
+Usage: ${info.usage}${flags}${details}
+
+Example:
+  ${info.example}
+`;
+}

@@ -1,0 +1,164 @@
+// Opening the server a command names: its config (headers, auth, timeouts, era), the host handlers, the client.
+import {
+  Client,
+  autoHttp,
+  http,
+  splitCommandLine,
+  sse,
+  stdio,
+  streamableHttp,
+  type ClientOptions,
+  type Logger,
+  type ServerConfig,
+} from '@mcpc/client';
+import { headerFlags, intFlag } from './args.js';
+import { authFor } from './auth/provider.js';
+import type { CliContext, Connection } from './context.js';
+import { discover } from './configured.js';
+import type { ServerEntry } from './discovery/types.js';
+import { UsageError } from './exit.js';
+import { hostOptions } from './interact/host.js';
+import { withSpinner } from './interact/spinner.js';
+import { safe } from './output.js';
+import type { Target } from './target.js';
+import { VERSION } from './version.js';
+
+const PROTOCOLS = new Set(['auto', 'modern', 'legacy']);
+const TRANSPORTS = new Set(['auto', 'streamable-http', 'http', 'sse', 'stdio']);
+
+/** The server entry a target names (a configured name is looked up; a URL or command is taken as is). */
+export async function entryFor(ctx: CliContext, target: Target): Promise<ServerEntry> {
+  switch (target.kind) {
+    case 'url':
+      return { name: hostName(target.url), source: 'the command line', url: target.url };
+    case 'command': {
+      const [command, ...args] = target.argv;
+      return { name: commandName(target.argv), source: 'the command line', command: command!, args };
+    }
+    case 'name': {
+      const { servers } = await discover(ctx);
+      const found = servers.find((s) => s.name === target.name);
+      if (found !== undefined) return found;
+      const names = servers.map((s) => s.name);
+      throw new UsageError(
+        `no server is configured as "${target.name}"` +
+          (names.length === 0
+            ? ' (none is configured: give a URL, --stdio "cmd", or --config FILE)'
+            : `; configured: ${names.slice(0, 20).join(', ')}`),
+      );
+    }
+    case 'session':
+      throw new UsageError(`${target.text} is a session: its commands run in it`);
+  }
+}
+
+/** The client config for an entry, with the command line's headers, auth, timeout and era. */
+export async function configFor(ctx: CliContext, entry: ServerEntry): Promise<ServerConfig> {
+  const { flags, out } = ctx;
+  const protocol = flags.protocol ?? 'auto';
+  if (!PROTOCOLS.has(protocol)) throw new UsageError(`--protocol is auto, modern or legacy, not "${protocol}"`);
+  const transport = flags.transport ?? entry.type ?? 'auto';
+  if (!TRANSPORTS.has(transport))
+    throw new UsageError(`--transport is auto, streamable-http, http, sse or stdio, not "${transport}"`);
+  const requestTimeout = intFlag(flags, 'timeout');
+  const common = {
+    name: entry.name,
+    protocol: protocol as 'auto' | 'modern' | 'legacy',
+    ...(requestTimeout !== undefined && { requestTimeout }),
+  };
+  if (entry.command !== undefined) {
+    if (transport !== 'auto' && transport !== 'stdio')
+      throw new UsageError(`"${entry.name}" is a command to spawn; --transport ${transport} is for URLs`);
+    return stdio({
+      ...common,
+      command: entry.command,
+      ...(entry.args !== undefined && { args: entry.args }),
+      ...(entry.env !== undefined && { env: entry.env }),
+      ...(entry.cwd !== undefined && { cwd: entry.cwd }),
+      // Server stderr: dimmed on ours with -v, hidden otherwise (the transport keeps a tail for errors).
+      onStderr: (chunk) => {
+        if (out.verbose >= 1) out.stderr.write(out.errStyle('dim', safe(chunk, 10_000)));
+      },
+    });
+  }
+  if (entry.url === undefined) throw new UsageError(`"${entry.name}" has neither a command nor a url`);
+  const headers = { ...entry.headers, ...headerFlags(flags) };
+  const auth =
+    headers.Authorization === undefined && headers.authorization === undefined
+      ? await authFor(ctx, entry.url)
+      : undefined;
+  const options = {
+    ...common,
+    url: entry.url,
+    ...(Object.keys(headers).length > 0 && { headers }),
+    ...(auth !== undefined && { auth }),
+  };
+  switch (transport) {
+    case 'streamable-http':
+      return streamableHttp(options);
+    case 'http':
+      return http(options);
+    case 'sse':
+      return sse(options);
+    case 'stdio':
+      throw new UsageError('--transport stdio is for commands (--stdio "cmd"), not URLs');
+    default:
+      return autoHttp(options);
+  }
+}
+
+/** A logger for the client: its warnings on stderr, its steps with -v, its protocol lines with -vv. */
+export function cliLogger(ctx: CliContext): Logger {
+  const { out } = ctx;
+  return {
+    debug: (m) => out.debug(safe(m, 4_000)),
+    info: (m) => out.info(safe(m, 4_000)),
+    warn: (m) => out.warn(safe(m, 4_000)),
+    error: (m) => out.error(safe(m, 4_000)),
+  };
+}
+
+/** The client options every command shares: logging, tasks, the host's answers to server requests. */
+export function clientOptions(ctx: CliContext, config: ServerConfig): ClientOptions {
+  return {
+    servers: [config],
+    logger: cliLogger(ctx),
+    clientInfo: { name: 'mcpc', version: VERSION },
+    extensions: ['io.modelcontextprotocol/tasks'],
+    ...hostOptions(ctx),
+  };
+}
+
+/** Connects to the server a target names (with a spinner on a terminal). */
+export async function openConnection(ctx: CliContext, target: Target): Promise<Connection> {
+  const entry = await entryFor(ctx, target);
+  const config = await configFor(ctx, entry);
+  const client = new Client(clientOptions(ctx, config));
+  try {
+    await withSpinner(ctx, `connecting to ${entry.name}`, client.connect());
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return { client, server: client.servers[0]!, target: target.text };
+}
+
+/** A server name from a URL: its host (and port). */
+function hostName(url: string): string {
+  const u = new URL(url);
+  return u.host;
+}
+
+/** A server name from a command line: the package or script it runs. */
+function commandName(argv: readonly string[]): string {
+  const words = argv.filter((w) => !w.startsWith('-'));
+  const last = words.find((w, i) => i > 0 && (/[@/]/.test(w) || /\.(m?js|py|ts)$/.test(w))) ?? words[0] ?? 'server';
+  return (
+    last
+      .replace(/^.*\//, '')
+      .replace(/\.(m?js|py|ts)$/, '')
+      .slice(0, 64) || 'server'
+  );
+}
+
+export { splitCommandLine };
