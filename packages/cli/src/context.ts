@@ -14,6 +14,8 @@ export interface CliContext {
   readonly interactive: boolean;
   /** Fires on Ctrl-C (or when a session's caller goes away). */
   readonly signal: AbortSignal;
+  /** The command line after `--` (a server to spawn), for commands that name their own target. */
+  readonly trailing?: readonly string[];
 }
 
 /** The server a command talks to, connected. */

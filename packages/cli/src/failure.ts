@@ -5,8 +5,17 @@ import {
   ConnectionError,
   McpError,
   RequestTimeoutError,
+  NotFoundError,
   ServerError,
+  TaskCancelledError,
+  TaskExpiredError,
+  TaskFailedError,
+  TaskInputError,
+  TaskNotFoundError,
+  TaskReplacedError,
   TaskTimeoutError,
+  TaskUnsupportedError,
+  AmbiguousTaskError,
   TransportErrorCode,
   ValidationError,
 } from '@mcpc/client';
@@ -19,9 +28,24 @@ export function needsAuth(error: unknown): boolean {
   return false;
 }
 
+/** A target as it is typed again in a hint: a command line goes back into --stdio "…". */
+export function targetWord(target: string | undefined): string {
+  if (target === undefined) return '<target>';
+  return /^(https?:\/\/|stdio:\/\/|@)/i.test(target) || !/\s/.test(target)
+    ? target
+    : `--stdio ${JSON.stringify(target)}`;
+}
+
 /** The exit code for an error, and a hint saying what to do about it (when there is one to give). */
 export function classify(error: unknown, target?: string): { code: ExitCode; hint?: string } {
-  if (error instanceof UsageError) return { code: ExitCode.Usage, hint: 'run `mcpc --help` for the commands' };
+  if (error instanceof UsageError)
+    return {
+      code: ExitCode.Usage,
+      hint:
+        error.command !== undefined
+          ? `run \`mcpc help ${error.command}\` for its usage`
+          : 'run `mcpc --help` for the commands',
+    };
   if (error instanceof CliError)
     return error.hint === undefined ? { code: error.exitCode } : { code: error.exitCode, hint: error.hint };
   if (needsAuth(error))
@@ -38,6 +62,24 @@ export function classify(error: unknown, target?: string): { code: ExitCode; hin
   if (error instanceof ConnectionError)
     return { code: ExitCode.Connect, hint: `run \`mcpc doctor ${target ?? '<target>'}\` to see what was tried` };
   if (error instanceof ValidationError) return { code: ExitCode.Validation };
+  // A name the server does not offer is a mistake on the command line; the listing commands say what it has.
+  if (error instanceof NotFoundError && error.kind !== 'server')
+    return {
+      code: ExitCode.Usage,
+      hint: `run \`mcpc ${targetWord(target)} ${error.kind === 'resource' ? 'resources' : `${error.kind}s`}\` to list them`,
+    };
+  // A task the server failed, cancelled, forgot or cannot run: the server's answer, not ours.
+  if (
+    error instanceof TaskFailedError ||
+    error instanceof TaskCancelledError ||
+    error instanceof TaskExpiredError ||
+    error instanceof TaskNotFoundError ||
+    error instanceof TaskReplacedError ||
+    error instanceof TaskInputError ||
+    error instanceof TaskUnsupportedError ||
+    error instanceof AmbiguousTaskError
+  )
+    return { code: ExitCode.Server };
   if (error instanceof CapabilityError) return { code: ExitCode.Server };
   if (error instanceof ServerError) return { code: ExitCode.Server };
   if (error instanceof McpError && error.code === TransportErrorCode.NetworkError)

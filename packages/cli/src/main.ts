@@ -35,6 +35,9 @@ function resolve(line: CommandLine): Resolved {
   const fromFlags = line.trailing.length > 0 || line.flags.stdio !== undefined;
   if (!fromFlags && words.length === 0) return { command: 'servers', target: undefined, words: [] };
   if (!fromFlags && words[0] === 'help') return { command: 'help', target: undefined, words: words.slice(1) };
+  // `mcpc doctor --stdio "cmd"` (or `--stdio "cmd" doctor`): a leading command whose target is the flag.
+  if (fromFlags && words[0] !== undefined && LEADING.has(words[0]))
+    return { command: byName(words[0])!, target: undefined, words: words.slice(1) };
   if (!fromFlags && LEADING.has(words[0]!))
     return { command: byName(words[0]!)!, target: undefined, words: words.slice(1) };
   const target = fromFlags ? undefined : words[0];
@@ -118,6 +121,7 @@ export async function run(argv: readonly string[], io: RunIO = {}): Promise<numb
     stdin,
     interactive: io.interactive ?? (stdin.isTTY === true && stdout.isTTY === true && !out.json),
     signal: abort.signal,
+    trailing: line.trailing,
   };
   let targetText: string | undefined;
   try {

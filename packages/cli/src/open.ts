@@ -125,6 +125,9 @@ export function clientOptions(ctx: CliContext, config: ServerConfig): ClientOpti
     logger: cliLogger(ctx),
     clientInfo: { name: 'mcpc', version: VERSION },
     extensions: ['io.modelcontextprotocol/tasks'],
+    // The library's deprecation notices speak to a program's author (`onSampling`, …), not to the person
+    // at the terminal: shown with -v only.
+    deprecationNotices: ctx.out.verbose >= 1,
     ...hostOptions(ctx),
   };
 }

@@ -23,7 +23,7 @@ export const servers: Command = {
         out.line(out.style('bold', 'Sessions'));
         for (const s of sessions) out.line(`  @${s.name}  ${s.target}  ${out.style('dim', s.health)}`);
       }
-      for (const p of problems) out.warn(p);
+      for (const p of problems) out.warn(safe(p, 500));
     });
     return ExitCode.Ok;
   },

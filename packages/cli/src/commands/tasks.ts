@@ -1,11 +1,12 @@
 // `mcpc <target> tasks …`: a tool called as a task, and the task methods (get, wait, result, cancel, list).
-import { Task, type CallToolResult } from '@mcpc/client';
+import type { CallToolResult, Task } from '@mcpc/client';
 import { intFlag } from '../args.js';
 import { readArguments } from '../coerce.js';
 import type { CliContext, Command } from '../context.js';
 import { ExitCode, UsageError } from '../exit.js';
 import { safe } from '../output.js';
 import { printCallResult } from '../render.js';
+import { unknownTool } from './call.js';
 
 const USAGE =
   'usage: mcpc <target> tasks call <tool> [key=value …] [--ttl MS] [--wait] | get <id> | wait <id> | result <id> | cancel <id> | list';
@@ -45,10 +46,9 @@ export const tasks: Command = {
       case 'call': {
         const [name, ...args] = rest;
         if (name === undefined) throw new UsageError(USAGE, 'tasks');
-        const definition = await server
-          .listTools()
-          .then((l) => l.find((t) => t.name === name))
-          .catch(() => undefined);
+        const listed = await server.listTools().catch(() => undefined);
+        const definition = listed?.find((t) => t.name === name);
+        if (listed !== undefined && definition === undefined) throw unknownTool(name, listed, connection!.target);
         const values = await readArguments(args, ctx.flags, definition?.inputSchema, ctx.stdin);
         const ttl = intFlag(ctx.flags, 'ttl');
         const task = await server.callToolAsTask(name, values, { ...options, ...(ttl !== undefined && { ttl }) });

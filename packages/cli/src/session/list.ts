@@ -1,15 +1,32 @@
-// The open sessions, with their health, for `mcpc` alone.
+// The open sessions, with their health, for `mcpc` alone (a stale record is cleaned up on the way).
 import type { CliContext } from '../context.js';
+import { probe } from './client.js';
+import { readRecord, recordNames, removeSession, sessionDir } from './paths.js';
 
 export interface SessionSummary {
   readonly name: string;
   readonly target: string;
-  /** `connected`, `reconnecting`, `unreachable`, … */
+  /** `connected`, `reconnecting` (the daemon is connecting or restarting its server), `unreachable`. */
   readonly health: string;
+  readonly pid: number;
+  /** ISO time the session started. */
+  readonly started: string;
 }
 
-/** The sessions this user has open. */
+/** The sessions this user has open (each asked for its health, 1 s at most, all at once). */
 export async function listSessions(ctx: CliContext): Promise<SessionSummary[]> {
-  void ctx;
-  return [];
+  const dir = sessionDir(ctx.env);
+  const names = await recordNames(dir);
+  const found = await Promise.all(
+    names.map(async (name): Promise<SessionSummary | undefined> => {
+      const record = await readRecord(dir, name);
+      if (record === undefined) return undefined;
+      const state = await probe(record, 1_000);
+      // A daemon that is gone is shown once as unreachable, and its leftovers removed.
+      if (!state.live && state.stale) await removeSession(dir, name, record.socket).catch(() => undefined);
+      const health = state.live ? state.state : 'unreachable';
+      return { name, target: record.target, health, pid: record.pid, started: record.started };
+    }),
+  );
+  return found.filter((s): s is SessionSummary => s !== undefined);
 }

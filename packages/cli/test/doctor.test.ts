@@ -1,0 +1,147 @@
+// `mcpc doctor` end to end: the built binary against server-everything over Streamable HTTP, a closed port, the OAuth resource server, and a missing command.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
+import { startOAuthFixture, type OAuthFixture } from '../../../tooling/fixtures/oauth/spawn.mjs';
+
+const BIN = process.env.MCPC_TEST_BIN ?? join(import.meta.dirname, '..', 'dist', 'bin.js');
+
+let home: string;
+let everything: Fixture;
+let as: OAuthFixture;
+let rs: OAuthFixture;
+
+interface Doctor {
+  target: string;
+  steps: { name: string; ok: boolean; detail: string }[];
+  problems: { problem: string; fix: string }[];
+}
+
+function mcpc(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: home, NO_COLOR: '1', HTTP_PROXY: '', HTTPS_PROXY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const step = (d: Doctor, name: string) => d.steps.find((s) => s.name === name);
+
+/** A loopback port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'mcpc-doctor-'));
+  everything = await startFixture('everything.mjs', ['streamableHttp']);
+  as = await startOAuthFixture('authorization-server.mjs', ['--config', '{}'], { node: 'lts', timeoutMs: 60_000 });
+  rs = await startOAuthFixture('resource-server.mjs', ['--config', JSON.stringify({ authorizationServers: [as.url] })]);
+}, 90_000);
+
+afterAll(async () => {
+  await everything?.stop();
+  await rs?.stop();
+  await as?.stop();
+  await rm(home, { recursive: true, force: true });
+});
+
+describe('mcpc doctor', () => {
+  it('server-everything over Streamable HTTP: every step ok, legacy era, capabilities, exit 0', async () => {
+    const human = await mcpc(['doctor', everything.url]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^ok {3}target: URL /m);
+    expect(human.stdout).toMatch(/^ok {3}tcp: connected to 127\.0\.0\.1:\d+/m);
+    expect(human.stdout).toMatch(/^ok {3}era: legacy \(initialize\), protocol \d{4}-\d{2}-\d{2}/m);
+    expect(human.stdout).not.toMatch(/^fail/m);
+    expect(human.stdout).not.toContain('✓'); // not a TTY
+
+    const r = await mcpc(['doctor', everything.url, '--json']);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout) as Doctor;
+    expect(d.target).toBe(everything.url);
+    expect(d.steps.every((s) => s.ok)).toBe(true);
+    expect(step(d, 'proxy')?.detail).toContain('direct');
+    expect(step(d, 'http')?.detail).toMatch(/^POST .* → 200/);
+    expect(step(d, 'detection')?.detail).toContain('streamable-http');
+    expect(step(d, 'capabilities')?.detail).toContain('tools');
+    expect(step(d, 'tools')?.detail).toMatch(/^\d+ tools$/);
+    expect(d.problems).toEqual([]);
+  }, 60_000);
+
+  it('a closed port: the TCP step fails, exit 3, with what to do', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/mcp`;
+    const r = await mcpc(['doctor', url]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^fail tcp: .*ECONNREFUSED/m);
+    expect(r.stdout).toMatch(/^fix: nothing accepts connections on 127\.0\.0\.1:\d+ — start the server/m);
+    const d = JSON.parse((await mcpc(['doctor', url, '--json'])).stdout) as Doctor;
+    expect(step(d, 'tcp')?.ok).toBe(false);
+    expect(d.problems[0]?.fix).toContain('start the server');
+  }, 60_000);
+
+  it('the OAuth resource server without a login: exit 4, the metadata found and the login fix', async () => {
+    const r = await mcpc(['doctor', rs.url, '--json']);
+    expect(r.code).toBe(4);
+    const d = JSON.parse(r.stdout) as Doctor;
+    expect(step(d, 'http')?.detail).toContain('→ 401');
+    expect(step(d, 'auth challenge')?.detail).toContain('resource_metadata=');
+    const prm = step(d, 'protected resource metadata');
+    expect(prm?.ok).toBe(true);
+    expect(prm?.detail).toContain(`${new URL(rs.url).origin}/.well-known/oauth-protected-resource/mcp`);
+    expect(prm?.detail).toContain(as.url);
+    const asm = step(d, 'authorization server metadata');
+    expect(asm?.ok).toBe(true);
+    expect(asm?.detail).toContain(`issuer ${as.url}`);
+    expect(step(d, 'registration')?.detail).toContain('dynamic client registration');
+    expect(step(d, 'login')?.ok).toBe(false);
+    expect(d.problems).toContainEqual({
+      problem: 'the server requires authorization',
+      fix: `run \`mcpc login ${rs.url}\``,
+    });
+  }, 60_000);
+
+  it('a stdio command that does not exist: the PATH fact, exit 3', async () => {
+    const r = await mcpc(['doctor', '--stdio', 'no-such-cmd-xyz']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^fail command: `no-such-cmd-xyz` is not on PATH/m);
+    expect(r.stdout).toContain('install it, or give its full path');
+    const d = JSON.parse((await mcpc(['doctor', '--stdio', 'no-such-cmd-xyz', '--json'])).stdout) as Doctor;
+    expect(step(d, 'command')?.ok).toBe(false);
+  }, 30_000);
+
+  it('a stdio server: the command on PATH, the era and the capabilities', async () => {
+    const server = join(
+      import.meta.dirname,
+      '..',
+      '..',
+      '..',
+      'tooling/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+    );
+    // The server after `--`, as any command takes it.
+    const r = await mcpc(['doctor', '--json', '--', process.execPath, server, 'stdio']);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout) as Doctor;
+    expect(step(d, 'command')?.detail).toBe(process.execPath);
+    expect(step(d, 'era')?.detail).toMatch(/^legacy/);
+  }, 60_000);
+});
