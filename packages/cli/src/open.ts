@@ -21,6 +21,7 @@ import { hostOptions } from './interact/host.js';
 import { withSpinner } from './interact/spinner.js';
 import { safe } from './output.js';
 import type { Target } from './target.js';
+import { traced } from './trace.js';
 import { VERSION } from './version.js';
 
 const PROTOCOLS = new Set(['auto', 'modern', 'legacy']);
@@ -121,7 +122,8 @@ export function cliLogger(ctx: CliContext): Logger {
 /** The client options every command shares: logging, tasks, the host's answers to server requests. */
 export function clientOptions(ctx: CliContext, config: ServerConfig): ClientOptions {
   return {
-    servers: [config],
+    // -vv: the frames themselves, with their payloads (capped) and protocol headers.
+    servers: [ctx.out.verbose >= 2 ? traced(config, ctx.out) : config],
     logger: cliLogger(ctx),
     clientInfo: { name: 'mcpc', version: VERSION },
     extensions: ['io.modelcontextprotocol/tasks'],

@@ -24,10 +24,13 @@ const ERROR_BODY_LIMIT = 1024 * 1024;
 export class Answers {
   readonly #options: ResolvedOptions;
   readonly #wire: Wire;
+  /** A debug line (the HTTP exchange, for a host tracing the protocol). */
+  readonly #trace: ((message: string) => void) | undefined;
 
-  constructor(options: ResolvedOptions, wire: Wire) {
+  constructor(options: ResolvedOptions, wire: Wire, trace?: (message: string) => void) {
     this.#options = options;
     this.#wire = wire;
+    this.#trace = trace;
   }
 
   /**
@@ -43,6 +46,9 @@ export class Answers {
     { stateless = false, longLived = false }: { stateless?: boolean; longLived?: boolean } = {},
   ): Promise<void> {
     const status = response.statusCode;
+    this.#trace?.(
+      `POST ${request.method} id=${String(request.id)} → HTTP ${status} ${mediaType(response) || '(no content type)'}`,
+    );
     if (status === 401 || status === 403) {
       await discard(response);
       throw this.unauthorized(response);

@@ -62,7 +62,7 @@ export class StreamableHttpTransport implements Transport {
       maxConnections: this.#options.maxConnections,
     });
     this.#wire = new Wire(http, this.#options, this.#session);
-    this.#answers = new Answers(this.#options, this.#wire);
+    this.#answers = new Answers(this.#options, this.#wire, (t) => this.#trace(t));
     this.#listener = new Listener(
       this.#options,
       this.#wire,
