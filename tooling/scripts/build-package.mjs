@@ -25,6 +25,13 @@ const entryPoints = Object.entries(pkg.exports ?? {})
     return join('src', `${match[1]}.ts`);
   });
 if (entryPoints.length === 0) throw new Error(`${pkg.name}: no entry points in its exports map`);
+// An executable (`bin`) is built the same way, but is no export: importing it would run it.
+for (const file of Object.values(typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : (pkg.bin ?? {}))) {
+  const match = /^\.\/dist\/(.+)\.js$/.exec(file);
+  if (match === null) throw new Error(`${pkg.name}: bin entries must point at ./dist/<name>.js`);
+  const source = join('src', `${match[1]}.ts`);
+  if (!entryPoints.includes(source)) entryPoints.push(source);
+}
 
 // A clean dist: a file left from an earlier layout would be packed and published.
 rmSync(join(cwd, 'dist'), { recursive: true, force: true });

@@ -1,4 +1,8 @@
 // The exit codes `mcpc` documents, and the errors a command raises to pick one.
+// The kernel's errors entry only (not the client): the --help path loads this file.
+import { McpError } from '@mcpc/jsonrpc/errors';
+import { brand } from './brand.js';
+import { CliErrorCode } from './codes.js';
 
 /** What the process exit status means (also in `mcpc --help`). */
 export const ExitCode = Object.freeze({
@@ -26,22 +30,26 @@ export const ExitCode = Object.freeze({
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** A mistake on the command line: printed with the command's usage, exit 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
+export class UsageError extends McpError {
+  static {
+    brand(this, 'UsageError');
+  }
   readonly command: string | undefined;
-  constructor(message: string, command?: string) {
-    super(message);
+  constructor(message: string, command?: string, options: { cause?: unknown } = {}) {
+    super(message, { code: CliErrorCode.Usage, cause: options.cause });
     this.command = command;
   }
 }
 
 /** A failure the command has already explained: `message` is printed as is, with `exitCode`. */
-export class CliError extends Error {
-  override readonly name = 'CliError';
+export class CliError extends McpError {
+  static {
+    brand(this, 'CliError');
+  }
   readonly exitCode: ExitCode;
   readonly hint: string | undefined;
-  constructor(message: string, exitCode: ExitCode, hint?: string) {
-    super(message);
+  constructor(message: string, exitCode: ExitCode, hint?: string, options: { cause?: unknown } = {}) {
+    super(message, { code: CliErrorCode.Failed, cause: options.cause });
     this.exitCode = exitCode;
     this.hint = hint;
   }

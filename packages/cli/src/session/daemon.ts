@@ -4,6 +4,7 @@ import { chmod } from 'node:fs/promises';
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
+import { ClientErrorCode } from '@mcpc/client';
 import { checkFlags, parseCommandLine, type CommandLine, type Flags } from '../args.js';
 import type { CliContext, CommandInfo, Connection } from '../context.js';
 import { ExitCode, UsageError } from '../exit.js';
@@ -121,7 +122,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** Whether an error (or its causes) says the server keeps dying: the session cannot go on. */
 function fatal(error: unknown): boolean {
   for (let e: unknown = error, i = 0; e instanceof Error && i < 8; e = e.cause, i++)
-    if (e.name === 'CrashLoopError' || (e as { code?: unknown }).code === 'MCPC_CRASH_LOOP') return true;
+    if (e.name === 'CrashLoopError' || (e as { code?: unknown }).code === ClientErrorCode.CrashLoop) return true;
   return false;
 }
 

@@ -1,0 +1,121 @@
+// The Server-Sent Events hub: every page connected to GET /api/events gets each event, with a bounded buffer and heartbeats.
+// @ts-check
+
+/** @typedef {{ type: string } & Record<string, unknown>} PlaygroundEvent */
+
+/** Events queued per client while its socket is backed up; past it the oldest droppable ones go, then the client. */
+const MAX_QUEUED = 2_000;
+/** Bytes queued per client before the same happens. */
+const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+/** Event types a client can re-fetch (GET …/frames, …/http), so they are the first dropped when it lags. */
+const DROPPABLE = new Set(['frame', 'http', 'progress']);
+const HEARTBEAT_MS = 15_000;
+
+class EventClient {
+  /** @param {import('node:http').ServerResponse} res @param {() => void} onGone */
+  constructor(res, onGone) {
+    this.res = res;
+    /** @type {{ type: string, text: string }[]} */
+    this.queue = [];
+    this.queuedBytes = 0;
+    this.blocked = false;
+    this.gone = false;
+    this.onGone = onGone;
+    res.on('drain', () => this.#flush());
+    res.on('close', () => this.close());
+  }
+
+  /** @param {string} type @param {string} text */
+  send(type, text) {
+    if (this.gone) return;
+    if (!this.blocked) {
+      this.blocked = !this.res.write(text);
+      return;
+    }
+    this.queue.push({ type, text });
+    this.queuedBytes += text.length;
+    while (this.queue.length > MAX_QUEUED || this.queuedBytes > MAX_QUEUED_BYTES) {
+      const i = this.queue.findIndex((e) => DROPPABLE.has(e.type));
+      if (i < 0) {
+        // Nothing left that the page could fetch again: end the stream; EventSource reconnects and resyncs.
+        this.close();
+        return;
+      }
+      this.queuedBytes -= this.queue[i]?.text.length ?? 0;
+      this.queue.splice(i, 1);
+    }
+  }
+
+  #flush() {
+    this.blocked = false;
+    while (this.queue.length > 0 && !this.blocked) {
+      const next = /** @type {{ type: string, text: string }} */ (this.queue.shift());
+      this.queuedBytes -= next.text.length;
+      this.blocked = !this.res.write(next.text);
+    }
+  }
+
+  close() {
+    if (this.gone) return;
+    this.gone = true;
+    this.queue = [];
+    this.res.end();
+    this.onGone();
+  }
+}
+
+export class EventHub {
+  /** @type {Set<EventClient>} */
+  #clients = new Set();
+  /** @type {NodeJS.Timeout} */
+  #heartbeat;
+
+  constructor() {
+    this.#heartbeat = setInterval(() => {
+      for (const c of this.#clients) c.send('heartbeat', ': heartbeat\n\n');
+    }, HEARTBEAT_MS);
+    this.#heartbeat.unref();
+  }
+
+  /**
+   * Takes over a GET /api/events response; `initial` events are sent to this client alone (the current state).
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   * @param {PlaygroundEvent[]} initial
+   */
+  attach(req, res, initial) {
+    req.socket.setKeepAlive(true);
+    req.socket.setNoDelay(true);
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write('retry: 1000\n: connected\n\n');
+    const client = new EventClient(res, () => this.#clients.delete(client));
+    this.#clients.add(client);
+    for (const event of initial) client.send(event.type, format(event));
+  }
+
+  /** @param {PlaygroundEvent} event */
+  emit(event) {
+    if (this.#clients.size === 0) return;
+    const text = format(event);
+    for (const c of this.#clients) c.send(event.type, text);
+  }
+
+  get size() {
+    return this.#clients.size;
+  }
+
+  close() {
+    clearInterval(this.#heartbeat);
+    for (const c of [...this.#clients]) c.close();
+  }
+}
+
+/** One event: a single `data:` line of JSON (JSON.stringify never emits a raw newline). */
+function format(/** @type {PlaygroundEvent} */ event) {
+  return `data: ${JSON.stringify(event)}\n\n`;
+}

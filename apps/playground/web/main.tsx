@@ -1,0 +1,167 @@
+// The page's shell: server list state, server selector, tabs (mounted on first visit, then kept), dialogs.
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, connectEvents, errorText, streamOpen, token, type ServerView } from './api.js';
+import { Dialogs, type Dialog } from './views/dialogs.js';
+import { useEvent } from './views/hooks.js';
+import { NetworkView } from './views/network.js';
+import { OAuthView } from './views/oauth.js';
+import { PromptsView } from './views/prompts.js';
+import { ProtocolView } from './views/protocol.js';
+import { ResourcesView } from './views/resources.js';
+import { ServersView } from './views/servers.js';
+import { TasksView } from './views/tasks.js';
+import { ToolsView } from './views/tools.js';
+
+const TABS = ['servers', 'tools', 'prompts', 'resources', 'tasks', 'protocol', 'network', 'oauth'] as const;
+type Tab = (typeof TABS)[number];
+
+function initialTab(): Tab {
+  const m = /(?:^#|&)tab=([a-z]+)/.exec(location.hash);
+  return m && (TABS as readonly string[]).includes(m[1]!) ? (m[1] as Tab) : 'servers';
+}
+
+function App() {
+  const [servers, setServers] = useState<ServerView[]>([]);
+  const [selected, setSelected] = useState<string>();
+  const [tab, setTab] = useState<Tab>(initialTab);
+  const [visited, setVisited] = useState<Set<Tab>>(() => new Set([initialTab()]));
+  const [dialogs, setDialogs] = useState<Dialog[]>([]);
+  const [error, setError] = useState<string>();
+  const [stream, setStream] = useState(streamOpen);
+
+  const refresh = () =>
+    api
+      .servers()
+      .then((list) => {
+        setServers(list);
+        setError(undefined);
+      })
+      .catch((e) => setError(errorText(e)));
+
+  useEffect(() => {
+    void refresh();
+    connectEvents();
+  }, []);
+
+  useEvent('stream', (e) => {
+    setStream(e.state === 'open');
+    if (e.state === 'open') void refresh();
+  });
+  useEvent('server', (e) =>
+    setServers((list) => {
+      const i = list.findIndex((s) => s.id === e.server.id);
+      if (i < 0) return [...list, e.server];
+      const next = list.slice();
+      next[i] = e.server;
+      return next;
+    }),
+  );
+  useEvent('server-removed', (e) => setServers((list) => list.filter((s) => s.id !== e.id)));
+  useEvent('elicitation', (e) =>
+    setDialogs((d) => [...d, { kind: 'elicitation', dialogId: e.dialogId, serverId: e.serverId, request: e.request }]),
+  );
+  useEvent('sampling', (e) =>
+    setDialogs((d) => [...d, { kind: 'sampling', dialogId: e.dialogId, serverId: e.serverId, request: e.request }]),
+  );
+  useEvent('dialog-closed', (e) => setDialogs((d) => d.filter((x) => x.dialogId !== e.dialogId)));
+
+  // Keep a valid selection: the chosen server if it still exists, else the first connected one.
+  useEffect(() => {
+    if (selected && servers.some((s) => s.id === selected)) return;
+    const pick = servers.find((s) => s.state === 'connected') ?? servers[0];
+    setSelected(pick?.id);
+  }, [servers, selected]);
+
+  const server = servers.find((s) => s.id === selected);
+  const go = (t: Tab) => {
+    setTab(t);
+    setVisited((v) => (v.has(t) ? v : new Set(v).add(t)));
+  };
+
+  const views: Record<Tab, () => preact.JSX.Element> = {
+    servers: () => (
+      <ServersView
+        servers={servers}
+        selected={selected}
+        onSelect={(id) => {
+          setSelected(id);
+        }}
+      />
+    ),
+    tools: () => <ToolsView server={server} />,
+    prompts: () => <PromptsView server={server} />,
+    resources: () => <ResourcesView server={server} />,
+    tasks: () => <TasksView server={server} />,
+    protocol: () => <ProtocolView server={server} />,
+    network: () => <NetworkView server={server} />,
+    oauth: () => <OAuthView />,
+  };
+
+  return (
+    <div class="app">
+      <header class="top">
+        <h1>mcpc playground</h1>
+        <label class="server-select">
+          <span>Server</span>
+          <select
+            data-testid="server-select"
+            value={selected ?? ''}
+            onChange={(e) => setSelected((e.currentTarget as HTMLSelectElement).value || undefined)}
+          >
+            {!servers.length && <option value="">(no servers)</option>}
+            {servers.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name} — {s.state}
+              </option>
+            ))}
+          </select>
+        </label>
+        {server && (
+          <span class={`state state-${server.state}`} data-testid="selected-state">
+            {server.state}
+            {server.era ? ` · ${server.era}` : ''}
+          </span>
+        )}
+        <span
+          class={`stream ${stream ? 'ok' : 'down'}`}
+          data-testid="events-status"
+          data-state={stream ? 'open' : 'closed'}
+          title="live event stream"
+        >
+          {stream ? '● live' : '○ offline'}
+        </span>
+      </header>
+      {!token && <div class="banner error">No token in the URL: open the link the playground printed.</div>}
+      {error && <div class="banner error">{error}</div>}
+      <nav class="tabs" role="tablist">
+        {TABS.map((t) => (
+          <button
+            key={t}
+            role="tab"
+            aria-selected={tab === t}
+            class={tab === t ? 'active' : ''}
+            data-testid={`tab-${t}`}
+            onClick={() => go(t)}
+          >
+            {t}
+          </button>
+        ))}
+      </nav>
+      <main>
+        {TABS.filter((t) => visited.has(t)).map((t) => (
+          <section key={t} class="view" hidden={tab !== t} role="tabpanel">
+            {views[t]()}
+          </section>
+        ))}
+      </main>
+      <Dialogs
+        dialogs={dialogs}
+        servers={servers}
+        onDone={(id) => setDialogs((d) => d.filter((x) => x.dialogId !== id))}
+      />
+    </div>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,378 @@
+// Tools view: list, schema form + raw JSON editor, validate, run (or as a task), progress, cancel, result.
+import { useEffect, useState } from 'preact/hooks';
+import { AppPanel } from '../apps-host/panel.js';
+import {
+  api,
+  callState,
+  errorText,
+  isObject,
+  type CallToolResult,
+  type Issue,
+  type RpcError,
+  type ServerView,
+  type Task,
+  type Tool,
+} from '../api.js';
+import { ContentList, JsonView } from './content.js';
+import { formCanExpress, initialValue, issuesByPath, SchemaForm } from './form.js';
+import { useEvent, useServerList } from './hooks.js';
+
+export function ToolsView({ server }: { server: ServerView | undefined }) {
+  const tools = useServerList(server, api.tools, 'notifications/tools/list_changed');
+  const [name, setName] = useState<string>();
+  const tool = tools.data?.find((t) => t.name === name);
+  useEffect(() => setName(undefined), [server?.id]);
+
+  return (
+    <div data-testid="tools-view" class="split">
+      <aside class="sidebar">
+        <div class="sidebar-head">
+          <strong>Tools</strong>
+          <button type="button" class="small" onClick={tools.reload} data-testid="tools-refresh">
+            Refresh
+          </button>
+        </div>
+        {!server && <p class="muted">Select a server.</p>}
+        {server && server.state !== 'connected' && <p class="muted">Server is {server.state}.</p>}
+        {tools.error && <p class="error">{tools.error}</p>}
+        <ul class="items">
+          {tools.data?.map((t) => (
+            <li
+              key={t.name}
+              data-testid={`tool-item-${t.name}`}
+              class={t.name === name ? 'selected' : ''}
+              onClick={() => setName(t.name)}
+            >
+              <strong>{t.title ?? t.name}</strong>
+              {t.title && <code class="muted"> {t.name}</code>}
+              {uiUri(t) && <span class="badge">app</span>}
+              {t.description && <div class="desc clamp">{t.description}</div>}
+            </li>
+          ))}
+        </ul>
+      </aside>
+      <div class="detail">
+        {tool && server ? (
+          <ToolPanel key={`${server.id}/${tool.name}`} server={server} tool={tool} />
+        ) : (
+          <p class="muted">Pick a tool.</p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function uiUri(t: Tool): string | undefined {
+  const meta = t._meta ?? {};
+  const u = (isObject(meta.ui) ? meta.ui.resourceUri : undefined) ?? meta['ui/resourceUri'];
+  return typeof u === 'string' && u.startsWith('ui://') ? u : undefined;
+}
+
+interface Run {
+  callId?: string;
+  asTask: boolean;
+  args: unknown;
+  progress?: { progress: number; total?: number; message?: string };
+  task?: Task;
+  result?: CallToolResult;
+  error?: RpcError | { message: string; code?: string | number };
+  done: boolean;
+  cancelling?: boolean;
+}
+
+function ToolPanel({ server, tool }: { server: ServerView; tool: Tool }) {
+  const schema = tool.inputSchema ?? { type: 'object' };
+  const [value, setValue] = useState<unknown>(() => initialValue(schema));
+  const [raw, setRaw] = useState(() => JSON.stringify(value, null, 2));
+  const [rawBad, setRawBad] = useState<string>();
+  const [showRaw, setShowRaw] = useState(() => !formCanExpress(schema));
+  const [issues, setIssues] = useState<Issue[]>([]);
+  const [run, setRun] = useState<Run>();
+
+  // Form → raw text (unless the raw text is mid-edit and unparsable).
+  const setFromForm = (v: unknown) => {
+    setValue(v);
+    setRaw(JSON.stringify(v ?? {}, null, 2));
+    setRawBad(undefined);
+  };
+  const setFromRaw = (text: string) => {
+    setRaw(text);
+    try {
+      const v = JSON.parse(text);
+      setValue(v);
+      setRawBad(undefined);
+    } catch (e) {
+      setRawBad(errorText(e));
+    }
+  };
+
+  const apply = (callId: string, patch: Partial<Run>) =>
+    setRun((r) => (r && r.callId === callId ? { ...r, ...patch } : r));
+  useEvent('progress', (e) => apply(e.callId, { progress: e }));
+  useEvent('task', (e) => apply(e.callId, { task: e.task }));
+  useEvent('result', (e) => apply(e.callId, { result: e.result, error: e.error, done: true }));
+
+  const submit = async (asTask: boolean) => {
+    if (rawBad) return;
+    const args: unknown = value ?? {};
+    setIssues([]);
+    try {
+      const v = await api.validate(schema, args);
+      if (!v.valid) {
+        setIssues(v.issues);
+        return;
+      }
+    } catch {
+      /* validation unavailable (e.g. a dialect the validator refuses): let the server judge */
+    }
+    setRun({ asTask, args, done: false });
+    try {
+      const { callId } = await api.call(server.id, tool.name, args, asTask);
+      const early = callState(callId);
+      setRun((r) =>
+        r && !r.callId
+          ? {
+              ...r,
+              callId,
+              progress: early?.progress,
+              task: early?.task,
+              result: early?.result,
+              error: early?.error,
+              done: early?.done ?? false,
+            }
+          : r,
+      );
+    } catch (e) {
+      setRun({ asTask, args, done: true, error: { message: errorText(e) } });
+    }
+  };
+
+  const cancel = async () => {
+    if (!run?.callId) return;
+    setRun((r) => r && { ...r, cancelling: true });
+    try {
+      await api.cancelCall(run.callId);
+    } catch (e) {
+      setRun((r) => r && { ...r, error: { message: `cancel failed: ${errorText(e)}` } });
+    }
+  };
+
+  const byPath = issuesByPath(issues);
+  const running = !!run && !run.done;
+  const ui = uiUri(tool);
+
+  return (
+    <div class="tool-panel">
+      <h2>{tool.title ?? tool.name}</h2>
+      {tool.description && <p class="desc">{tool.description}</p>}
+      {tool.annotations && (
+        <div>
+          {Object.entries(tool.annotations).map(([k, v]) => (
+            <span key={k} class="badge">
+              {k}: {String(v)}
+            </span>
+          ))}
+        </div>
+      )}
+      <form
+        data-testid="tool-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit(false);
+        }}
+      >
+        <SchemaForm schema={schema} value={value} onChange={setFromForm} issues={byPath} idPrefix="field-" />
+        {issues.length > 0 && (
+          <ul class="form-issues" data-testid="form-issues" role="alert">
+            {issues.map((i, k) => (
+              <li key={k}>
+                <code>{i.instancePath || '/'}</code> {i.message}
+              </li>
+            ))}
+          </ul>
+        )}
+        <label class="inline toggle">
+          <input
+            type="checkbox"
+            data-testid="raw-json-toggle"
+            checked={showRaw}
+            onChange={(e) => setShowRaw((e.currentTarget as HTMLInputElement).checked)}
+          />{' '}
+          Raw JSON
+        </label>
+        {showRaw && (
+          <div>
+            <textarea
+              class={`json${rawBad ? ' invalid' : ''}`}
+              data-testid="raw-json-editor"
+              rows={8}
+              spellcheck={false}
+              value={raw}
+              onInput={(e) => setFromRaw((e.currentTarget as HTMLTextAreaElement).value)}
+            />
+            {rawBad && <div class="field-issues">{rawBad}</div>}
+          </div>
+        )}
+        <div class="buttons">
+          <button type="submit" data-testid="tool-run" disabled={running || !!rawBad}>
+            Run
+          </button>
+          <button
+            type="button"
+            data-testid="tool-run-task"
+            disabled={running || !!rawBad}
+            onClick={() => void submit(true)}
+          >
+            Run as task
+          </button>
+          <button
+            type="button"
+            class="danger"
+            data-testid="tool-cancel"
+            disabled={!running || !run?.callId || run.cancelling}
+            onClick={() => void cancel()}
+          >
+            Cancel
+          </button>
+        </div>
+      </form>
+      {run && <RunView run={run} tool={tool} server={server} ui={ui} />}
+    </div>
+  );
+}
+
+function RunView({ run, tool, server, ui }: { run: Run; tool: Tool; server: ServerView; ui?: string }) {
+  const p = run.progress;
+  return (
+    <div class="run" data-testid="tool-run-state" data-done={String(run.done)}>
+      <div class="run-status">
+        {run.done ? (
+          <span class="muted">finished</span>
+        ) : (
+          <span class="spinner" data-testid="tool-running">
+            running{run.cancelling ? ' (cancelling…)' : ''}
+          </span>
+        )}
+        {run.callId && <code class="muted"> call {run.callId}</code>}
+      </div>
+      {(p || !run.done) && (
+        <div class="progress">
+          <progress
+            data-testid="progress-bar"
+            value={p?.progress ?? 0}
+            max={p?.total ?? Math.max(1, p?.progress ?? 1)}
+          />
+          <span class="muted" data-testid="progress-text">
+            {p
+              ? `${p.progress}${p.total !== undefined ? ` / ${p.total}` : ''}${p.message ? ` — ${p.message}` : ''}`
+              : ''}
+          </span>
+        </div>
+      )}
+      {run.task && (
+        <div class="task-line">
+          Task <code>{run.task.taskId}</code>:{' '}
+          <span class={`status status-${run.task.status}`} data-testid="tool-task-status" data-status={run.task.status}>
+            {run.task.status}
+          </span>
+          {run.task.statusMessage && <span class="muted"> — {run.task.statusMessage}</span>}
+        </div>
+      )}
+      {run.error && (
+        <div class="result error-result" data-testid="tool-result" data-error="true">
+          <strong>Error{run.error.code !== undefined ? ` ${run.error.code}` : ''}:</strong> {run.error.message}
+        </div>
+      )}
+      {run.result && <ToolResult result={run.result} tool={tool} />}
+      {ui && run.callId && (
+        <AppPanel
+          serverId={server.id}
+          resourceUri={ui}
+          toolInput={run.args}
+          toolResult={run.result ?? (run.error ? { error: run.error } : undefined)}
+          tool={tool}
+        />
+      )}
+    </div>
+  );
+}
+
+export function ToolResult({
+  result,
+  tool,
+  testid = 'tool-result',
+}: {
+  result: CallToolResult;
+  tool?: Tool;
+  testid?: string;
+}) {
+  const main = testid === 'tool-result';
+  return (
+    <div
+      class={`result${result.isError ? ' error-result' : ''}`}
+      data-testid={testid}
+      data-error={String(!!result.isError)}
+    >
+      {result.isError && <div class="error">The tool reported an error (isError).</div>}
+      <ContentList content={result.content} />
+      {result.structuredContent !== undefined && (
+        <div class="structured">
+          <h4>structuredContent</h4>
+          <JsonView value={result.structuredContent} testid={main ? 'structured-content' : undefined} />
+          {main && tool?.outputSchema && <OutputCheck schema={tool.outputSchema} value={result.structuredContent} />}
+        </div>
+      )}
+      {tool?.outputSchema && result.structuredContent === undefined && !result.isError && (
+        <div class="error" data-testid="structured-missing">
+          The tool declares an outputSchema but returned no structuredContent.
+        </div>
+      )}
+      <details>
+        <summary>Raw result</summary>
+        <JsonView value={result} />
+      </details>
+    </div>
+  );
+}
+
+function OutputCheck({ schema, value }: { schema: unknown; value: unknown }) {
+  const [state, setState] = useState<{ valid?: boolean; issues: Issue[]; error?: string }>({ issues: [] });
+  useEffect(() => {
+    let live = true;
+    api
+      .validate(schema, value)
+      .then((v) => live && setState({ valid: v.valid, issues: v.issues }))
+      .catch((e) => live && setState({ issues: [], error: errorText(e) }));
+    return () => {
+      live = false;
+    };
+  }, [schema, value]);
+  return (
+    <div
+      class="output-check"
+      data-testid="structured-issues"
+      data-valid={state.valid === undefined ? undefined : String(state.valid)}
+      data-count={String(state.issues.length)}
+    >
+      <div>
+        outputSchema check:{' '}
+        {state.error ? (
+          <span class="error">{state.error}</span>
+        ) : state.valid === undefined ? (
+          <span class="muted">checking…</span>
+        ) : state.valid ? (
+          <span class="ok">valid</span>
+        ) : (
+          <span class="error">{state.issues.length} issue(s)</span>
+        )}
+      </div>
+      <ul class="form-issues">
+        {state.issues.map((i, k) => (
+          <li key={k}>
+            <code>{i.instancePath || '/'}</code> {i.message} <span class="muted">({i.keyword})</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
