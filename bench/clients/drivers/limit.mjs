@@ -1,27 +1,34 @@
-// The limit driver: the least work that does the same job as a client. It stands for the physical
-// limit of the protocol on this machine, the 1.0 every other driver is measured against.
+// The limit driver: the least work that does a client's job, the 1.0 every other driver is measured
+// against. Hand-written framing, one map of pending ids, no abstractions, no validation, no timeouts.
 //
-//   stdio: spawn the server, newline-delimited JSON-RPC over its pipes, a map of pending ids.
-//   HTTP:  undici POSTs (the same undici mcpc's transport uses), a minimal parse of the answer
-//          (JSON, or the `data:` lines of an SSE body), the session id echoed back.
-//
-// No validation, no timeouts, no cancellation: nothing a real client must do beyond the handshake.
+//   stdio: spawn the server; requests written as strings, those made in one run of microtasks in one
+//          write; newline framing by indexOf on each chunk; JSON.parse; the pending id's resolver called.
+//   HTTP:  undici `request` POSTs; the answer read as one string and parsed as JSON, or, for an SSE
+//          answer, the `data:` line of the event that carries the id; the session id echoed back.
+//   era:   `target.era === 'modern'` speaks MCP 2026-07-28 (server/discover, then the protocol's
+//          `_meta` keys spliced into every request's params); otherwise the initialize handshake.
 import { spawn } from 'node:child_process';
-import { request as undiciRequest } from 'undici';
+import { request } from 'undici';
 
 export const label = 'limit';
-const PROTOCOL_VERSION = '2025-11-25';
-const initializeParams = {
-  protocolVersion: PROTOCOL_VERSION,
-  capabilities: {},
-  clientInfo: { name: 'mcpc-bench-limit', version: '1.0.0' },
-};
+const CLASSIC = '2025-11-25';
+const MODERN = '2026-07-28';
+const clientInfo = { name: 'mcpc-bench-limit', version: '1.0.0' };
+const META = JSON.stringify({
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientInfo': clientInfo,
+  'io.modelcontextprotocol/clientCapabilities': {},
+});
 
-/** @param {{ transport: 'stdio', command: string, args: string[] } | { transport: 'http', url: string }} target */
+/** @param {{ transport: 'stdio', command: string, args: string[], era?: 'modern' } | { transport: 'http', url: string }} target */
 export async function connect(target) {
-  const rpc = target.transport === 'stdio' ? stdioRpc(target) : httpRpc(target);
-  await rpc.request('initialize', initializeParams);
-  await rpc.notify('notifications/initialized');
+  const modern = target.era === 'modern';
+  const rpc = target.transport === 'stdio' ? stdio(target, modern) : http(target);
+  if (modern) await rpc.request('server/discover', {});
+  else {
+    await rpc.request('initialize', { protocolVersion: CLASSIC, capabilities: {}, clientInfo });
+    await rpc.notify('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+  }
   return {
     listTools: async () => (await rpc.request('tools/list', {})).tools,
     callTool: (name, args) => rpc.request('tools/call', { name, arguments: args }),
@@ -29,28 +36,17 @@ export async function connect(target) {
   };
 }
 
-function rpcError(error) {
-  return Object.assign(new Error(`JSON-RPC error ${error.code}: ${error.message}`), {
-    code: error.code,
-    data: error.data,
-  });
-}
+const failure = (error) => Promise.reject(new Error(`JSON-RPC error ${error.code}: ${error.message}`));
 
-function stdioRpc({ command, args }) {
+function stdio({ command, args }, modern) {
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  /** @type {Map<number, { resolve: (v: any) => void, reject: (e: Error) => void }>} */
-  const pending = new Map();
+  const pending = new Map(); // id → resolve
   let nextId = 1;
-  /** @type {Buffer[]} bytes of the line being received */
-  let partial = [];
-  let exited = false;
-
-  const onMessage = (message) => {
-    const waiter = pending.get(message.id);
-    if (waiter === undefined || message.method !== undefined) return; // server requests/notifications: none here
-    pending.delete(message.id);
-    if (message.error !== undefined) waiter.reject(rpcError(message.error));
-    else waiter.resolve(message.result);
+  let partial = []; // the bytes of a line split across chunks
+  let out = '';
+  const flush = () => {
+    child.stdin.write(out);
+    out = '';
   };
   child.stdout.on('data', (chunk) => {
     let start = 0;
@@ -64,86 +60,76 @@ function stdioRpc({ command, args }) {
         partial = [];
       }
       start = nl + 1;
-      if (line.length > 0) onMessage(JSON.parse(line));
+      if (line.length === 0) continue;
+      const message = JSON.parse(line);
+      const resolve = pending.get(message.id);
+      if (resolve === undefined) continue;
+      pending.delete(message.id);
+      resolve(message.error === undefined ? message.result : failure(message.error));
     }
     if (start < chunk.length) partial.push(start === 0 ? chunk : chunk.subarray(start));
   });
-  const exitedPromise = new Promise((resolve) =>
-    child.once('exit', (code, signal) => {
-      exited = true;
-      const error = new Error(`server exited (${signal ?? code})`);
-      for (const waiter of pending.values()) waiter.reject(error);
-      pending.clear();
-      resolve();
-    }),
-  );
-  const write = (message) => child.stdin.write(JSON.stringify(message) + '\n');
-
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const send = (line) => {
+    if (out === '') queueMicrotask(flush);
+    out += line;
+  };
   return {
     request(method, params) {
       const id = nextId++;
-      return new Promise((resolve, reject) => {
-        if (exited) return reject(new Error('server exited'));
-        pending.set(id, { resolve, reject });
-        write({ jsonrpc: '2.0', id, method, params });
-      });
+      let body = JSON.stringify(params);
+      if (modern) body = body.length === 2 ? `{"_meta":${META}}` : `${body.slice(0, -1)},"_meta":${META}}`;
+      send(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${body}}\n`);
+      return new Promise((resolve) => pending.set(id, resolve));
     },
-    notify(method, params) {
-      write(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
-    },
+    notify: (json) => send(`${json}\n`),
     async close() {
       child.stdin.end();
       const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
-      await exitedPromise;
+      await exited;
       clearTimeout(timer);
     },
   };
 }
 
-function httpRpc({ url }) {
+function http({ url }) {
   let nextId = 1;
-  /** @type {Record<string, string>} */
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-
-  async function post(message) {
-    const res = await undiciRequest(url, { method: 'POST', headers, body: JSON.stringify(message) });
-    const sessionId = res.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') headers['mcp-session-id'] = sessionId;
-    if (res.statusCode === 202) {
-      await res.body.dump();
-      return undefined;
-    }
+  async function post(body) {
+    const res = await request(url, { method: 'POST', headers, body });
+    const session = res.headers['mcp-session-id'];
+    if (session !== undefined) headers['mcp-session-id'] = session;
     const text = await res.body.text();
+    if (res.statusCode === 202) return undefined;
     if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
-    const type = String(res.headers['content-type'] ?? '');
-    if (type.startsWith('application/json')) return JSON.parse(text);
-    // text/event-stream: the answer is the `data:` of the event that carries our id.
-    for (const event of text.split(/\r?\n\r?\n/)) {
-      const data = event
-        .split(/\r?\n/)
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(l[5] === ' ' ? 6 : 5))
-        .join('\n');
-      if (data === '') continue;
-      const parsed = JSON.parse(data);
-      if (parsed.id === message.id && parsed.method === undefined) return parsed;
-    }
-    throw new Error('no answer in the event stream');
+    return text;
   }
-
   return {
     async request(method, params) {
       const id = nextId++;
-      const answer = await post({ jsonrpc: '2.0', id, method, params });
-      if (method === 'initialize') headers['mcp-protocol-version'] = answer.result?.protocolVersion ?? PROTOCOL_VERSION;
-      if (answer.error !== undefined) throw rpcError(answer.error);
-      return answer.result;
+      const text = await post(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${JSON.stringify(params)}}`);
+      let message;
+      if (text.charCodeAt(0) === 123 /* { */) message = JSON.parse(text);
+      else {
+        // SSE: the `data:` line of the event that answers this id (the server's answer is one line).
+        for (let at = text.indexOf('data:'); at !== -1; at = text.indexOf('data:', at + 5)) {
+          const end = text.indexOf('\n', at);
+          const candidate = JSON.parse(text.slice(at + 5, end === -1 ? undefined : end));
+          if (candidate.id === id) {
+            message = candidate;
+            break;
+          }
+        }
+        if (message === undefined) throw new Error('no answer in the event stream');
+      }
+      if (message.error !== undefined) return failure(message.error);
+      if (method === 'initialize') headers['mcp-protocol-version'] = message.result.protocolVersion;
+      return message.result;
     },
-    notify: (method, params) =>
-      post(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }),
+    notify: (json) => post(json),
     async close() {
       if (headers['mcp-session-id'] === undefined) return;
-      const res = await undiciRequest(url, { method: 'DELETE', headers });
+      const res = await request(url, { method: 'DELETE', headers });
       await res.body.dump();
     },
   };

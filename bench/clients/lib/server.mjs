@@ -3,12 +3,12 @@
 // `echo`, `blob` and N filler tools, over stdio or Streamable HTTP on 127.0.0.1.
 //
 //   node server.mjs --transport stdio [--tools N] [--max-lifetime ms]
-//   node server.mjs --transport http  [--tools N] [--max-lifetime ms]
+//   node server.mjs --transport http  [--json] [--tools N] [--max-lifetime ms]
 //        prints `listening http://127.0.0.1:<port>/mcp` on stdout once ready.
 //
-// HTTP runs in session mode with JSON responses (`enableJsonResponse`): one Server and transport per
-// session, each POST answered with a plain JSON body — the cheapest path of the SDK's server for every
-// client, so no client's choice of stream handling is favoured.
+// HTTP runs in session mode, one Server and transport per session. By default each POST is answered
+// with an SSE stream, as the SDK's server does out of the box (what a user's client meets); `--json`
+// turns on `enableJsonResponse` (a plain JSON body), the second, labelled variant.
 //
 // It stops by itself: when stdin (a pipe from the parent) ends, when the parent process goes away, on
 // SIGTERM/SIGINT, and after --max-lifetime ms (default 10 minutes) whatever happens.
@@ -27,6 +27,7 @@ const flag = (name, fallback) => {
 };
 const transportKind = flag('transport', 'stdio');
 const fillerCount = Number(flag('tools', '0'));
+const jsonResponses = args.includes('--json');
 const maxLifetime = Number(flag('max-lifetime', String(10 * 60_000)));
 const MAX_BLOB = 64 * 1024 * 1024;
 if (
@@ -35,7 +36,7 @@ if (
   fillerCount < 0 ||
   !(maxLifetime > 0)
 ) {
-  console.error('usage: server.mjs --transport stdio|http [--tools N] [--max-lifetime ms]');
+  console.error('usage: server.mjs --transport stdio|http [--json] [--tools N] [--max-lifetime ms]');
   process.exit(2);
 }
 
@@ -158,7 +159,7 @@ if (transportKind === 'stdio') {
   server.onclose = () => stop('transport closed');
   await server.connect(new StdioServerTransport());
 } else {
-  // ---------- Streamable HTTP, session mode, JSON responses ----------
+  // ---------- Streamable HTTP, session mode, SSE answers (JSON ones with --json) ----------
   /** @type {Map<string, StreamableHTTPServerTransport>} */
   const sessions = new Map();
   const readBody = (req) =>
@@ -205,7 +206,7 @@ if (transportKind === 'stdio') {
         const server = makeServer();
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
-          enableJsonResponse: true,
+          enableJsonResponse: jsonResponses,
           onsessioninitialized: (id) => sessions.set(id, transport),
           onsessionclosed: (id) => sessions.delete(id),
         });

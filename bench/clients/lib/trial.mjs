@@ -129,13 +129,21 @@ const STEPS = {
     for (let i = 0; i < p.warmup; i++) await client.listTools();
     const times = [];
     const w0 = clockUs();
+    const cpu0 = process.cpuUsage();
     for (let i = 0; i < p.lists && !outOfTime(); i++) {
       const t0 = performance.now();
       const tools = await client.listTools();
       times.push(performance.now() - t0);
       if (tools.length !== p.tools) throw new Error(`tools/list gave ${tools.length} tools, expected ${p.tools}`);
     }
-    return { lists: times.length, msPerList: median(times), minMs: Math.min(...times), windowUs: [w0, clockUs()] };
+    const cpuMsPerList = cpuMicros(cpu0) / 1000 / times.length;
+    return {
+      lists: times.length,
+      msPerList: median(times),
+      minMs: Math.min(...times),
+      cpuMsPerList,
+      windowUs: [w0, clockUs()],
+    };
   },
   async blob(client, p) {
     await sequential(client, 20, false);
@@ -163,6 +171,8 @@ const STEPS = {
       windowUs,
     };
   },
+  /** The era scenario: `concurrent` against the dual-era server, in the era the target names. */
+  era: (client, p) => STEPS.concurrent(client, p),
   async rss(client, p) {
     // Warm up until V8's young generation has stopped growing (bounded): its growth under allocation
     // pressure is sizing, not a leak, and would otherwise land in whichever window it happens to fall.
