@@ -165,7 +165,7 @@ export class ServerTasks {
       }
       throw error;
     }
-    return this.#context.readResult(raw, task === undefined ? undefined : this.#originFor(task));
+    return this.#context.readResult(raw, task === undefined ? undefined : originOf(task));
   }
 
   /**
@@ -230,7 +230,7 @@ export class ServerTasks {
         await this.#request('tasks/list', cursor === undefined ? {} : { cursor }, options),
         this.name,
       );
-      for (const state of page.tasks) tasks.push(this.#bareState(state));
+      for (const state of page.tasks) tasks.push(new Task(this.name, state));
       if (page.nextCursor === undefined) return tasks;
       if (seen.has(page.nextCursor)) throw new PaginationError('cursor-loop', this.name, 'tasks/list', pages, tasks);
       if (pages >= this.#context.maxPages)
@@ -283,10 +283,6 @@ export class ServerTasks {
     return new Task(this.name, read, origin === undefined ? {} : { origin });
   }
 
-  #bareState(state: TaskState): Task {
-    return new Task(this.name, state);
-  }
-
   #bare(taskId: string): Task {
     const now = new Date(0).toISOString();
     return new Task(this.name, { taskId, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: null });
@@ -295,10 +291,6 @@ export class ServerTasks {
   #withResult(state: TaskState, origin: TaskOrigin | undefined): TaskState {
     if (state.result === undefined) return state;
     return { ...state, result: this.#context.readResult(state.result, origin) };
-  }
-
-  #originFor(task: Task): TaskOrigin | undefined {
-    return originOf(task);
   }
 
   /** -32602 on a task request: the server does not know the id (expired, when it says so). */

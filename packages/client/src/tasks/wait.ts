@@ -14,7 +14,7 @@ import type { CallToolResult } from '../types/entities.js';
 import type { Lifetime } from './book.js';
 import { TaskCancelledError, TaskExpiredError, TaskFailedError, TaskInputError, TaskTimeoutError } from './errors.js';
 import { outcome, type ServerTasks } from './server-tasks.js';
-import type { Task } from './task.js';
+import type { Task, TaskErrorDetail } from './task.js';
 
 /** The interval used when the server suggests none (ms). */
 export const DEFAULT_POLL_INTERVAL_MS = 1_000;
@@ -261,12 +261,7 @@ async function settleThroughResult(
     final = task;
   }
   if (failure !== undefined) {
-    const e = failure as { rpcCode?: number; serverMessage?: string; data?: unknown };
-    return final.with({
-      ...final,
-      status: final.terminal ? final.status : 'failed',
-      error: { code: e.rpcCode ?? ErrorCode.InternalError, message: e.serverMessage ?? '', data: e.data },
-    });
+    return final.with({ ...final, status: final.terminal ? final.status : 'failed', error: failureDetail(failure) });
   }
   return final.with({ ...final, status: final.terminal ? final.status : 'completed', result });
 }
@@ -284,11 +279,7 @@ async function withLegacyOutcome(
   } catch (error) {
     if (error instanceof TaskCancelledError) return error.task ?? task;
     if (!isTaskFailure(error)) throw error;
-    const e = error as { rpcCode?: number; serverMessage?: string; data?: unknown };
-    return task.with({
-      ...task,
-      error: { code: e.rpcCode ?? ErrorCode.InternalError, message: e.serverMessage ?? '', data: e.data },
-    });
+    return task.with({ ...task, error: failureDetail(error) });
   }
 }
 
@@ -336,6 +327,12 @@ function cancels(error: unknown): boolean {
 }
 
 const isTaskFailure = (error: unknown): boolean => error instanceof TaskFailedError;
+
+/** The JSON-RPC error a `TaskFailedError` from `tasks/result` carries, as a failed task's `error`. */
+function failureDetail(error: unknown): TaskErrorDetail {
+  const e = error as { rpcCode?: number; serverMessage?: string; data?: unknown };
+  return { code: e.rpcCode ?? ErrorCode.InternalError, message: e.serverMessage ?? '', data: e.data };
+}
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
