@@ -1,5 +1,6 @@
 // The official TypeScript SDK v2 client (@modelcontextprotocol/client 2.4.0), in its default
-// (legacy, initialize-handshake) version negotiation, which is what an SDK 1.x server speaks.
+// (legacy, initialize-handshake) version negotiation, which is what an SDK 1.x server speaks; in the era
+// scenario pinned to MCP 2026-07-28 (`versionNegotiation: { mode: { pin } }`) or to the legacy handshake.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
@@ -8,9 +9,15 @@ export const label = 'sdk v2';
 // The SDK's stdio transport refuses a message over 10 MiB by default: raised (like mcpc's own
 // bound) so the 16 MiB blob scenario can run.
 const MAX_MESSAGE = 64 * 1024 * 1024;
-/** @param {{ transport: 'stdio', command: string, args: string[] } | { transport: 'http', url: string }} target */
+/** @param {{ transport: 'stdio', command: string, args: string[], era?: 'modern' | 'classic' } | { transport: 'http', url: string }} target */
 export async function connect(target) {
-  const client = new Client({ name: 'mcpc-bench', version: '1.0.0' });
+  const versionNegotiation =
+    target.era === 'modern'
+      ? { mode: { pin: '2026-07-28' } }
+      : target.era === 'classic'
+        ? { mode: 'legacy' }
+        : undefined;
+  const client = new Client({ name: 'mcpc-bench', version: '1.0.0' }, versionNegotiation && { versionNegotiation });
   const transport =
     target.transport === 'stdio'
       ? new StdioClientTransport({

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The era benchmark server: the official SDK v2 server (@modelcontextprotocol/server 2.4.0), which
-// speaks MCP 2026-07-28 and, through its legacy leg, the classic initialize handshake, with `echo` over stdio.
+// speaks MCP 2026-07-28 and, through its legacy leg, the classic initialize handshake, with `echo` over stdio
+// (and `era`, which answers the protocol revision a request came in, or `classic`).
 //
 //   node server-modern.mjs [--max-lifetime ms]
 //
@@ -34,6 +35,11 @@ function factory() {
   // A second tool: every trial checks that tools/list gave at least echo and blob.
   server.registerTool('blob', { description: 'Unused in the era scenario', inputSchema: echoInput }, async () => ({
     content: [{ type: 'text', text: '' }],
+  }));
+  // Which era a request came in: the trial asks once before measuring, so a client that fell back to
+  // the other era cannot be counted in the wrong column.
+  server.registerTool('era', { description: 'The era of this request' }, async (ctx) => ({
+    content: [{ type: 'text', text: ctx.mcpReq.envelope?.['io.modelcontextprotocol/protocolVersion'] ?? 'classic' }],
   }));
   return server;
 }

@@ -172,7 +172,13 @@ const STEPS = {
     };
   },
   /** The era scenario: `concurrent` against the dual-era server, in the era the target names. */
-  era: (client, p) => STEPS.concurrent(client, p),
+  async era(client, p) {
+    // The server says which era the request came in: a client that fell back would be measured in the wrong column.
+    const seen = (await client.callTool('era', {}))?.content?.[0]?.text;
+    const expected = target.era === 'modern' ? '2026-07-28' : 'classic';
+    if (seen !== expected) throw new Error(`the era scenario expected ${expected} but the server saw ${seen}`);
+    return STEPS.concurrent(client, p);
+  },
   async rss(client, p) {
     // Warm up until V8's young generation has stopped growing (bounded): its growth under allocation
     // pressure is sizing, not a leak, and would otherwise land in whichever window it happens to fall.

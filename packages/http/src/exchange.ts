@@ -1,6 +1,7 @@
 // One HTTP exchange with the retry policy (connection failures and 5xx, for what is safe to re-send) and the auth seam.
 import type { Readable } from 'node:stream';
 import type { AuthProvider } from '@mcpc/jsonrpc';
+import type { AbortLink } from './abort.js';
 import { destroyQuietly, followBody } from './body.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { HttpErrorCode } from './codes.js';
@@ -31,12 +32,14 @@ export interface Exchange {
   readonly headers: Record<string, string>;
   readonly body?: string;
   readonly signal: AbortSignal;
+  /** The same abort as `signal`, read instead of it where it will do (see `HttpRequest.abort`). */
+  readonly abort?: AbortLink | undefined;
   /** Safe to send again when it most likely did not reach the server. */
   readonly retryable: boolean;
   /** For error messages: the JSON-RPC method being carried. */
   readonly rpcMethod?: string | undefined;
   /** Idle time allowed between body chunks; 0 for long-lived streams. */
-  readonly bodyTimeout?: number;
+  readonly bodyTimeout?: number | undefined;
   /** A stream that may stay open for as long as the host wants it: outside the connection bound (see `HttpRequest.longLived`). */
   readonly longLived?: boolean;
   /** A notification or a reply: on connections of its own (see `HttpRequest.control`). */
@@ -89,14 +92,18 @@ export async function exchange(client: HttpClient, options: ExchangeSettings, x:
         method: x.method,
         headers,
         body: x.body,
-        signal: x.signal,
+        // Read only if the client needs it: with an AbortLink it may not exist yet.
+        get signal() {
+          return x.signal;
+        },
+        abort: x.abort,
         headersTimeout: options.readTimeout,
         bodyTimeout: x.bodyTimeout ?? options.readTimeout,
-        ...(x.longLived === true && { longLived: true }),
-        ...(x.control === true && { control: true }),
+        longLived: x.longLived === true,
+        control: x.control === true,
       });
     } catch (error) {
-      if (x.signal.aborted) throw x.signal.reason;
+      if ((x.abort ?? x.signal).aborted) throw (x.abort ?? x.signal).reason;
       // Not a network failure: the client is missing (undici not installed where it is needed), or the
       // proxy variables name no usable proxy.
       if (error instanceof HttpClientUnavailableError || error instanceof ProxyConfigError) throw error;

@@ -14,8 +14,9 @@ export type {
 export { proxyConfigured } from './proxy.js';
 export { exchange, discard, header, type Exchange, type ExchangeSettings } from './exchange.js';
 export { bodyChunks, readText, readPlainText, isIdentityEncoding, destroyQuietly, ACCEPT_ENCODING } from './body.js';
-export { readSse, isAcceptableEventId, type SseEvent, type SseHandlers } from './sse.js';
+export { readSse, readSseBody, isAcceptableEventId, type SseEvent, type SseHandlers } from './sse.js';
 export { Sends, type Send } from './sends.js';
+export { Abort, linkTo, type AbortLink } from './abort.js';
 export { backoffDelay, sleep, untilAborted, type BackoffOptions } from './backoff.js';
 export { ReplyQueue, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES } from './replies.js';
 export { atLeastOne } from './limits.js';

@@ -1,35 +1,43 @@
 // The messages a transport is sending, each abortable by request id, by signal, or all at once.
 import type { JsonRpcId, JsonRpcMessage } from '@mcpc/jsonrpc';
+import { Abort, type AbortLink } from './abort.js';
 
 /** One message on its way: its signal, and the release to call once it is done (in a `finally`). */
 export interface Send {
+  /** Made on first use: prefer `abort` where an AbortLink will do. */
   readonly signal: AbortSignal;
+  /** The same abort, without an AbortSignal unless one is asked for. */
+  readonly abort: AbortLink;
   readonly done: () => void;
 }
 
 /**
- * The messages a transport is sending, each under an AbortController of its own, so that one can be
- * aborted by request id (`Transport.abandon`), by a signal the caller passed, or all at once on close —
- * without `AbortSignal.any` and its listeners on a shared signal for every message.
+ * The messages a transport is sending, each under an abort of its own, so that one can be aborted by
+ * request id (`Transport.abandon`), by a signal the caller passed, or all at once on close — without
+ * `AbortSignal.any` and its listeners on a shared signal for every message, and without an
+ * AbortController per message either (see AbortLink): the signal is made only if something asks.
  */
 export class Sends {
-  readonly #all = new Set<AbortController>();
-  readonly #requests = new Map<JsonRpcId, AbortController>();
+  readonly #all = new Set<Abort>();
+  readonly #requests = new Map<JsonRpcId, Abort>();
 
   /** Registers `message`; `signal` (if any) aborts it too. */
   begin(message: JsonRpcMessage, signal: AbortSignal | undefined): Send {
-    const controller = new AbortController();
+    const abort = new Abort();
     const id = 'method' in message && 'id' in message ? message.id : undefined;
-    this.#all.add(controller);
-    if (id !== undefined) this.#requests.set(id, controller);
-    const unlink = signal === undefined ? undefined : follow(signal, controller);
+    this.#all.add(abort);
+    if (id !== undefined) this.#requests.set(id, abort);
+    const unlink = signal === undefined ? undefined : follow(signal, abort);
     return {
-      signal: controller.signal,
+      get signal() {
+        return abort.signal;
+      },
+      abort,
       done: () => {
         unlink?.();
-        this.#all.delete(controller);
+        this.#all.delete(abort);
         // A retried id may have been registered again by a later send: only our own entry goes.
-        if (id !== undefined && this.#requests.get(id) === controller) this.#requests.delete(id);
+        if (id !== undefined && this.#requests.get(id) === abort) this.#requests.delete(id);
       },
     };
   }
@@ -41,17 +49,17 @@ export class Sends {
 
   /** Aborts every send (the transport is closing or failed). */
   abortAll(reason: Error): void {
-    for (const controller of this.#all) controller.abort(reason);
+    for (const abort of this.#all) abort.abort(reason);
   }
 }
 
-/** Aborts `controller` when `signal` fires; returns the unlink. */
-function follow(signal: AbortSignal, controller: AbortController): (() => void) | undefined {
+/** Aborts `abort` when `signal` fires; returns the unlink. */
+function follow(signal: AbortSignal, abort: Abort): (() => void) | undefined {
   if (signal.aborted) {
-    controller.abort(signal.reason);
+    abort.abort(signal.reason);
     return undefined;
   }
-  const onAbort = (): void => controller.abort(signal.reason);
+  const onAbort = (): void => abort.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   return () => signal.removeEventListener('abort', onAbort);
 }

@@ -1,32 +1,13 @@
-// Server-sent events read from body chunks, each event bounded, ids checked before they are echoed.
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { ResponseTooLargeError } from './errors.js';
+// Server-sent events read from a body or from byte chunks, each event bounded, ids checked before they are echoed.
+import type { Readable } from 'node:stream';
+import { bodyChunks, destroyQuietly, followBody, isIdentityEncoding } from './body.js';
+import { SseParser, type SseCallbacks } from './sse-parser.js';
 
-export interface SseEvent {
-  readonly event: string | undefined;
-  readonly data: string;
-}
+export { isAcceptableEventId, type SseEvent } from './sse-parser.js';
 
-export interface SseHandlers {
-  /** A complete event. The id, when valid, was already recorded through `onId`. */
-  onEvent(event: SseEvent): void;
-  onId(id: string): void;
-  onRetry(ms: number): void;
-  /** A bad id or a malformed field: reported, the stream goes on. */
-  onWarning(message: string): void;
+export interface SseHandlers extends SseCallbacks {
   /** Asked after each chunk: true stops reading there (the stream is released, nothing is thrown). */
-  readonly stop?: () => boolean;
-}
-
-const MAX_EVENT_ID_LENGTH = 256;
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-
-/**
- * Event ids are echoed back in `Last-Event-ID`: one with control characters could inject a header, and
- * an enormous one costs every reconnect. Only short, printable ASCII ids are kept.
- */
-export function isAcceptableEventId(id: string): boolean {
-  return id.length <= MAX_EVENT_ID_LENGTH && PRINTABLE_ASCII.test(id);
+  readonly stop?: (() => boolean) | undefined;
 }
 
 /**
@@ -39,32 +20,59 @@ export async function readSse(
   maxBufferChars: number,
   handlers: SseHandlers,
 ): Promise<void> {
-  let overflow: ResponseTooLargeError | undefined;
-  const parser = createParser({
-    maxBufferSize: maxBufferChars,
-    onEvent(message: EventSourceMessage) {
-      if (message.id !== undefined) {
-        if (isAcceptableEventId(message.id)) handlers.onId(message.id);
-        else
-          handlers.onWarning(
-            `ignored an SSE event id that is too long or not printable ASCII (${message.id.length} chars)`,
-          );
-      }
-      handlers.onEvent({ event: message.event, data: message.data });
-    },
-    onRetry: (ms: number) => handlers.onRetry(ms),
-    onError(error) {
-      if (error.type === 'max-buffer-size-exceeded')
-        overflow = new ResponseTooLargeError(maxBufferChars, 'an SSE event');
-      else handlers.onWarning(`malformed SSE field (${error.type})`);
-    },
-  });
-  const decoder = new TextDecoder('utf-8');
+  const parser = new SseParser(maxBufferChars, handlers);
   for await (const chunk of chunks) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    if (overflow !== undefined) throw overflow;
+    parser.feed(chunk);
+    if (parser.overflow !== undefined) throw parser.overflow;
     if (handlers.stop?.() === true) return; // leaving the loop releases the body
   }
-  parser.feed(decoder.decode());
-  if (overflow !== undefined) throw overflow;
+}
+
+/**
+ * Reads the SSE events of a response body, as {@link readSse} does with `bodyChunks(body, …)`. An
+ * uncompressed body (nearly all of them) is read off its 'data' events: an async iterator per body
+ * (its promises, its end-of-stream watcher) cost more than parsing a small answer. Resolves when the
+ * body ends or `stop` says so (the body is released then); rejects when it fails, closes before its
+ * end, or an event outgrows the bound.
+ */
+export function readSseBody(
+  body: Readable,
+  contentEncoding: string | undefined,
+  maxBufferChars: number,
+  handlers: SseHandlers,
+): Promise<void> {
+  if (!isIdentityEncoding(contentEncoding))
+    return readSse(bodyChunks(body, contentEncoding, undefined), maxBufferChars, handlers);
+  return new Promise<void>((resolve, reject) => {
+    const parser = new SseParser(maxBufferChars, handlers);
+    const leave = (error?: unknown): void => {
+      stop();
+      destroyQuietly(body);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const stop = followBody(
+      body,
+      (chunk) => {
+        try {
+          parser.feed(chunk);
+        } catch (error) {
+          return leave(error);
+        }
+        if (parser.overflow !== undefined) leave(parser.overflow);
+        else if (handlers.stop?.() === true) leave();
+      },
+      (end) => {
+        if (end === 'end') resolve();
+        else if (end === 'close')
+          // Destroyed without an error (aborted): the body did not end.
+          reject(
+            Object.assign(new Error('the response body closed before it ended'), {
+              code: 'ERR_STREAM_PREMATURE_CLOSE',
+            }),
+          );
+        else reject(end);
+      },
+    );
+  });
 }

@@ -1,5 +1,6 @@
 // The shapes every HTTP client here shares: a request, a response, the client, the choice between them.
 import type { Readable } from 'node:stream';
+import type { AbortLink } from './abort.js';
 
 export type HttpMethod = 'POST' | 'GET' | 'DELETE';
 
@@ -21,6 +22,11 @@ export interface HttpRequest {
   readonly body: string | undefined;
   /** Aborts the exchange, before or after the response headers. */
   readonly signal: AbortSignal;
+  /**
+   * The same abort as `signal`, as an AbortLink: when given, a client that can listens here and leaves
+   * `signal` unread (it may be made on first read: see `Sends`).
+   */
+  readonly abort?: AbortLink | undefined;
   /** Milliseconds to wait for the response headers. */
   readonly headersTimeout: number;
   /** Milliseconds of silence allowed between body chunks; 0 for none. */

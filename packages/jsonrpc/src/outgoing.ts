@@ -10,6 +10,20 @@ import { Pending, RequestSendOptions, withProgressToken } from './pending.js';
 import type { MessageInfo, Transport, TransportSendOptions } from './transport.js';
 
 const RECENTLY_ABANDONED_LIMIT = 256;
+// What `captureSettlers` last received; read right after `new Promise`, whose executor runs at once.
+const noop = (): void => {};
+const captured: { resolve: (value: unknown) => void; reject: (error: Error) => void } = {
+  resolve: noop,
+  reject: noop,
+};
+/** A promise executor shared by every request: a closure (and its context) per request was ~3% of scavenges. */
+function captureSettlers(resolve: (value: never) => void, reject: (error: Error) => void): void {
+  captured.resolve = resolve as (value: unknown) => void;
+  captured.reject = reject;
+}
+
+// No send is being watched: never pushed to, as no promise equals an undefined `#sent`.
+const NO_GROUP: Pending[] = [];
 
 /** What the outgoing side needs of the engine it belongs to. */
 export interface OutgoingHost {
@@ -38,6 +52,9 @@ export class OutgoingRequests {
   // Ids we gave up on: a late answer to one is expected and logged quietly, unlike an unsolicited one.
   readonly #abandoned = new Set<JsonRpcId>();
   readonly #deadlines = new Deadlines<Pending>((pending) => this.#expire(pending));
+  /** The last send promise not yet settled, and the requests waiting on it (see {@link #watchSend}). */
+  #sent: Promise<void> | undefined;
+  #sentGroup: Pending[] = NO_GROUP;
 
   constructor(
     host: OutgoingHost,
@@ -67,13 +84,13 @@ export class OutgoingRequests {
     const message: JsonRpcRequest =
       params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 
-    // Settled through its Pending; the executor captures nothing else (this runs on every call).
-    let resolve!: (result: T) => void;
-    let reject!: (error: Error) => void;
-    const answer = new Promise<T>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
+    // Settled through its Pending. No closure is made here (this runs on every call): the executor is
+    // shared, and one capturing `id` or `method` would put them in a context allocated per call.
+    const answer = new Promise<T>(captureSettlers);
+    const resolve = captured.resolve as (result: T) => void;
+    const reject = captured.reject;
+    // Not kept past this call: they hold the promise, and the promise will hold the result.
+    captured.resolve = captured.reject = noop;
     const timeoutMs = options.timeout ?? this.#requestTimeout;
     const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
     const resetOnProgress =
@@ -92,12 +109,8 @@ export class OutgoingRequests {
     );
     this.#pending.set(id, pending);
     if (timed) this.#deadlines.schedule(pending, timeoutMs);
-    if (signal !== undefined) {
-      pending.callerSignal = signal;
-      pending.onCallerAbort = () => this.#abandon(id, new AbortError(method, signal.reason));
-      signal.addEventListener('abort', pending.onCallerAbort, { once: true });
-    }
-    if (host.log.tracing) host.log.trace(() => `→ request ${method} id=${id}`);
+    if (signal !== undefined) this.#listen(pending, signal);
+    if (host.log.tracing) traceRequest(host.log, pending);
 
     // A transport with `abandon` hears there when the request is given up on, and gets no signal; any
     // other gets one (made only if it reads it) that fires when the request is abandoned for any reason.
@@ -111,8 +124,41 @@ export class OutgoingRequests {
       // A transport that throws instead of rejecting fails the request all the same.
       sent = Promise.reject(error);
     }
-    sent.then(undefined, (error: unknown) => this.#sendFailed(pending, error));
+    this.#watchSend(sent, pending);
     return answer;
+  }
+
+  /** Abandons `pending` when the caller's signal fires. Apart from `request`, whose locals no closure may capture. */
+  #listen(pending: Pending, signal: AbortSignal): void {
+    pending.callerSignal = signal;
+    pending.onCallerAbort = () => this.#abandon(pending.id, new AbortError(pending.method, signal.reason));
+    signal.addEventListener('abort', pending.onCallerAbort, { once: true });
+  }
+
+  /**
+   * Fails `pending` if `sent` rejects. A transport that writes the frames of one turn together hands
+   * them all the same promise: those requests share one reaction (a closure, a reaction and a derived
+   * promise per request: ~3.5% of all scavenges in a 64-in-flight engine benchmark).
+   */
+  #watchSend(sent: Promise<void>, pending: Pending): void {
+    if (sent === this.#sent) {
+      this.#sentGroup.push(pending);
+      return;
+    }
+    const group = [pending];
+    this.#sent = sent;
+    this.#sentGroup = group;
+    // Once settled, the promise takes no more members: a transport returning one settled promise for
+    // several sends gets a reaction each time, as the group's reaction has already run.
+    const done = (): void => {
+      if (this.#sent !== sent) return;
+      this.#sent = undefined;
+      this.#sentGroup = NO_GROUP;
+    };
+    sent.then(done, (error: unknown) => {
+      done();
+      for (const member of group) this.#sendFailed(member, error);
+    });
   }
 
   #sendFailed(pending: Pending, error: unknown): void {
@@ -256,4 +302,9 @@ export class OutgoingRequests {
       host.log.log('error', `the transport's abandon() threw: ${escapeForLog(asError(error).message)}`);
     }
   }
+}
+
+/** The debug line of a request sent (a function of its own: see the note in `request`). */
+function traceRequest(log: EngineLog, pending: Pending): void {
+  log.trace(() => `→ request ${pending.method} id=${pending.id}`);
 }

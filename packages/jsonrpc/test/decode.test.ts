@@ -36,6 +36,18 @@ describe('decodeMessage: valid messages', () => {
     expect(r).toEqual({ ok: true, message: { jsonrpc: '2.0', id: 7, result: null } });
   });
 
+  it('drops the members of a result response that JSON-RPC does not define, "__proto__" included', () => {
+    for (const extra of ['"extra":true', '"__proto__":{"polluted":true}']) {
+      const r = decodeMessage(`{"result":{"a":1},${extra},"jsonrpc":"2.0","id":3}`);
+      expect(r.ok && Object.keys(r.message)).toEqual(['jsonrpc', 'id', 'result']);
+      expect(r).toEqual({ ok: true, message: { jsonrpc: '2.0', id: 3, result: { a: 1 } } });
+    }
+    // validateMessage never hands back the caller's own object, even a well-formed one.
+    const value = { jsonrpc: '2.0', id: 1, result: 1 };
+    const v = validateMessage(value);
+    expect(v.ok && v.message).not.toBe(value);
+  });
+
   it('keeps a "__proto__" key as data, never as a prototype', () => {
     const r = decodeMessage('{"jsonrpc":"2.0","method":"m","params":{"__proto__":{"polluted":true}}}');
     expect(r.ok).toBe(true);

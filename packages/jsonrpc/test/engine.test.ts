@@ -84,6 +84,41 @@ describe('requests and responses', () => {
     await expect(p).rejects.toThrow('not writable');
     expect(engine.pendingCount).toBe(0);
   });
+
+  it('fails every request whose frame shared a failed write, and only those', async () => {
+    // A transport that writes a turn's frames together hands them one promise (the stdio transport does).
+    const { peer, engine } = await open();
+    let fail!: (error: Error) => void;
+    const shared = new Promise<void>((_, reject) => (fail = reject));
+    peer.send = () => shared;
+    const a = engine.request('a');
+    const b = engine.request('b');
+    peer.send = () => Promise.resolve();
+    const c = engine.request('c');
+    fail(new TransportError('write EPIPE'));
+    await expect(a).rejects.toThrow('write EPIPE');
+    await expect(b).rejects.toThrow('write EPIPE');
+    expect(engine.pendingCount).toBe(1);
+    peer.serverSends({ jsonrpc: '2.0', id: 3, result: 'C' });
+    await expect(c).resolves.toBe('C');
+  });
+
+  it('fails each request on a transport that returns one settled promise for every send', async () => {
+    const { peer, engine } = await open();
+    const refused = Promise.reject(new TransportError('closed'));
+    refused.catch(() => {});
+    peer.send = () => refused;
+    await expect(engine.request('a')).rejects.toThrow('closed');
+    // After the shared promise's reaction has run: a later request gets one of its own.
+    await expect(engine.request('b')).rejects.toThrow('closed');
+    const ok = Promise.resolve();
+    peer.send = () => ok;
+    const c = engine.request('c');
+    await tick();
+    peer.serverSends({ jsonrpc: '2.0', id: 3, result: 'C' });
+    await expect(c).resolves.toBe('C');
+    expect(engine.pendingCount).toBe(0);
+  });
 });
 
 describe('timeouts and cancellation', () => {

@@ -35,6 +35,9 @@ export class LineDecoder {
 
   push(chunk: Buffer): void {
     let start = 0;
+    // Checked once for the chunk rather than per line: a newline is never inside a UTF-8 sequence, so
+    // every line of a valid chunk is valid. A chunk that is not (one cut mid-character) goes line by line.
+    let utf8: boolean | undefined;
     // Each turn consumes through one newline, so the loop runs at most once per line in the chunk.
     while (!this.#stopped && start < chunk.length) {
       const newline = chunk.indexOf(LF, start);
@@ -45,9 +48,13 @@ export class LineDecoder {
         this.#pendingBytes += chunk.length - start;
         return;
       }
-      const piece = chunk.subarray(start, newline);
+      if (this.#pendingBytes === 0 && (utf8 ??= isUtf8(chunk))) {
+        // A whole line inside the chunk: decoded straight from it, with no view made of it.
+        this.#emitRange(chunk, start, newline);
+      } else {
+        this.#emit(chunk.subarray(start, newline), 1);
+      }
       start = newline + 1;
-      this.#emit(piece, 1);
     }
   }
 
@@ -89,6 +96,14 @@ export class LineDecoder {
     }
   }
 
+  /** `#emit` for the bytes `start` to `newline` of a valid UTF-8 chunk, with nothing pending. */
+  #emitRange(chunk: Buffer, start: number, newline: number): void {
+    const end = newline > start && chunk[newline - 1] === CR ? newline - 1 : newline;
+    if (end - start > this.#maxLineBytes) return this.#overflow();
+    if (isBlankRange(chunk, start, end)) return;
+    this.#handlers.line(chunk.toString('utf8', start, end), newline + 1 - start);
+  }
+
   #overflow(): void {
     this.stop();
     this.#handlers.overflow();
@@ -97,8 +112,12 @@ export class LineDecoder {
 
 /** Blank and whitespace-only lines carry no message; servers emit them and they must not count as errors. */
 function isBlank(line: Buffer): boolean {
-  for (let i = 0; i < line.length; i++) {
-    const byte = line[i];
+  return isBlankRange(line, 0, line.length);
+}
+
+function isBlankRange(bytes: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const byte = bytes[i];
     if (byte !== 0x20 && byte !== 0x09 && byte !== CR) return false;
   }
   return true;

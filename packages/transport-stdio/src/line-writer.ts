@@ -183,10 +183,11 @@ class Batch {
   length = 0;
 
   constructor() {
-    this.promise = new Promise<void>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
+    // A shared executor: a closure of its own per batch (one per turn of the event loop) cost an allocation.
+    this.promise = new Promise<void>(captureSettlers);
+    this.resolve = captured.resolve;
+    this.reject = captured.reject;
+    captured.resolve = captured.reject = noop;
   }
 
   add(data: string): void {
@@ -197,4 +198,12 @@ class Batch {
   data(): string {
     return this.#parts.length === 1 ? this.#parts[0]! : this.#parts.join('');
   }
+}
+
+const noop = (): void => {};
+// What `captureSettlers` last received; read right after `new Promise`, whose executor runs at once.
+const captured: { resolve: () => void; reject: (error: Error) => void } = { resolve: noop, reject: noop };
+function captureSettlers(resolve: () => void, reject: (error: Error) => void): void {
+  captured.resolve = resolve;
+  captured.reject = reject;
 }

@@ -216,8 +216,13 @@ export class StdioTransport implements Transport {
     const sink = this.#sink;
     if (sink === undefined || this.#sinkClosed) return;
     const decoded = decodeMessage(content);
-    if (decoded.ok) this.#guard('sink.message', () => sink.message(decoded.message, { byteLength: frameBytes }));
-    else this.#guard('sink.error', () => sink.error(decoded.error));
+    if (!decoded.ok) return this.#guard('sink.error', () => sink.error(decoded.error));
+    // #guard inlined: this runs once per message, and its closure was a per-message allocation.
+    try {
+      sink.message(decoded.message, { byteLength: frameBytes });
+    } catch (error) {
+      this.#log('error', `sink.message threw: ${escapeForLog(error instanceof Error ? error.message : String(error))}`);
+    }
   }
 
   #onStdoutEnd(): void {

@@ -88,6 +88,15 @@ describe('LineDecoder', () => {
     expect(overflows()).toBe(1);
   });
 
+  it('hands on a line that is not UTF-8 as bytes, and the other lines of its chunk as text', () => {
+    const got: Array<string | Buffer> = [];
+    const d = new LineDecoder(100, { line: (content) => void got.push(content), overflow: () => {} });
+    d.push(Buffer.concat([Buffer.from('a\n'), Buffer.from([0xff, 0x0a]), Buffer.from(' \r\nb\r\n')]));
+    d.push(Buffer.from('c\n\xe2', 'latin1')); // a chunk cut inside a multi-byte character
+    d.push(Buffer.from([0x82, 0xac, 0x0a]));
+    expect(got).toEqual(['a', Buffer.from([0xff]), 'b', 'c', '€']);
+  });
+
   it('delivers a last line that has no newline when the stream ends', () => {
     const { d, lines, frames } = decoder(100);
     d.push(Buffer.from('a\nlast'));

@@ -9,6 +9,7 @@ import {
   ResponseTooLargeError,
   sleep,
   UnauthorizedError,
+  type AbortLink,
   type HttpResponse,
 } from '@mcpc/http';
 import type { JsonRpcRequest } from '@mcpc/jsonrpc';
@@ -41,7 +42,7 @@ export class Answers {
   async read(
     request: JsonRpcRequest,
     response: HttpResponse,
-    signal: AbortSignal,
+    abort: AbortLink,
     deliver: MessageHandlers,
     { stateless = false, longLived = false }: { stateless?: boolean; longLived?: boolean } = {},
   ): Promise<void> {
@@ -57,7 +58,7 @@ export class Answers {
     const seen: Seen = { answered: false, malformed: undefined };
     const stream = new AnswerStream(longLived ? 0 : this.#options.readTimeout);
     const watch: MessageHandlers = {
-      ...deliver,
+      warning: deliver.warning,
       message: (m, bytes) => {
         stream.event();
         if (!('method' in m) && m.id === request.id) {
@@ -73,7 +74,7 @@ export class Answers {
       },
     };
     try {
-      await this.#streams(request, response, signal, watch, stream, seen, stateless);
+      await this.#streams(request, response, abort, watch, stream, seen, stateless);
     } finally {
       stream.release();
     }
@@ -83,7 +84,7 @@ export class Answers {
   async #streams(
     request: JsonRpcRequest,
     response: HttpResponse,
-    signal: AbortSignal,
+    abort: AbortLink,
     watch: MessageHandlers,
     stream: AnswerStream,
     seen: Seen,
@@ -95,7 +96,7 @@ export class Answers {
     try {
       await this.messages(response, cursor, watch, stream);
     } catch (error) {
-      if (signal.aborted) throw signal.reason;
+      if (abort.aborted) throw abort.reason;
       if (answered()) return; // The socket died after the answer: the answer stands.
       if (error instanceof ResponseTooLargeError || error instanceof HttpError) throw error;
       failure = error;
@@ -131,6 +132,7 @@ export class Answers {
       if (attempt >= this.#options.maxResumeAttempts) {
         throw new ResponseStreamClosedError(request.method, `resumption failed ${attempt} times`);
       }
+      const signal = abort.signal; // resuming: a rare path, where an AbortSignal is no cost worth saving
       await sleep(this.#wire.reconnectDelay(cursor, attempt), signal);
       try {
         const resumed = await this.#wire.get(signal, cursor.lastEventId, this.#options.readTimeout);

@@ -1,11 +1,10 @@
 // Reading a POST's or GET's answer: a JSON message or an event stream, with the cursor for resuming it.
 import {
-  bodyChunks,
   destroyQuietly,
   header,
   isIdentityEncoding,
   readPlainText,
-  readSse,
+  readSseBody,
   readText,
   ResponseTooLargeError,
   type HttpResponse,
@@ -72,21 +71,22 @@ export async function readJsonMessage(response: HttpResponse, limit: number, on:
  * arrived is kept even if the connection dies after it. Events of a type other than `message`, and the
  * empty priming event, carry no message. `stop`, asked after each chunk, ends the read early.
  */
-export async function readEventStream(
+export function readEventStream(
   response: HttpResponse,
   maxEventChars: number,
   cursor: StreamCursor,
   on: MessageHandlers,
   stop?: () => boolean,
 ): Promise<void> {
-  await readSse(bodyChunks(response.body, header(response, 'content-encoding'), undefined), maxEventChars, {
-    ...(stop !== undefined && { stop }),
+  // One fixed shape (no spread): the parser calls these for every event.
+  return readSseBody(response.body, header(response, 'content-encoding'), maxEventChars, {
+    stop,
     onId: (id) => void (cursor.lastEventId = id),
     onRetry: (ms) => void (cursor.retryMs = ms),
     onWarning: on.warning,
     onEvent: (event) => {
       if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
-      deliver(event.data, Buffer.byteLength(event.data), on);
+      deliver(event.data, event.bytes ?? Buffer.byteLength(event.data), on);
     },
   });
 }

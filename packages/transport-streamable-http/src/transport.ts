@@ -12,7 +12,17 @@ import {
   type TransportSendOptions,
   type TransportSink,
 } from '@mcpc/jsonrpc';
-import { createHttpClient, discard, header, HttpError, ReplyQueue, Sends, type HttpResponse } from '@mcpc/http';
+import {
+  createHttpClient,
+  discard,
+  header,
+  HttpError,
+  linkTo,
+  ReplyQueue,
+  Sends,
+  type AbortLink,
+  type HttpResponse,
+} from '@mcpc/http';
 import { createHash } from 'node:crypto';
 import { Answers } from './answers.js';
 import { SessionExpiredError } from './errors.js';
@@ -44,6 +54,8 @@ export class StreamableHttpTransport implements Transport {
   readonly #listener: Listener;
   /** Aborted on close: what is not tied to one message (the GET stream, session renewals). */
   readonly #closing = new AbortController();
+  /** The same, for what takes an AbortLink. */
+  readonly #closingLink = linkTo(this.#closing.signal);
   /** One per message in flight, aborted on close; a request's is found by its id when it is abandoned. */
   readonly #sends = new Sends();
   readonly #session = new Session();
@@ -109,8 +121,8 @@ export class StreamableHttpTransport implements Transport {
     // JsonRpcEngine passes no signal: it calls abandon(id).
     const send = this.#sends.begin(message, options.signal);
     try {
-      if ('method' in message && 'id' in message) await this.#sendRequest(message, options, send.signal);
-      else await this.#sendOther(message, options, send.signal);
+      if ('method' in message && 'id' in message) await this.#sendRequest(message, options, send.abort);
+      else await this.#sendOther(message, options, send.abort);
     } finally {
       send.done();
     }
@@ -164,39 +176,39 @@ export class StreamableHttpTransport implements Transport {
 
   // ── requests ────────────────────────────────────────────────────────────────────────────────────
 
-  async #sendRequest(message: JsonRpcRequest, options: TransportSendOptions, signal: AbortSignal): Promise<void> {
+  async #sendRequest(message: JsonRpcRequest, options: TransportSendOptions, abort: AbortLink): Promise<void> {
     // tools/call is never re-sent, whatever the caller says: a retry could run a side effect twice.
     const retryable = options.retryable === true && message.method !== 'tools/call';
     const stateless = options.stateless === true;
     if (message.method === 'initialize' && !stateless) this.#session.beginInitialize(message);
     // A stateless request carries no session, so a 404 to it is an answer, not an expired session.
     const sentWith = stateless ? undefined : this.#session.id;
-    let response = await this.#post(message, options, signal, retryable);
+    let response = await this.#post(message, options, abort, retryable);
     if (response.statusCode === 404 && sentWith !== undefined && message.method !== 'initialize') {
       await discard(response);
-      await this.#renewSession(sentWith, signal);
+      await this.#renewSession(sentWith, abort.signal);
       if (!retryable) throw new SessionExpiredError(message.method);
-      response = await this.#post(message, options, signal, retryable);
+      response = await this.#post(message, options, abort, retryable);
     }
     if (message.method === 'initialize' && !stateless)
       this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
-    await this.#answers.read(message, response, signal, this.#deliver, {
+    await this.#answers.read(message, response, abort, this.#deliver, {
       stateless,
       longLived: options.longLived === true,
     });
   }
 
   /** Notifications and our replies to the server's requests: the server acknowledges with 202. */
-  async #sendOther(message: JsonRpcMessage, options: TransportSendOptions, signal: AbortSignal): Promise<void> {
+  async #sendOther(message: JsonRpcMessage, options: TransportSendOptions, abort: AbortLink): Promise<void> {
     const method = 'method' in message ? message.method : undefined;
     const sentWith = options.stateless === true ? undefined : this.#session.id;
-    let response = await this.#post(message, options, signal, false);
+    let response = await this.#post(message, options, abort, false);
     if (response.statusCode === 404 && sentWith !== undefined) {
       await discard(response);
-      await this.#renewSession(sentWith, signal);
+      await this.#renewSession(sentWith, abort.signal);
       // A reply belongs to a request of the session that is gone; a notification is still meaningful.
       if (method === undefined) return this.#trace(`dropped a reply to a request of the expired session`);
-      response = await this.#post(message, options, signal, false);
+      response = await this.#post(message, options, abort, false);
     }
     if (response.statusCode === 401 || response.statusCode === 403) {
       await discard(response);
@@ -216,10 +228,10 @@ export class StreamableHttpTransport implements Transport {
   #post(
     message: JsonRpcMessage,
     options: TransportSendOptions,
-    signal: AbortSignal,
+    abort: AbortLink,
     retryable: boolean,
   ): Promise<HttpResponse> {
-    return this.#wire.post(message, options, signal, retryable);
+    return this.#wire.post(message, options, abort, retryable);
   }
 
   // ── sessions ────────────────────────────────────────────────────────────────────────────────────
@@ -234,11 +246,11 @@ export class StreamableHttpTransport implements Transport {
       this.#listener.stop();
       this.#warn('the server ended the session; starting a new one');
       const replay: JsonRpcRequest = { ...initialize, id: this.#session.nextRenewalId() };
-      const response = await this.#post(replay, {}, this.#closing.signal, true);
+      const response = await this.#post(replay, {}, this.#closingLink, true);
       this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
       const deliver = this.#deliver;
       let refusal: string | undefined;
-      await this.#answers.read(replay, response, this.#closing.signal, {
+      await this.#answers.read(replay, response, this.#closingLink, {
         ...deliver,
         message: (m, bytes) => {
           if ('method' in m || m.id !== replay.id) deliver.message(m, bytes);
@@ -252,7 +264,7 @@ export class StreamableHttpTransport implements Transport {
         const ack = await this.#post(
           { jsonrpc: '2.0', method: 'notifications/initialized' },
           {},
-          this.#closing.signal,
+          this.#closingLink,
           true,
         );
         await discard(ack);

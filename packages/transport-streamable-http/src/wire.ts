@@ -1,6 +1,7 @@
 // The HTTP requests of the transport: POST a message, GET a stream, DELETE the session, with the headers the protocol owns.
 import {
   ACCEPT_ENCODING,
+  type AbortLink,
   backoffDelay,
   exchange,
   type HttpClient,
@@ -31,23 +32,29 @@ export class Wire {
   post(
     message: JsonRpcMessage,
     options: TransportSendOptions,
-    signal: AbortSignal,
+    abort: AbortLink,
     retryable: boolean,
   ): Promise<HttpResponse> {
+    const longLived = options.longLived === true;
     const post = (headers: Record<string, string>): Promise<HttpResponse> =>
       exchange(this.#http, this.#options, {
         method: 'POST',
         headers,
         body: JSON.stringify(message),
-        signal,
+        // The signal only if something asks for it (see AbortLink).
+        get signal() {
+          return abort.signal;
+        },
+        abort,
         retryable,
         rpcMethod: 'method' in message ? message.method : undefined,
         auth: this.#options.auth,
         // A subscription stream may be quiet for long: no idle timeout between its chunks, and it is
-        // carried outside the connection bound.
-        ...(options.longLived === true && { bodyTimeout: 0, longLived: true }),
+        // carried outside the connection bound. (Fixed shape, no spreads: this is made per message.)
+        bodyTimeout: longLived ? 0 : undefined,
+        longLived,
         // Notifications and replies never queue behind calls for a connection (see HttpRequest.control).
-        ...(!('id' in message && 'method' in message) && { control: true }),
+        control: !('id' in message && 'method' in message),
       });
     const headers = this.headers('POST', options.headers, options.stateless === true);
     return headers instanceof Promise ? headers.then(post) : post(headers);

@@ -98,6 +98,8 @@ async function collect<T>(
     }
     pages++;
     if (page.hints !== undefined) hints = combineHints(hints, page.hints);
+    // A list that fits one page (the usual case) is that page's array: no copy of it.
+    if (page.nextCursor === undefined && pages === 1) return { items: page.items, hints };
     for (const item of page.items) all.push(item);
     if (page.nextCursor === undefined) return { items: all, hints };
     if (seen.has(page.nextCursor)) throw new PaginationError('cursor-loop', context.server, context.method, pages, all);

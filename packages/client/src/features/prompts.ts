@@ -1,5 +1,6 @@
 // Prompts: reading `prompts/list` items and `prompts/get` results, and checking prompt arguments.
 import { ValidationError } from '../errors.js';
+import { copyOwn } from './copy.js';
 import type { ListKind } from '../cache/pagination.js';
 import type { GetPromptResult, Prompt } from '../types/entities.js';
 
@@ -9,7 +10,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function readPrompt(raw: unknown, server: string): Prompt | string {
   if (!isObject(raw)) return 'not an object';
   if (typeof raw.name !== 'string' || raw.name.length === 0) return 'no string "name"';
-  const prompt: Record<string, unknown> = { ...raw, server };
+  const prompt = copyOwn(raw);
+  prompt.server = server;
   if (raw.arguments !== undefined) {
     if (Array.isArray(raw.arguments))
       prompt.arguments = raw.arguments.filter((a) => isObject(a) && typeof a.name === 'string');

@@ -1,5 +1,6 @@
 // Resources: reading list items, templates and `resources/read` contents, and matching URI templates.
 import { ValidationError } from '../errors.js';
+import { copyOwn } from './copy.js';
 import type { ListKind } from '../cache/pagination.js';
 import type { Resource, ResourceTemplate } from '../types/entities.js';
 import type { BlobResourceContentsData, TextResourceContentsData } from '../types/protocol.js';
@@ -10,15 +11,19 @@ export function readResourceItem(raw: unknown, server: string): Resource | strin
   if (!isObject(raw)) return 'not an object';
   if (typeof raw.uri !== 'string' || raw.uri.length === 0) return 'no string "uri"';
   // `name` is required, but a resource is still usable by its URI.
-  return (typeof raw.name === 'string' ? { ...raw, server } : { ...raw, name: raw.uri, server }) as unknown as Resource;
+  const resource = copyOwn(raw);
+  if (typeof raw.name !== 'string') resource.name = raw.uri;
+  resource.server = server;
+  return resource as unknown as Resource;
 }
 
 export function readTemplate(raw: unknown, server: string): ResourceTemplate | string {
   if (!isObject(raw)) return 'not an object';
   if (typeof raw.uriTemplate !== 'string' || raw.uriTemplate.length === 0) return 'no string "uriTemplate"';
-  return (typeof raw.name === 'string'
-    ? { ...raw, server }
-    : { ...raw, name: raw.uriTemplate, server }) as unknown as ResourceTemplate;
+  const template = copyOwn(raw);
+  if (typeof raw.name !== 'string') template.name = raw.uriTemplate;
+  template.server = server;
+  return template as unknown as ResourceTemplate;
 }
 
 export const RESOURCES: ListKind<Resource> = {

@@ -290,9 +290,10 @@ export class Connection {
    * word), so a server answering `ttlMs: 0` does not cost a discover before every request.
    */
   #needsRefresh(era: ProtocolEra, method: string): boolean {
-    if (era.refresh === undefined || era.stale !== true) return false;
+    if (era.refresh === undefined) return false;
+    // The capability first: it is a memoised lookup, `stale` reads the clock (every request comes here).
     const capability = requiredCapability(method);
-    return capability !== undefined && !era.supports(capability);
+    return capability !== undefined && !era.supports(capability) && era.stale === true;
   }
 
   /** Throws `CapabilityError` when `method` needs a capability the server did not negotiate. */

@@ -101,6 +101,26 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const NEVER = new AbortController().signal;
 
 /**
+ * A first round the caller already sent (with `firstRoundTimeout`) and whose answer was `input_required`,
+ * and when it was sent: `roundTrips` goes on from that answer.
+ */
+export interface FirstRound {
+  readonly result: Record<string, unknown>;
+  readonly started: number;
+}
+
+/** The timeout of a request's first round, as `roundTrips` gives it: the whole budget, or none of its own. */
+export function firstRoundTimeout(budget: number): number | undefined {
+  return budget > 0 ? Math.max(1, budget) : undefined;
+}
+
+/** Params without the answers of a round (`inputResponses`, `requestState`). */
+function withoutRound(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { inputResponses: _r, requestState: _s, ...base } = params;
+  return base;
+}
+
+/**
  * A request that may need the client's input (MCP 2026-07-28 multi round-trip requests): while the
  * server answers `input_required`, each of its `inputRequests` is fulfilled by the host's handlers and
  * the request is re-sent, under a new id, with the same params plus `inputResponses` and the server's
@@ -114,11 +134,16 @@ export async function roundTrips(
   params: Record<string, unknown>,
   options: EraRequestOptions & { readonly onRounds?: (rounds: number) => void },
   resume?: InputRequiredContinuation,
+  first?: FirstRound,
 ): Promise<Record<string, unknown>> {
-  const started = Date.now();
+  const started = first?.started ?? Date.now();
   const budget = options.timeout ?? ctx.requestTimeout;
   const deadline = budget > 0 ? started + budget : Number.POSITIVE_INFINITY;
-  const { inputResponses: _r, requestState: _s, ...base } = resume?.params ?? params;
+  const source = resume?.params ?? params;
+  // The params without a previous round's answers. Copied only when they carry some: a rest copy on
+  // every request was a measurable part of a call's cost. A continuation still gets params of its own.
+  const base =
+    Object.hasOwn(source, 'inputResponses') || Object.hasOwn(source, 'requestState') ? withoutRound(source) : source;
   let state: string | undefined = resume?.requestState;
   let responses: Record<string, unknown> | undefined;
   let pauses = 0;
@@ -133,7 +158,7 @@ export async function roundTrips(
     const continuation: InputRequiredContinuation = {
       server: ctx.server,
       method,
-      params: base,
+      params: base === source ? { ...base } : base,
       inputRequests: requests,
       requestState: state,
       inputResponses: kept,
@@ -167,7 +192,10 @@ export async function roundTrips(
           };
     let result: Record<string, unknown>;
     try {
-      result = await ctx.send(sent as JsonRpcParams, Number.isFinite(left) ? Math.max(1, left) : undefined);
+      result =
+        round === 0 && first !== undefined
+          ? first.result
+          : await ctx.send(sent as JsonRpcParams, Number.isFinite(left) ? Math.max(1, left) : undefined);
     } catch (error) {
       // The first send has nothing to resume from; a later one carries input the host already gave.
       if (round === 0 || !resendable(error)) throw error;

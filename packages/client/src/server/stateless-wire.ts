@@ -16,6 +16,14 @@ const IDEMPOTENT: ReadonlySet<string> = new Set([
   'completion/complete',
 ]);
 
+/** The send options of a request without headers, by `retryable + 2 * longLived` (shared: transports only read them). */
+const SEND = [
+  Object.freeze({ stateless: true, retryable: false }),
+  Object.freeze({ stateless: true, retryable: true }),
+  Object.freeze({ stateless: true, retryable: false, longLived: true }),
+  Object.freeze({ stateless: true, retryable: true, longLived: true }),
+] as const;
+
 /** The engine options of one stateless request; `http` mirrors the protocol fields into headers. */
 export function wireOptions(
   http: boolean,
@@ -26,12 +34,13 @@ export function wireOptions(
   timeout: number | undefined,
 ): RequestOptions {
   const headers = http ? requestHeaders(version, method, params, options.headers) : undefined;
-  const send = {
-    stateless: true,
-    retryable: IDEMPOTENT.has(method),
-    ...(headers !== undefined && { headers }),
-    ...(options.longLived === true && { longLived: true }),
-  };
+  const retryable = IDEMPOTENT.has(method);
+  const longLived = options.longLived === true;
+  // Without headers (stdio) the send options are one of four constants, not an object per request.
+  const send =
+    headers !== undefined
+      ? { stateless: true, retryable, headers, ...(longLived && { longLived: true }) }
+      : SEND[(retryable ? 1 : 0) + (longLived ? 2 : 0)]!;
   const out: { -readonly [K in keyof RequestOptions]: RequestOptions[K] } = { send, cancelNotification: !http };
   const t = timeout ?? options.timeout;
   if (t !== undefined) out.timeout = t;

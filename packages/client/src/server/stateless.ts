@@ -25,7 +25,9 @@ import {
   DEFAULT_MAX_INPUT_REQUESTS,
   DEFAULT_MAX_REQUEST_STATE_BYTES,
   MRTR_METHODS,
+  firstRoundTimeout,
   roundTrips,
+  type RoundContext,
   type InputLimits,
   type InputRequiredWaitHook,
 } from './mrtr.js';
@@ -140,21 +142,38 @@ export class StatelessEra implements ProtocolEra {
 
   request(method: string, params: JsonRpcParams | undefined, options: EraCallOptions): Promise<unknown> {
     if (!MRTR_METHODS.has(method)) return this.#send(method, params, options, undefined);
-    return roundTrips(
-      {
-        server: this.#options.server,
-        logger: this.#options.logger,
-        host: this.#host,
-        requestTimeout: this.#options.requestTimeout,
-        onWait: this.#options.onInputRequiredWait,
-        limits: this.#limits,
-        send: (p, timeout) => this.#send(method, p, options, timeout),
-      },
-      method as 'tools/call',
-      (params ?? {}) as Record<string, unknown>,
-      options,
-      options.resume,
-    );
+    const base = (params ?? {}) as Record<string, unknown>;
+    // A resume, or params that carry a round's answers, take the whole machinery from the start.
+    if (options.resume !== undefined || Object.hasOwn(base, 'inputResponses') || Object.hasOwn(base, 'requestState'))
+      return roundTrips(this.#rounds(method, options), method as 'tools/call', base, options, options.resume);
+    // Round 0 as `roundTrips` sends it (the whole budget, or no timeout of its own), in one promise: most
+    // requests take one round, and skip `roundTrips`' async frame, context and clock reads. Only an
+    // `input_required` answer goes on through the round-trip machinery, from that answer.
+    const started = Date.now();
+    const budget = options.timeout ?? this.#options.requestTimeout;
+    return this.#send(method, base as JsonRpcParams, options, firstRoundTimeout(budget), (result) => {
+      if (result.resultType !== 'input_required') {
+        options.onRounds?.(0);
+        return result;
+      }
+      return roundTrips(this.#rounds(method, options), method as 'tools/call', base, options, undefined, {
+        result,
+        started,
+      });
+    });
+  }
+
+  /** What `roundTrips` needs of this connection for one request. */
+  #rounds(method: string, options: EraCallOptions): RoundContext {
+    return {
+      server: this.#options.server,
+      logger: this.#options.logger,
+      host: this.#host,
+      requestTimeout: this.#options.requestTimeout,
+      onWait: this.#options.onInputRequiredWait,
+      limits: this.#limits,
+      send: (p, timeout) => this.#send(method, p, options, timeout),
+    };
   }
 
   async ping(options: EraRequestOptions): Promise<void> {
@@ -188,40 +207,97 @@ export class StatelessEra implements ProtocolEra {
    * re-issued once under a new id (the break was the cancellation, so the server stopped the first);
    * -32022 naming another revision we speak switches to it and retries once.
    */
-  async #send(
+  #send(
+    method: string,
+    params: JsonRpcParams | undefined,
+    options: EraCallOptions,
+    timeout: number | undefined,
+  ): Promise<Record<string, unknown>>;
+  #send<R>(
+    method: string,
+    params: JsonRpcParams | undefined,
+    options: EraCallOptions,
+    timeout: number | undefined,
+    after: (result: Record<string, unknown>) => R | Promise<R>,
+  ): Promise<R>;
+  /**
+   * The first attempt is a plain `then` on the engine's promise, and `after` (what the caller does with
+   * the checked result) runs in that same reaction: one promise per request rather than an async frame
+   * here and another in the caller. The re-issue is the rare path (`#resend`).
+   */
+  #send<R>(
+    method: string,
+    params: JsonRpcParams | undefined,
+    options: EraCallOptions,
+    timeout: number | undefined,
+    after?: (result: Record<string, unknown>) => R | Promise<R>,
+  ): Promise<R | Record<string, unknown>> {
+    const declares = this.#tasksDeclared || options.declareTasks === true;
+    let sent: Promise<unknown>;
+    try {
+      sent = this.#attempt(method, params, options, timeout, declares);
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    const server = this.#options.server;
+    return sent.then(
+      (raw) => {
+        const result = checkResult(raw, method, server, declares);
+        return after === undefined ? result : after(result);
+      },
+      (error: unknown) => {
+        const again = this.#resend(error, method, params, options, timeout);
+        return after === undefined ? again : again.then(after);
+      },
+    );
+  }
+
+  /** One attempt of `#send`, on the wire. */
+  #attempt(
+    method: string,
+    params: JsonRpcParams | undefined,
+    options: EraCallOptions,
+    timeout: number | undefined,
+    declares: boolean,
+  ): Promise<unknown> {
+    const meta = declares && !this.#tasksDeclared ? this.#withTasks() : this.#protocolMeta;
+    return this.#engine.request(
+      method,
+      withMeta(params, hostMeta(this.#options.requestMeta), meta),
+      this.#wireOptions(method, params, options, timeout),
+    );
+  }
+
+  /** The first attempt of `#send` failed: re-issued once when that may help, else the error, typed. */
+  async #resend(
+    error: unknown,
     method: string,
     params: JsonRpcParams | undefined,
     options: EraCallOptions,
     timeout: number | undefined,
   ): Promise<Record<string, unknown>> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const declares = this.#tasksDeclared || options.declareTasks === true;
-        const meta = declares && !this.#tasksDeclared ? this.#withTasks() : this.#protocolMeta;
-        const raw = await this.#engine.request(
-          method,
-          withMeta(params, hostMeta(this.#options.requestMeta), meta),
-          this.#wireOptions(method, params, options, timeout),
-        );
-        return checkResult(raw, method, this.#options.server, declares);
-      } catch (error) {
-        if (attempt === 0 && isBrokenStream(error) && !options.signal?.aborted) {
-          safeLog(
-            this.#options.logger,
-            'debug',
-            `[mcpc] server "${escapeForLog(this.#options.server, 100)}": the response stream of ${method} broke; re-issuing it under a new id`,
-          );
-          continue;
-        }
-        if (attempt === 0 && error instanceof ServerError && error.rpcCode === ErrorCode.UnsupportedProtocolVersion) {
-          const next = sharedModern(error.data);
-          if (next !== undefined) {
-            this.#useVersion(next);
-            continue;
-          }
-        }
-        throw this.#typed(error);
-      }
+    let next: string | undefined;
+    if (isBrokenStream(error) && !options.signal?.aborted) {
+      safeLog(
+        this.#options.logger,
+        'debug',
+        `[mcpc] server "${escapeForLog(this.#options.server, 100)}": the response stream of ${method} broke; re-issuing it under a new id`,
+      );
+    } else if (
+      error instanceof ServerError &&
+      error.rpcCode === ErrorCode.UnsupportedProtocolVersion &&
+      (next = sharedModern(error.data)) !== undefined
+    ) {
+      this.#useVersion(next);
+    } else {
+      throw this.#typed(error);
+    }
+    try {
+      const declares = this.#tasksDeclared || options.declareTasks === true;
+      const raw = await this.#attempt(method, params, options, timeout, declares);
+      return checkResult(raw, method, this.#options.server, declares);
+    } catch (e) {
+      throw this.#typed(e);
     }
   }
 
