@@ -391,6 +391,21 @@ async function tokenRequest(/** @type {Run} */ run, /** @type {URLSearchParams} 
   return { sent, proofs, seal: () => sents.map((s) => seal(run, s)) };
 }
 
+/**
+ * A token request read as tokens: what was sent (and the DPoP proofs) is attached to a failure as to a
+ * success, so a failed step shows its exchanges too.
+ */
+async function requestTokens(/** @type {Run} */ run, /** @type {URLSearchParams} */ form, /** @type {string} */ what) {
+  const { sent, proofs, seal: sealAll } = await tokenRequest(run, form);
+  try {
+    return { tokens: readTokens(run, sent, what), exchanges: sealAll(), proofs };
+  } catch (e) {
+    if (e instanceof StepFailure)
+      e.extra = { ...e.extra, exchanges: sealAll(), ...(proofs.length ? { info: { dpopProofs: proofs } } : {}) };
+    throw e;
+  }
+}
+
 /** Check a token response; its tokens become secrets of the run (redacted wherever they appear). */
 function readTokens(/** @type {Run} */ run, /** @type {Sent} */ sent, /** @type {string} */ what) {
   const body = sent.json;
@@ -863,16 +878,7 @@ const steps = {
       code_verifier: /** @type {string} */ (run.verifier),
       resource: /** @type {string} */ (run.resource),
     });
-    const { sent, proofs, seal: sealAll } = await tokenRequest(run, form);
-    let tokens;
-    try {
-      tokens = readTokens(run, sent, 'token request');
-    } catch (e) {
-      if (e instanceof StepFailure)
-        e.extra = { ...e.extra, exchanges: sealAll(), ...(proofs.length ? { info: { dpopProofs: proofs } } : {}) };
-      throw e;
-    }
-    const exchanges = sealAll();
+    const { tokens, exchanges, proofs } = await requestTokens(run, form, 'token request');
     run.tokens = tokens;
     const jwt = decodeJwt(tokens.accessToken);
     const aud = jwt?.payload?.aud;
@@ -974,16 +980,7 @@ const steps = {
       refresh_token: tokens.refreshToken,
       resource: /** @type {string} */ (run.resource),
     });
-    const { sent, proofs, seal: sealAll } = await tokenRequest(run, form);
-    let fresh;
-    try {
-      fresh = readTokens(run, sent, 'refresh request');
-    } catch (e) {
-      if (e instanceof StepFailure)
-        e.extra = { ...e.extra, exchanges: sealAll(), ...(proofs.length ? { info: { dpopProofs: proofs } } : {}) };
-      throw e;
-    }
-    const exchanges = sealAll();
+    const { tokens: fresh, exchanges, proofs } = await requestTokens(run, form, 'refresh request');
     const rotated = fresh.refreshToken !== undefined && fresh.refreshToken !== tokens.refreshToken;
     run.tokens = { ...fresh, ...(fresh.refreshToken ? {} : { refreshToken: tokens.refreshToken }) };
     return {
