@@ -2,6 +2,7 @@
 // `node --expose-gc trial.mjs <json spec>`; prints one line `@@RESULT <json>` on stdout and exits.
 // Every loop is bounded in count and by the spec's deadline.
 import { performance } from 'node:perf_hooks';
+import { readdirSync, readFileSync } from 'node:fs';
 import { getHeapSpaceStatistics } from 'node:v8';
 
 const spec = JSON.parse(process.argv[2]);
@@ -29,6 +30,32 @@ const cpuMicros = (start) => {
   const d = process.cpuUsage(start);
   return d.user + d.system;
 };
+/**
+ * CPU time (µs) of this process's threads other than the main one — V8's helpers: optimizing compiles,
+ * parallel scavenges, concurrent marking — from /proc (Linux; clock ticks, so ±10 ms a thread);
+ * undefined elsewhere. Told apart from `process.cpuUsage()`, it shows what of a window is V8 warming up.
+ */
+function helperThreadsCpu() {
+  try {
+    let ticks = 0;
+    for (const tid of readdirSync('/proc/self/task')) {
+      if (Number(tid) === process.pid) continue;
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    }
+    return (ticks * 1e6) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+// USER_HZ: 100 on every Linux the bench runs on (getconf CLK_TCK).
+const CLOCK_TICKS_PER_SECOND = 100;
+const helperMicros = (start) => {
+  const now = helperThreadsCpu();
+  return start === undefined || now === undefined ? undefined : now - start;
+};
+
 function fullGc() {
   gc();
   gc();
@@ -38,6 +65,29 @@ const median = (values) => {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+
+/**
+ * CPU per call over a second window of the same size, right after the measured one: the client once
+ * V8 has compiled its hot paths. The first window (after a short warm-up) carries that one-time cost —
+ * optimizing compiles and the scavenges of a young heap run on V8's helper threads, which
+ * `process.cpuUsage()` counts — in proportion to how much code a client runs per call.
+ */
+async function steady(run) {
+  const helpers0 = helperThreadsCpu();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const result = await run();
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuMicros(cpu0);
+  const helpers = helperMicros(helpers0);
+  const done = typeof result === 'number' ? result : result.done;
+  if (done === 0) return {};
+  return {
+    steadyCpuUsPerCall: cpu / done,
+    steadyHelperCpuUsPerCall: helpers === undefined ? undefined : helpers / done,
+    steadyCallsPerSec: done / seconds,
+  };
+}
 
 function checkEcho(result, message) {
   const text = result?.content?.[0]?.text;
@@ -106,23 +156,28 @@ const STEPS = {
       p50Ms: quantile(sorted, 0.5),
       p99Ms: quantile(sorted, 0.99),
       cpuUsPerCall: cpu / done,
+      ...(await steady(() => sequential(client, p.calls, false))),
       windowUs,
     };
   },
   async concurrent(client, p) {
     await concurrent(client, p.warmup, p.inFlight);
     const w0 = clockUs();
+    const helpers0 = helperThreadsCpu();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const done = await concurrent(client, p.calls, p.inFlight);
     const seconds = (performance.now() - t0) / 1000;
     const cpu = cpuMicros(cpu0);
+    const helpers = helperMicros(helpers0);
     return {
       calls: done,
       complete: done === p.calls,
       callsPerSec: done / seconds,
       cpuUsPerCall: cpu / done,
+      helperCpuUsPerCall: helpers === undefined ? undefined : helpers / done,
       windowUs: [w0, clockUs()],
+      ...(await steady(() => concurrent(client, p.calls, p.inFlight))),
     };
   },
   async list(client, p) {
