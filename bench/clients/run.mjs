@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // pnpm bench [--quick] [--only <scenario,…>] [--drivers <driver,…>] [--transports stdio,http,http-json]
 //            [--rounds N] [--out file.json] [--no-build]
+// pnpm bench --report results.json   (prints a saved run's report again, running nothing)
 //
 // Runs MCP clients side by side against one benchmark server (the official SDK's) over stdio and
 // Streamable HTTP (SSE answers, the SDK's default; JSON answers as a labelled variant), and the
@@ -76,7 +77,8 @@ function usage(message) {
   if (message) console.error(message);
   console.error(
     `usage: node bench/clients/run.mjs [--quick] [--only ${ALL_SCENARIOS.join(',')}] [--drivers ${ALL_DRIVERS.join(',')}]\n` +
-      '       [--transports stdio,http,http-json] [--rounds N] [--out results.json] [--no-build] [--cpu-prof]',
+      '       [--transports stdio,http,http-json] [--rounds N] [--out results.json] [--no-build] [--cpu-prof]\n' +
+      "       node bench/clients/run.mjs --report results.json   (a saved run's report again, running nothing)",
   );
   process.exit(2);
 }
@@ -90,6 +92,7 @@ const opts = {
   out: undefined,
   build: true,
   cpuProf: false,
+  report: undefined,
 };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
@@ -118,39 +121,60 @@ for (let i = 0; i < argv.length; i++) {
   } else if (a === '--out') opts.out = value();
   else if (a === '--no-build') opts.build = false;
   else if (a === '--cpu-prof') opts.cpuProf = true;
+  else if (a === '--report') opts.report = value();
   else if (a === '--help' || a === '-h') usage();
   else usage(`unknown argument ${a}`);
 }
+/** --report: a saved run (its meta, plan, scenarios, transports and medians), rendered again as it ran. */
+const saved = opts.report === undefined ? undefined : readSaved(opts.report);
+function readSaved(path) {
+  let run;
+  try {
+    run = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    usage(`--report ${path}: ${error.message}`);
+  }
+  for (const key of ['meta', 'plan', 'scenarios', 'transports', 'summary'])
+    if (run?.[key] === undefined) usage(`--report ${path}: not a results file of this bench (no "${key}")`);
+  return run;
+}
+if (saved) opts.transports = saved.transports;
 // The limit driver is the yardstick: it always runs (except for footprint, where it has nothing to install).
-const drivers = ['limit', ...ALL_DRIVERS.filter((d) => d !== 'limit' && opts.drivers.includes(d))];
-const scenarios = ALL_SCENARIOS.filter((s) => opts.only.includes(s));
+const drivers = saved
+  ? Object.keys(saved.meta.drivers)
+  : ['limit', ...ALL_DRIVERS.filter((d) => d !== 'limit' && opts.drivers.includes(d))];
+const scenarios = saved ? saved.scenarios : ALL_SCENARIOS.filter((s) => opts.only.includes(s));
+/** The Node the run's own process was on: a driver on another Node is marked in the tables. */
+const runNodeVersion = saved ? saved.meta.node : process.version;
 const outPath = opts.out ?? join(here, opts.quick ? 'results.quick.json' : 'results.json');
 
 // ---------- what each scenario does, full and --quick ----------
 const BLOB = 16 * MiB;
-const PLAN = opts.quick
-  ? {
-      connect: { rounds: 1, budgetMs: 20_000 },
-      sequential: { rounds: 1, budgetMs: 20_000, params: { warmup: 100, calls: 500 } },
-      concurrent: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, calls: 2000, inFlight: 64 } },
-      list: { rounds: 1, budgetMs: 20_000, params: { tools: 1000, warmup: 1, lists: 5 } },
-      blob: { rounds: 1, budgetMs: 20_000, params: { bytes: BLOB } },
-      rss: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, maxWarmup: 300, calls: 1000, inFlight: 64 } },
-      era: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, calls: 2000, inFlight: 64 } },
-      footprint: { rounds: 3, reuse: true },
-      suite: { rounds: 1, budgetMs: 45_000 },
-    }
-  : {
-      connect: { rounds: 7, budgetMs: 30_000 },
-      // Sequential stdio is the noisiest figure on a shared machine: more rounds, CPU per call the primary figure.
-      sequential: { rounds: 9, budgetMs: 60_000, params: { warmup: 300, calls: 2000 } },
-      concurrent: { rounds: 5, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
-      list: { rounds: 5, budgetMs: 60_000, params: { tools: 1000, warmup: 3, lists: 20 } },
-      blob: { rounds: 5, budgetMs: 60_000, params: { bytes: BLOB } },
-      rss: { rounds: 3, budgetMs: 120_000, params: { warmup: 1000, maxWarmup: 10_000, calls: 10_000, inFlight: 64 } },
-      era: { rounds: 7, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
-      footprint: { rounds: 10 },
-    };
+const PLAN = saved
+  ? saved.plan
+  : opts.quick
+    ? {
+        connect: { rounds: 1, budgetMs: 20_000 },
+        sequential: { rounds: 1, budgetMs: 20_000, params: { warmup: 100, calls: 500 } },
+        concurrent: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, calls: 2000, inFlight: 64 } },
+        list: { rounds: 1, budgetMs: 20_000, params: { tools: 1000, warmup: 1, lists: 5 } },
+        blob: { rounds: 1, budgetMs: 20_000, params: { bytes: BLOB } },
+        rss: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, maxWarmup: 300, calls: 1000, inFlight: 64 } },
+        era: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, calls: 2000, inFlight: 64 } },
+        footprint: { rounds: 3, reuse: true },
+        suite: { rounds: 1, budgetMs: 45_000 },
+      }
+    : {
+        connect: { rounds: 7, budgetMs: 30_000 },
+        // Sequential stdio is the noisiest figure on a shared machine: more rounds, CPU per call the primary figure.
+        sequential: { rounds: 9, budgetMs: 60_000, params: { warmup: 300, calls: 2000 } },
+        concurrent: { rounds: 5, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
+        list: { rounds: 5, budgetMs: 60_000, params: { tools: 1000, warmup: 3, lists: 20 } },
+        blob: { rounds: 5, budgetMs: 60_000, params: { bytes: BLOB } },
+        rss: { rounds: 3, budgetMs: 120_000, params: { warmup: 1000, maxWarmup: 10_000, calls: 10_000, inFlight: 64 } },
+        era: { rounds: 7, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
+        footprint: { rounds: 10 },
+      };
 if (opts.rounds !== undefined) for (const s of Object.values(PLAN)) s.rounds = opts.rounds;
 TITLES.blob = `5. one ${PLAN.blob.params.bytes / MiB} MiB blob result`;
 
@@ -163,10 +187,10 @@ function sh(command, args, cwd = repoRoot) {
   log(`$ ${[command, ...args].join(' ')}`);
   execFileSync(command, args, { cwd, stdio: ['ignore', 2, 2], timeout: 600_000 }); // stdout stays the report
 }
-if (!existsSync(join(here, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'))) {
+if (!saved && !existsSync(join(here, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'))) {
   sh(PNPM[0], [...PNPM.slice(1), 'install', '--frozen-lockfile']);
 }
-if (opts.build) {
+if (opts.build && !saved) {
   sh(PNPM[0], [
     ...PNPM.slice(1),
     'exec',
@@ -535,9 +559,12 @@ async function runSuite(list) {
 
 const measured = scenarios.filter((s) => s !== 'footprint');
 const suited = measured.filter((s) => s !== 'era');
-if (opts.quick && suited.length) await runSuite(suited);
-for (const scenario of measured) if (!opts.quick || scenario === 'era') await runScenario(scenario);
-if (scenarios.includes('footprint')) await runFootprint();
+if (saved) Object.assign(summary, saved.summary);
+else {
+  if (opts.quick && suited.length) await runSuite(suited);
+  for (const scenario of measured) if (!opts.quick || scenario === 'era') await runScenario(scenario);
+  if (scenarios.includes('footprint')) await runFootprint();
+}
 
 // ---------- report ----------
 const fmt = (v, digits) =>
@@ -546,7 +573,7 @@ const ratio = (v) => (v === undefined ? '—' : `${v.toFixed(2)}×`);
 const mark = (driver, transport, scenario) => {
   const e = summary[scenario]?.[transport]?.[driver];
   const notes = [];
-  if (e?.node && e.node !== process.version) notes.push(`Node ${e.node.slice(1)}`);
+  if (e?.node && e.node !== runNodeVersion) notes.push(`Node ${e.node.slice(1)}`);
   if (e?.errors) notes.push(`${e.errors.length} failed`);
   return notes.length ? ` (${notes.join(', ')})` : '';
 };
@@ -597,6 +624,7 @@ const eraRatio = (d) => {
   return m !== undefined && c ? m / c : undefined;
 };
 function versionOf(p) {
+  if (saved) return saved.meta.versions?.[p];
   try {
     return JSON.parse(readFileSync(join(here, 'node_modules', p, 'package.json'), 'utf8')).version;
   } catch {
@@ -665,7 +693,7 @@ function footprintTable() {
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const [d, e] of Object.entries(out)) {
-    const node = e.node && e.node !== process.version ? ` (Node ${e.node.slice(1)})` : '';
+    const node = e.node && e.node !== runNodeVersion ? ` (Node ${e.node.slice(1)})` : '';
     lines.push(
       `| ${LABELS[d]}${node} | ${fmt(e.bytes / 1e6, 2)} | ${ratio(e.ratio.bytes)} | ${fmt(e.diskBytes / 1e6, 2)} | ${ratio(e.ratio.diskBytes)} | ${fmt(e.files, 0)} | ${fmt(e.packages, 0)} | ${fmt(e.importMs, 1)} | ${ratio(e.ratio.importMs)} |`,
     );
@@ -785,7 +813,7 @@ function targets() {
 const TARGET_COLUMNS = ['limit', 'mcpc', 'mcpc-undici', 'sdk1', 'sdk2', 'aisdk'];
 
 const targetRows = targets();
-const meta = {
+const meta = saved?.meta ?? {
   date: new Date().toISOString(),
   node: process.version,
   platform: `${platform()} ${release()} ${arch()}`,
@@ -832,7 +860,7 @@ const meta = {
 };
 
 const report = [
-  `## mcpc client benchmark${opts.quick ? ' (--quick: one round, smaller counts — a smoke run, not figures)' : ''}`,
+  `## mcpc client benchmark${meta.quick ? ' (--quick: one round, smaller counts — a smoke run, not figures)' : ''}`,
   '',
   `${meta.date.slice(0, 10)} · Node ${meta.node} · ${meta.cpu} · ${meta.memoryGiB} GiB · ${meta.platform}${meta.commit ? ` · ${meta.commit}` : ''} · ${meta.seconds} s`,
   '',
@@ -862,6 +890,7 @@ if (targetRows.length) {
   report.push('');
 }
 process.stdout.write(`${report.join('\n')}\n`);
+if (saved) process.exit(0);
 
 const failed = trials.filter((t) => t.error);
 await writeFile(
