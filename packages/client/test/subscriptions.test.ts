@@ -124,6 +124,40 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
     expect(methods['resources/subscribe']).toBeUndefined();
   });
 
+  it('two subscribeResource calls on one URI at once share one stream; an unsubscribe while it opens closes it', async () => {
+    const server = client.server('s');
+    // `fire` answers with how many listen streams the server has open.
+    const openStreams = async (): Promise<number> => {
+      const answer = textOf(
+        await client.callTool('fire', { method: 'notifications/resources/updated', params: { uri: 'count://none' } }),
+      );
+      return Number(/fired to (\d+)/.exec(answer)?.[1]);
+    };
+    const settled = async (expected: number): Promise<void> => {
+      for (let i = 0; i < 100 && (await openStreams()) !== expected; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await openStreams()).toBe(expected);
+    };
+    const before = await openStreams();
+    await Promise.all([server.subscribeResource('file:///twice'), server.subscribeResource('file:///twice')]);
+    expect(await openStreams()).toBe(before + 1);
+    await server.unsubscribeResource('file:///twice');
+    await settled(before);
+    expect(server.subscriptions.has('file:///twice')).toBe(false);
+
+    const watching = server.subscribeResource('file:///brief');
+    await server.unsubscribeResource('file:///brief');
+    await watching;
+    expect(server.subscriptions.has('file:///brief')).toBe(false);
+    await settled(before);
+    // A refused watch that a second call joined fails both, and leaves nothing open.
+    const both = await Promise.allSettled([
+      server.subscribeResource('denied://twice'),
+      server.subscribeResource('denied://twice'),
+    ]);
+    expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    await settled(before);
+  });
+
   if (over === 'streamable-http') {
     it('a 5xx to the listen POST counts as a drop and is retried; a 4xx ends the subscription', async () => {
       const flaky = client.listen({ resourceSubscriptions: ['flaky://'] }, () => {});

@@ -104,6 +104,8 @@ export class Server {
   readonly #context: ServerContext;
   readonly #lists: ServerLists;
   readonly #subscriptions = new Set<string>();
+  /** subscribeResource calls in flight by URI, settled together: an unsubscribe waits for them, not overtaking them. */
+  readonly #subscribing = new Map<string, Promise<unknown>>();
   readonly #streams: ServerStreams;
   /** The tool-call policy: definitions, output checks, header mirroring, retries and resumes. */
   readonly #tools: ToolCalls;
@@ -432,14 +434,28 @@ export class Server {
    * `SubscriptionError`, and so is a later re-acknowledgment that drops it).
    */
   async subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    const subscribing = this.#subscribe(uri, options);
+    const inFlight = Promise.allSettled([this.#subscribing.get(uri), subscribing]);
+    this.#subscribing.set(uri, inFlight);
+    void inFlight.then(() => {
+      if (this.#subscribing.get(uri) === inFlight) this.#subscribing.delete(uri);
+    });
+    return subscribing;
+  }
+
+  async #subscribe(uri: string, options: RequestOptions): Promise<void> {
     await this.#connection.connect();
     if (this.#connection.isModern) return this.#streams.watch(uri, options.timeout);
     await this.#connection.request('resources/subscribe', { uri }, options);
     this.#subscriptions.add(uri);
   }
 
+  /** Ends a subscription; one still being made for the URI is waited for first, so this comes after it. */
   async unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    await this.#subscribing.get(uri);
     if (await this.#streams.unwatch(uri)) return;
+    // A 2026-07-28 server has no resources/unsubscribe: a URI no stream watches has nothing to end.
+    if (this.#connection.isModern) return;
     await this.#connection.request('resources/unsubscribe', { uri }, options);
     this.#subscriptions.delete(uri);
   }

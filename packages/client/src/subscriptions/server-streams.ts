@@ -36,6 +36,8 @@ export class ServerStreams {
   readonly #context: StreamsContext;
   readonly #channel: ListenChannel;
   readonly #byUri = new Map<string, Subscription>();
+  /** Watches being opened (until acknowledged or refused), so a second call for a URI joins the first. */
+  readonly #opening = new Map<string, Promise<void>>();
   #restarting: Promise<void> | undefined;
 
   constructor(context: StreamsContext) {
@@ -79,8 +81,22 @@ export class ServerStreams {
     return subscription;
   }
 
-  /** Watches one URI on a listen stream of its own; resolves once an acknowledgment names it. */
-  async watch(uri: string, ackTimeout: number | undefined): Promise<void> {
+  /**
+   * Watches one URI on a listen stream of its own; resolves once an acknowledgment names it. A call for
+   * a URI whose stream is still being opened joins that one (its outcome, its `ackTimeout`) rather than
+   * opening a second stream the first would then shadow.
+   */
+  watch(uri: string, ackTimeout: number | undefined): Promise<void> {
+    const opening = this.#opening.get(uri);
+    if (opening !== undefined) return opening;
+    const watching = this.#watch(uri, ackTimeout).finally(() => {
+      if (this.#opening.get(uri) === watching) this.#opening.delete(uri);
+    });
+    this.#opening.set(uri, watching);
+    return watching;
+  }
+
+  async #watch(uri: string, ackTimeout: number | undefined): Promise<void> {
     const existing = this.#byUri.get(uri);
     if (existing !== undefined && !existing.closed) {
       // Only a stream the server honours now is a watch: one that dropped is waited for until its
@@ -122,8 +138,13 @@ export class ServerStreams {
     });
   }
 
-  /** Stops watching a URI; false when no stream watches it (a classic subscription, or none). */
+  /**
+   * Stops watching a URI; false when no stream watches it (a classic subscription, or none). A watch
+   * still being opened is waited for first, so its stream is closed rather than left open unwatched.
+   */
   async unwatch(uri: string): Promise<boolean> {
+    const opening = this.#opening.get(uri);
+    if (opening !== undefined) await opening.catch(() => {}); // a refused watch leaves nothing to close
     const stream = this.#byUri.get(uri);
     if (stream === undefined) return false;
     this.#byUri.delete(uri);
