@@ -48,6 +48,20 @@ export class Session {
     return id;
   }
 
+  /** A renewal is under way: the session has no id until it ends. */
+  get renewing(): boolean {
+    return this.#renewal !== undefined;
+  }
+
+  /**
+   * Settles once the renewal under way has, whatever its outcome (rejects only when `signal` aborts):
+   * a message sent meanwhile waits for the new id instead of going out with none, which the server
+   * would refuse without the 404 that tells the transport to renew.
+   */
+  renewed(signal: AbortSignal): Promise<void> {
+    return this.#renewal === undefined ? Promise.resolve() : untilAborted(this.#renewal.catch(noop), signal);
+  }
+
   /**
    * Renews the session that `staleId` named, once however many requests met its end. A request that
    * failed on a session already replaced finds the renewal done and goes on at once.
@@ -69,3 +83,5 @@ export class Session {
     return untilAborted(this.#renewal, signal);
   }
 }
+
+const noop = (): void => {};

@@ -181,6 +181,8 @@ export class StreamableHttpTransport implements Transport {
     const retryable = options.retryable === true && message.method !== 'tools/call';
     const stateless = options.stateless === true;
     if (message.method === 'initialize' && !stateless) this.#session.beginInitialize(message);
+    // Sent while the session is being renewed, it waits for the new id rather than going out with none.
+    else if (!stateless && this.#session.renewing) await this.#session.renewed(abort.signal);
     // A stateless request carries no session, so a 404 to it is an answer, not an expired session.
     const sentWith = stateless ? undefined : this.#session.id;
     let response = await this.#post(message, options, abort, retryable);
@@ -201,6 +203,10 @@ export class StreamableHttpTransport implements Transport {
   /** Notifications and our replies to the server's requests: the server acknowledges with 202. */
   async #sendOther(message: JsonRpcMessage, options: TransportSendOptions, abort: AbortLink): Promise<void> {
     const method = 'method' in message ? message.method : undefined;
+    // A notification waits out a renewal (see #sendRequest); a reply does not: it may be to a request the
+    // server made on the renewal's own initialize stream, which would then wait for the reply.
+    if (method !== undefined && options.stateless !== true && this.#session.renewing)
+      await this.#session.renewed(abort.signal);
     const sentWith = options.stateless === true ? undefined : this.#session.id;
     let response = await this.#post(message, options, abort, false);
     if (response.statusCode === 404 && sentWith !== undefined) {

@@ -21,8 +21,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** A session server: assigns `s<n>` on initialize, forgets sessions on demand, answers everything else. */
-async function sessionServer(options: { getStream?: boolean } = {}) {
+/**
+ * A session server: assigns `s<n>` on initialize, forgets sessions on demand, answers everything else.
+ * `holdRenewal`: the answer to every initialize after the first waits for it.
+ */
+async function sessionServer(options: { getStream?: boolean; holdRenewal?: Promise<void> } = {}) {
   let generation = 0;
   const live = new Set<string>();
   const peer = await startPeer((req, res, body) => {
@@ -34,8 +37,12 @@ async function sessionServer(options: { getStream?: boolean } = {}) {
     }
     if (rpcMethod(body) === 'initialize') {
       const id = `s${++generation}`;
-      live.add(id);
-      return json(res, 200, result(body, initializeResult), { 'mcp-session-id': id });
+      const answer = (): void => {
+        live.add(id);
+        json(res, 200, result(body, initializeResult), { 'mcp-session-id': id });
+      };
+      if (generation > 1 && options.holdRenewal !== undefined) return void options.holdRenewal.then(answer);
+      return answer();
     }
     if (sid === undefined || !live.has(sid))
       return json(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
@@ -117,6 +124,31 @@ forEachHttpClient(() => {
       );
       expect(all.every((r) => (r as { sessionSeen: string }).sessionSeen === 's2')).toBe(true);
       expect(posts(peer.seen, 'initialize')).toHaveLength(2);
+    });
+
+    it('a request or notification sent while the session is being renewed waits for the new session id', async () => {
+      let release!: () => void;
+      const { peer, expireAll } = await sessionServer({ holdRenewal: new Promise<void>((r) => (release = r)) });
+      const { engine } = await connectEngine(peer.url);
+      cleanups.push(() => engine.close());
+      await handshake(engine);
+      expireAll();
+      const first = engine.request('resources/list', {}, { send: { retryable: true } });
+      // The renewal's initialize is at the server, which holds its answer.
+      for (let i = 0; i < 200 && posts(peer.seen, 'initialize').length < 2; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      expect(posts(peer.seen, 'initialize')).toHaveLength(2);
+      // Not retryable: before, it went out with no session id, and the server's 404 to it was final.
+      const during = engine.request('tools/list');
+      const notified = engine.notify('notifications/roots/list_changed');
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      await expect(first).resolves.toEqual({ sessionSeen: 's2' });
+      await expect(during).resolves.toEqual({ sessionSeen: 's2' });
+      await notified;
+      const sessionOf = (method: string) => posts(peer.seen, method).map((s) => s.headers['mcp-session-id']);
+      expect(sessionOf('tools/list')).toEqual(['s2']);
+      expect(sessionOf('notifications/roots/list_changed')).toEqual(['s2']);
     });
 
     it('ignores a session id that is not visible ASCII, with a warning', async () => {
