@@ -1,4 +1,4 @@
-// `mcpc doctor` end to end: the built binary against server-everything over Streamable HTTP, a closed port, the OAuth resource server, and a missing command.
+// `mcpc doctor` end to end: the built binary against server-everything over Streamable HTTP (direct and through a proxy), a closed port, the OAuth resource server, TLS in a CONNECT tunnel, and a missing command.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -14,6 +14,9 @@ let home: string;
 let everything: Fixture;
 let as: OAuthFixture;
 let rs: OAuthFixture;
+let proxy: Fixture;
+let tlsServer: Fixture;
+const CERT = join(import.meta.dirname, '..', '..', '..', 'tooling', 'fixtures', 'http', 'tls', 'cert.pem');
 
 interface Doctor {
   target: string;
@@ -21,10 +24,18 @@ interface Doctor {
   problems: { problem: string; fix: string }[];
 }
 
-function mcpc(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+const withoutProxies = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !/^(https?|no|all)_proxy$/i.test(name)),
+);
+
+function mcpc(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: home, NO_COLOR: '1', HTTP_PROXY: '', HTTPS_PROXY: '' },
+      // No proxy variable of this shell's: a test that wants one sets it.
+      env: { ...withoutProxies, HOME: home, XDG_CONFIG_HOME: home, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -54,12 +65,16 @@ async function closedPort(): Promise<number> {
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'mcpc-doctor-'));
   everything = await startFixture('everything.mjs', ['streamableHttp']);
+  proxy = await startFixture('proxy.mjs');
+  tlsServer = await startFixture('tls-server.mjs');
   as = await startOAuthFixture('authorization-server.mjs', ['--config', '{}'], { node: 'lts', timeoutMs: 60_000 });
   rs = await startOAuthFixture('resource-server.mjs', ['--config', JSON.stringify({ authorizationServers: [as.url] })]);
 }, 90_000);
 
 afterAll(async () => {
   await everything?.stop();
+  await proxy?.stop();
+  await tlsServer?.stop();
   await rs?.stop();
   await as?.stop();
   await rm(home, { recursive: true, force: true });
@@ -86,6 +101,54 @@ describe('mcpc doctor', () => {
     expect(step(d, 'capabilities')?.detail).toContain('tools');
     expect(step(d, 'tools')?.detail).toMatch(/^\d+ tools$/);
     expect(d.problems).toEqual([]);
+  }, 60_000);
+
+  it('behind a proxy: DNS and TCP reach the proxy, the probe and the connection go through it, exit 0', async () => {
+    const proxyPort = new URL(proxy.url).port;
+    const r = await mcpc(['doctor', everything.url, '--json'], { http_proxy: proxy.url });
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout) as Doctor;
+    expect(step(d, 'proxy')?.detail).toBe(`http_proxy applies to this URL: through 127.0.0.1:${proxyPort}`);
+    expect(step(d, 'dns')?.detail).toMatch(/^proxy 127\.0\.0\.1 → /);
+    // Before: the target's own port, probed around the proxy.
+    expect(step(d, 'tcp')?.detail).toMatch(new RegExp(`^connected to the proxy at 127\\.0\\.0\\.1:${proxyPort} `));
+    expect(step(d, 'http')?.detail).toMatch(
+      new RegExp(`→ 200 .*\\(through the proxy 127\\.0\\.0\\.1:${proxyPort}\\)$`),
+    );
+    expect(d.steps.every((s) => s.ok)).toBe(true);
+    // NO_PROXY sends it direct, and says which entry did.
+    const direct = JSON.parse(
+      (await mcpc(['doctor', everything.url, '--json'], { HTTP_PROXY: proxy.url, NO_PROXY: 'example.test, 127.0.0.1' }))
+        .stdout,
+    ) as Doctor;
+    expect(step(direct, 'proxy')?.detail).toBe('NO_PROXY matches 127.0.0.1: direct');
+    expect(step(direct, 'tcp')?.detail).toContain(`:${new URL(everything.url).port} `);
+    // A proxy variable the transport could not use fails the step, before anything is sent.
+    const bad = await mcpc(['doctor', everything.url, '--json'], { HTTP_PROXY: 'socks5://127.0.0.1:1080' });
+    expect(bad.code).toBe(3);
+    const b = JSON.parse(bad.stdout) as Doctor;
+    expect(step(b, 'proxy')?.ok).toBe(false);
+    expect(step(b, 'proxy')?.detail).toContain('MCPC_PROXY_CONFIG_INVALID');
+  }, 60_000);
+
+  it('https behind a proxy: TLS inside a CONNECT tunnel, the certificate judged as the transport would', async () => {
+    const url = `https://localhost:${new URL(tlsServer.url).port}/mcp`;
+    const untrusted = JSON.parse((await mcpc(['doctor', url, '--json'], { HTTPS_PROXY: proxy.url })).stdout) as Doctor;
+    expect(step(untrusted, 'tls')?.ok).toBe(false);
+    expect(step(untrusted, 'tls')?.detail).toMatch(/self[- ]signed/i);
+    expect(untrusted.problems.map((p) => p.fix).join(' ')).toContain('NODE_EXTRA_CA_CERTS');
+    const stats = (await (await fetch(new URL('/_proxy_stats', proxy.url))).json()) as {
+      requests: { kind: string; target: string }[];
+    };
+    expect(stats.requests).toContainEqual(
+      expect.objectContaining({ kind: 'connect', target: `localhost:${new URL(url).port}` }),
+    );
+
+    const trusted = await mcpc(['doctor', url, '--json'], { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: CERT });
+    const t = JSON.parse(trusted.stdout) as Doctor;
+    expect(step(t, 'tls')?.ok).toBe(true);
+    expect(step(t, 'tls')?.detail).toMatch(/^TLSv1\.[23] through the proxy, certificate for localhost/);
+    expect(step(t, 'http')?.detail).toMatch(/→ 200 \(text\/plain\) \(through the proxy /);
   }, 60_000);
 
   it('a closed port: the TCP step fails, exit 3, with what to do', async () => {

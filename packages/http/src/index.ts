@@ -11,7 +11,7 @@ export type {
   HttpResponse,
   UndiciDispatcher,
 } from './types.js';
-export { proxyConfigured } from './proxy.js';
+export { proxyConfigured, proxiesFrom, type Proxies, type Proxy, type Environment } from './proxy.js';
 export { exchange, discard, header, type Exchange, type ExchangeSettings } from './exchange.js';
 export { bodyChunks, readText, readPlainText, isIdentityEncoding, destroyQuietly, ACCEPT_ENCODING } from './body.js';
 export { readSse, readSseBody, isAcceptableEventId, type SseEvent, type SseHandlers } from './sse.js';

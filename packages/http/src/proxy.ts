@@ -10,12 +10,16 @@ export interface Proxy {
   readonly port: number;
   /** `Basic …` from the proxy URL's userinfo (percent-decoded), sent as `Proxy-Authorization`. */
   readonly authorization: string | undefined;
+  /** The variable that named it (`https_proxy`, `HTTP_PROXY`, …): for messages that explain a route. */
+  readonly variable: string;
 }
 
 /** The proxy for each request URL, as the environment set it when this was made. */
 export interface Proxies {
   /** The proxy for `url`, or undefined to go direct (no variable for its scheme, or `NO_PROXY`). */
   forUrl(url: URL): Proxy | undefined;
+  /** The `NO_PROXY` entry (or `*`) that sends `url` direct although a proxy is set for its scheme, if one does. */
+  exemption(url: URL): string | undefined;
 }
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
@@ -35,24 +39,30 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:':
  * to `NO_PROXY` is not seen: the transport reads its environment once, as it is made.
  */
 export function proxiesFrom(env: Environment): Proxies {
-  const httpValue = env.http_proxy ?? env.HTTP_PROXY;
-  const http = parseProxy(httpValue, 'HTTP_PROXY');
-  const httpsValue = env.https_proxy ?? env.HTTPS_PROXY;
-  const https = httpsValue ? parseProxy(httpsValue, 'HTTPS_PROXY') : http;
+  const http = parseProxy(env, 'http_proxy', 'HTTP_PROXY');
+  const https = parseProxy(env, 'https_proxy', 'HTTPS_PROXY') ?? http;
   const noProxy = parseNoProxy(env.no_proxy ?? env.NO_PROXY ?? '');
+  const exemption = (url: URL): string | undefined => {
+    // `host` minus the port, not `hostname`: the brackets of an IPv6 address stay, as undici keeps them.
+    const hostname = url.host.replace(/:\d*$/, '').toLowerCase();
+    const port = Number.parseInt(url.port, 10) || DEFAULT_PORTS[url.protocol] || 0;
+    return noProxy(hostname, port);
+  };
   return {
     forUrl(url: URL): Proxy | undefined {
       const proxy = url.protocol === 'https:' ? https : http;
-      if (proxy === undefined) return undefined;
-      // `host` minus the port, not `hostname`: the brackets of an IPv6 address stay, as undici keeps them.
-      const hostname = url.host.replace(/:\d*$/, '').toLowerCase();
-      const port = Number.parseInt(url.port, 10) || DEFAULT_PORTS[url.protocol] || 0;
-      return noProxy(hostname, port) ? undefined : proxy;
+      return proxy === undefined || exemption(url) !== undefined ? undefined : proxy;
+    },
+    exemption(url: URL): string | undefined {
+      return (url.protocol === 'https:' ? https : http) === undefined ? undefined : exemption(url);
     },
   };
 }
 
-function parseProxy(value: string | undefined, variable: string): Proxy | undefined {
+/** The proxy the first set of two variables names (lower case first, as undici reads them). */
+function parseProxy(env: Environment, lower: string, upper: string): Proxy | undefined {
+  const variable = env[lower] !== undefined ? lower : upper;
+  const value = env[variable];
   if (!value) return undefined;
   let url: URL;
   try {
@@ -71,18 +81,20 @@ function parseProxy(value: string | undefined, variable: string): Proxy | undefi
     url.username === '' && url.password === ''
       ? undefined
       : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
-  return { hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port) || 80, authorization };
+  return { hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port) || 80, authorization, variable };
 }
 
 interface NoProxyEntry {
   readonly hostname: string;
   /** 0: any port. */
   readonly port: number;
+  /** As written in `NO_PROXY`. */
+  readonly text: string;
 }
 
-/** `NO_PROXY` as a predicate: true when a host (lower case, IPv6 in brackets) and port go direct. */
-function parseNoProxy(value: string): (hostname: string, port: number) => boolean {
-  if (value === '*') return () => true;
+/** `NO_PROXY` as a lookup: the entry that sends a host (lower case, IPv6 in brackets) and port direct, if any. */
+function parseNoProxy(value: string): (hostname: string, port: number) => string | undefined {
+  if (value === '*') return () => '*';
   const entries: NoProxyEntry[] = [];
   for (const entry of value.split(/[,\s]/)) {
     if (entry === '') continue;
@@ -91,10 +103,11 @@ function parseNoProxy(value: string): (hostname: string, port: number) => boolea
     entries.push({
       hostname: (parsed?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase(),
       port: parsed === null ? 0 : Number.parseInt(parsed[2]!, 10),
+      text: entry,
     });
   }
   return (hostname, port) =>
-    entries.some(
+    entries.find(
       (e) => (e.port === 0 || e.port === port) && (hostname === e.hostname || hostname.endsWith(`.${e.hostname}`)),
-    );
+    )?.text;
 }

@@ -226,6 +226,24 @@ describe('NO_PROXY, as undici reads it', () => {
     ).toBeUndefined();
     expect(proxiesFrom({ HTTPS_PROXY: 'http://127.0.0.1:3' }).forUrl(new URL('http://x.test/'))).toBeUndefined();
   });
+
+  it('names the variable a proxy came from, and the NO_PROXY entry that exempts a URL (for explanations)', () => {
+    const proxies = proxiesFrom({
+      https_proxy: 'http://127.0.0.1:1',
+      HTTP_PROXY: 'http://127.0.0.1:2',
+      NO_PROXY: 'a.test, .b.test:8443',
+    });
+    expect(proxies.forUrl(new URL('https://x.test/'))?.variable).toBe('https_proxy');
+    expect(proxies.forUrl(new URL('http://x.test/'))?.variable).toBe('HTTP_PROXY');
+    expect(proxies.exemption(new URL('http://api.a.test/'))).toBe('a.test');
+    expect(proxies.exemption(new URL('https://c.b.test:8443/'))).toBe('.b.test:8443');
+    expect(proxies.exemption(new URL('https://c.b.test/'))).toBeUndefined();
+    expect(proxies.exemption(new URL('http://x.test/'))).toBeUndefined();
+    expect(proxiesFrom({ NO_PROXY: '*' }).exemption(new URL('http://x.test/'))).toBeUndefined(); // no proxy to be exempt from
+    expect(proxiesFrom({ HTTP_PROXY: 'http://127.0.0.1:2', NO_PROXY: '*' }).exemption(new URL('http://x.test/'))).toBe(
+      '*',
+    );
+  });
 });
 
 function tlsStats(): Promise<{ hellos: number; servernames: string[] }> {

@@ -1,9 +1,7 @@
 // `mcpc doctor <target>`: explains a connection step by step (target, DNS/TCP/TLS, proxy, redirects, OAuth metadata, detection, era, capabilities) with what to do per problem.
-import { lookup } from 'node:dns/promises';
 import { access, constants } from 'node:fs/promises';
-import { connect as netConnect } from 'node:net';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { connect as tlsConnect, type PeerCertificate } from 'node:tls';
+import type { HttpClient } from '@mcpc/http';
 import { Client, splitCommandLine, stdio, type Logger, type ServerConfig } from '@mcpc/client';
 import { authorizationServerMetadataUrls, parseWwwAuthenticate, wellKnownResourceMetadataUrls } from '@mcpc/oauth';
 import { profileName } from '../auth/paths.js';
@@ -17,47 +15,8 @@ import { clientOptions, configFor } from '../open.js';
 import { safe } from '../output.js';
 import { targetOf, type Target } from '../target.js';
 import { capabilityList } from './info.js';
-
-interface Step {
-  name: string;
-  ok: boolean;
-  detail: string;
-}
-interface Problem {
-  problem: string;
-  fix: string;
-}
-
-/** One network step's time limit. */
-const STEP_MS = 5_000;
-/** Redirect hops followed at most. */
-const MAX_HOPS = 5;
-
-class Report {
-  readonly steps: Step[] = [];
-  readonly problems: Problem[] = [];
-  step(name: string, ok: boolean, detail: string): void {
-    this.steps.push({ name, ok, detail });
-  }
-  problem(problem: string, fix: string): void {
-    if (!this.problems.some((p) => p.problem === problem)) this.problems.push({ problem, fix });
-  }
-}
-
-const messageOf = (e: unknown): string =>
-  e instanceof Error
-    ? `${(e as { code?: string }).code ? `${(e as { code?: string }).code}: ` : ''}${e.message}`
-    : String(e);
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
+import { dnsStep, doctorHttp, getJson, probe, routeStep, tcpStep, tlsStep } from './doctor/network.js';
+import { Report, messageOf, withTimeout } from './doctor/report.js';
 
 // ─── Target ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -103,228 +62,16 @@ async function resolveEntry(ctx: CliContext, target: Target, report: Report): Pr
   }
 }
 
-// ─── URL facts ──────────────────────────────────────────────────────────────────────────────────
-
-/** The proxy the environment names for `url`, and why (NO_PROXY match, none set). */
-export function proxyFor(url: URL, env: NodeJS.ProcessEnv): { proxy?: string; detail: string } {
-  const pick = (...names: string[]) => {
-    for (const n of names) if (env[n]) return { name: n, value: env[n]! };
-    return undefined;
-  };
-  const https = url.protocol === 'https:';
-  const set = https
-    ? pick('HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy')
-    : pick('HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy');
-  if (set === undefined) return { detail: `no ${https ? 'HTTPS_PROXY' : 'HTTP_PROXY'} set: direct` };
-  const masked = set.value.replace(/\/\/[^@/]*@/, '//***@');
-  const no = pick('NO_PROXY', 'no_proxy');
-  if (no !== undefined) {
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    const port = url.port || (https ? '443' : '80');
-    for (const raw of no.value.split(/[\s,]+/)) {
-      const entry = raw.trim().toLowerCase();
-      if (entry === '') continue;
-      if (entry === '*') return { detail: `${no.name}=* : direct (${set.name} not used)` };
-      const m = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(entry);
-      const pattern = (m?.[1] ?? entry).replace(/^\[|\]$/g, '');
-      const entryPort = m?.[2];
-      if (entryPort !== undefined && entryPort !== port) continue;
-      const bare = pattern.replace(/^\*?\./, '');
-      if (host === bare || host.endsWith(`.${bare}`))
-        return { detail: `${no.name} matches ${safe(raw, 100)}: direct (${set.name} not used)` };
-    }
-  }
-  return { proxy: masked, detail: `${set.name}=${safe(masked, 300)} applies to this URL` };
-}
-
-async function dnsStep(url: URL, report: Report): Promise<boolean> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  try {
-    const addresses = await withTimeout(lookup(host, { all: true }), STEP_MS, 'DNS');
-    report.step('dns', true, `${safe(host, 200)} → ${addresses.map((a) => a.address).join(', ')}`);
-    return true;
-  } catch (error) {
-    report.step('dns', false, `${safe(host, 200)}: ${safe(messageOf(error), 300)}`);
-    report.problem(`the host ${safe(host, 200)} does not resolve`, 'check the URL for a typo, or your DNS / VPN');
-    return false;
-  }
-}
-
-function tcpStep(url: URL, report: Report): Promise<boolean> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const socket = netConnect({ host, port });
-    const timer = setTimeout(() => socket.destroy(new Error(`no answer in ${STEP_MS} ms`)), STEP_MS);
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      const address = `${socket.remoteAddress}:${socket.remotePort}`;
-      socket.destroy();
-      report.step('tcp', true, `connected to ${address} in ${Date.now() - started} ms`);
-      resolve(true);
-    });
-    socket.once('error', (error) => {
-      clearTimeout(timer);
-      report.step('tcp', false, `${safe(host, 200)}:${port}: ${safe(messageOf(error), 300)}`);
-      report.problem(
-        `nothing accepts connections on ${safe(host, 200)}:${port}`,
-        "start the server (or check the URL's host and port), then run `mcpc doctor` again",
-      );
-      resolve(false);
-    });
-  });
-}
-
-function certName(part: PeerCertificate['subject'] | undefined): string {
-  if (part === undefined) return '?';
-  const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v.join(', ') : v);
-  return one(part.CN) ?? one(part.O) ?? '?';
-}
-
-function tlsStep(url: URL, report: Report): Promise<boolean> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const port = Number(url.port || 443);
-  return new Promise((resolve) => {
-    const socket = tlsConnect({
-      host,
-      port,
-      servername: /^[\d.:]+$/.test(host) ? undefined : host,
-      ALPNProtocols: ['http/1.1'],
-    });
-    const timer = setTimeout(() => socket.destroy(new Error(`no TLS handshake in ${STEP_MS} ms`)), STEP_MS);
-    socket.once('secureConnect', () => {
-      clearTimeout(timer);
-      const cert = socket.getPeerCertificate();
-      const detail =
-        `${socket.getProtocol() ?? 'TLS'}, certificate for ${safe(certName(cert.subject), 200)} issued by ${safe(certName(cert.issuer), 200)}, ` +
-        `valid until ${cert.valid_to ?? '?'}`;
-      socket.destroy();
-      report.step('tls', true, detail);
-      resolve(true);
-    });
-    socket.once('error', (error) => {
-      clearTimeout(timer);
-      const code = (error as { code?: string }).code ?? '';
-      report.step('tls', false, safe(messageOf(error), 400));
-      report.problem(
-        `the TLS handshake with ${safe(host, 200)}:${port} failed (${safe(code || error.message, 200)})`,
-        /CERT|SELF_SIGNED|UNABLE_TO/.test(code)
-          ? "the certificate is not trusted: add its CA with NODE_EXTRA_CA_CERTS=ca.pem (or fix the server's chain)"
-          : 'check that the port speaks HTTPS (http:// for a plain server)',
-      );
-      resolve(false);
-    });
-  });
-}
-
-/** POST initialize, following redirects (at most 5), as a plain request: the hops, and the last response. */
-async function probe(
-  ctx: CliContext,
-  url: URL,
-  headers: Record<string, string>,
-  report: Report,
-): Promise<{ status: number; headers: Headers; url: URL } | undefined> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpc-doctor', version: '0' } },
-  });
-  const hops: string[] = [];
-  let current = url;
-  for (let hop = 0; hop <= MAX_HOPS; hop++) {
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), STEP_MS);
-    let res: Response;
-    try {
-      res = await fetch(current, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.any([abort.signal, ctx.signal]),
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-          ...headers,
-        },
-        body,
-      });
-    } catch (error) {
-      clearTimeout(timer);
-      report.step(
-        'http',
-        false,
-        `POST ${safe(current.href, 300)}: ${safe(messageOf((error as Error).cause ?? error), 300)}`,
-      );
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
-    await res.body?.cancel().catch(() => {});
-    const type = res.headers.get('content-type')?.split(';')[0] ?? 'no body type';
-    hops.push(`POST ${safe(current.href, 300)} → ${res.status} (${safe(type, 60)})`);
-    const session = res.headers.get('mcp-session-id');
-    if (session !== null)
-      // Polite: the probe's own session is closed at once.
-      void fetch(current, { method: 'DELETE', headers: { 'mcp-session-id': session, ...headers } })
-        .then((r) => r.body?.cancel())
-        .catch(() => {});
-    const location = res.headers.get('location');
-    if (res.status >= 300 && res.status < 400 && location !== null && hop < MAX_HOPS) {
-      current = new URL(location, current);
-      continue;
-    }
-    const redirected = hops.length > 1;
-    report.step('http', res.status < 500, hops.join('; '));
-    if (redirected) {
-      report.problem(
-        `the URL redirects (${hops.length - 1} hop${hops.length > 2 ? 's' : ''})`,
-        `use the final URL: ${safe(current.href, 300)}`,
-      );
-    }
-    if (res.status === 404 || res.status === 405)
-      report.problem(
-        `POST ${safe(current.href, 300)} answers ${res.status}: no MCP endpoint at this path`,
-        'check the URL path (servers commonly use /mcp, or /sse for the older transport)',
-      );
-    if (res.status >= 300 && res.status < 400)
-      report.problem(`more than ${MAX_HOPS} redirects`, 'the URL redirects in a loop: check the server URL');
-    return { status: res.status, headers: res.headers, url: current };
-  }
-  return undefined;
-}
-
-async function getJson(ctx: CliContext, url: string): Promise<{ status: number; json?: Record<string, unknown> }> {
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), STEP_MS);
-  try {
-    const res = await fetch(url, {
-      redirect: 'manual',
-      signal: AbortSignal.any([abort.signal, ctx.signal]),
-      headers: { accept: 'application/json' },
-    });
-    const text = await res.text();
-    if (!res.ok) return { status: res.status };
-    try {
-      const json: unknown = JSON.parse(text.slice(0, 1024 * 1024));
-      return typeof json === 'object' && json !== null && !Array.isArray(json)
-        ? { status: res.status, json: json as Record<string, unknown> }
-        : { status: res.status };
-    } catch {
-      return { status: res.status };
-    }
-  } catch (error) {
-    return { status: 0, json: { error: messageOf(error) } as Record<string, unknown> };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** The OAuth metadata behind a 401: the challenge, RFC 9728, RFC 8414 / OpenID, and which registration would be used. */
-async function oauthSteps(ctx: CliContext, url: URL, wwwAuthenticate: string | null, report: Report): Promise<void> {
+async function oauthSteps(
+  ctx: CliContext,
+  http: HttpClient,
+  url: URL,
+  wwwAuthenticate: string | null,
+  report: Report,
+): Promise<void> {
   const challenges = parseWwwAuthenticate(wwwAuthenticate ?? undefined);
   const bearer = challenges.find((c) => c.scheme === 'bearer' || c.scheme === 'dpop') ?? challenges[0];
   report.step(
@@ -341,7 +88,7 @@ async function oauthSteps(ctx: CliContext, url: URL, wwwAuthenticate: string | n
   ];
   for (const candidate of candidates) {
     if (!URL.canParse(candidate)) continue;
-    const r = await getJson(ctx, candidate);
+    const r = await getJson(http, ctx.signal, candidate);
     tried.push(`${safe(candidate, 300)} → ${r.status || 'unreachable'}`);
     if (r.json !== undefined && r.status === 200) {
       prm = r.json;
@@ -372,7 +119,7 @@ async function oauthSteps(ctx: CliContext, url: URL, wwwAuthenticate: string | n
     let meta: Record<string, unknown> | undefined;
     let metaUrl: string | undefined;
     for (const candidate of authorizationServerMetadataUrls(issuer)) {
-      const r = await getJson(ctx, candidate);
+      const r = await getJson(http, ctx.signal, candidate);
       asTried.push(`${safe(candidate, 300)} → ${r.status || 'unreachable'}`);
       if (r.json !== undefined && r.status === 200) {
         meta = r.json;
@@ -563,23 +310,27 @@ async function diagnose(ctx: CliContext, words: readonly string[], report: Repor
     return connectStep(ctx, config, target.text, report, () => tail);
   }
 
-  const url = new URL(entry.url!);
-  const proxy = proxyFor(url, ctx.env);
-  report.step('proxy', true, proxy.detail);
-  if (!(await dnsStep(url, report))) return ExitCode.Connect;
-  if (!(await tcpStep(url, report))) return ExitCode.Connect;
-  if (url.protocol === 'https:' && !(await tlsStep(url, report))) return ExitCode.Connect;
+  // Every step goes the way the transport will: through the proxy the environment names, if any.
+  const route = routeStep(new URL(entry.url!), ctx.env, report);
+  if (route === undefined) return ExitCode.Connect;
+  if (!(await dnsStep(route, report))) return ExitCode.Connect;
+  if (!(await tcpStep(route, report))) return ExitCode.Connect;
+  if (route.url.protocol === 'https:' && !(await tlsStep(route, report))) return ExitCode.Connect;
   const config = await configFor(ctx, entry);
-  const headers = { ...entry.headers };
-  const answer = await probe(ctx, url, headers, report);
-  let auth = false;
-  if (answer?.status === 401 || answer?.status === 403) {
-    auth = true;
-    await oauthSteps(ctx, answer.url, answer.headers.get('www-authenticate'), report);
+  const http = doctorHttp(ctx.env);
+  try {
+    const answer = await probe(http, ctx.signal, route, { ...entry.headers }, report);
+    let auth = false;
+    if (answer?.status === 401 || answer?.status === 403) {
+      auth = true;
+      await oauthSteps(ctx, http, answer.url, answer.wwwAuthenticate, report);
+    }
+    const code = await connectStep(ctx, config, target.text, report, () => '');
+    if (code === ExitCode.AuthRequired && !auth) await oauthSteps(ctx, http, route.url, null, report);
+    return code;
+  } finally {
+    await http.close();
   }
-  const code = await connectStep(ctx, config, target.text, report, () => '');
-  if (code === ExitCode.AuthRequired && !auth) await oauthSteps(ctx, url, null, report);
-  return code;
 }
 
 export const doctor: Command = {
