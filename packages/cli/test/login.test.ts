@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { startOAuthFixture, type OAuthFixture } from '../../../tooling/fixtures/oauth/spawn.mjs';
 
 const BIN = process.env.MCPC_TEST_BIN ?? join(import.meta.dirname, '..', 'dist', 'bin.js');
@@ -230,5 +231,28 @@ describe('client credentials', () => {
     expect(who.stderr).toBe('');
     expect(who.code).toBe(0);
     expect(who.stdout).toContain('m2m-basic');
+  }, 60_000);
+
+  it('behind a proxy: the OAuth metadata and token requests go through it, as the MCP requests do', async () => {
+    const proxy = await startFixture('proxy.mjs');
+    try {
+      const who = await mcpc([rs.url, 'call', 'whoami', '--profile', 'ci-proxy'], {
+        env: { MCPC_CLIENT_ID: 'm2m-basic', MCPC_CLIENT_SECRET: 'basic-secret', HTTP_PROXY: proxy.url, NO_PROXY: '' },
+      });
+      expect(who.stderr).toBe('');
+      expect(who.code).toBe(0);
+      expect(who.stdout).toContain('m2m-basic');
+      const stats = (await (await fetch(new URL('/_proxy_stats', proxy.url))).json()) as {
+        requests: { kind: string; target: string }[];
+      };
+      // Forwarded (node:http) or tunnelled (undici tunnels every request): either way, through the proxy.
+      const through = (origin: string) =>
+        stats.requests.filter((r) => r.kind !== 'refused' && r.target === new URL(origin).host).length;
+      expect(through(rs.url)).toBeGreaterThan(0);
+      // Before: none, as Node 20's global fetch took OAuth's requests around the proxy.
+      expect(through(as.url)).toBeGreaterThan(0);
+    } finally {
+      await proxy.stop();
+    }
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import {
 } from '@mcpc/oauth';
 import type { CliContext } from '../context.js';
 import { safe } from '../output.js';
+import { proxiedFetch } from './fetch.js';
 import { envCredentials, loadPrivateKey, type MachineCredentials } from './keys.js';
 import { profileName } from './paths.js';
 import { aliasedStorage, canonicalUrl, Profile } from './profiles.js';
@@ -30,7 +31,12 @@ export function oauthLogger(ctx: CliContext): Logger {
 
 /** The issuer of the authorization server `url` uses now (RFC 9728, then RFC 8414 / OpenID). */
 export async function discoverIssuer(ctx: CliContext, url: string, storage?: OAuthStorage): Promise<string> {
-  const probe = new OAuthProvider({ serverUrl: url, logger: oauthLogger(ctx), ...(storage && { storage }) });
+  const probe = new OAuthProvider({
+    serverUrl: url,
+    logger: oauthLogger(ctx),
+    ...(storage && { storage }),
+    ...proxiedFetch(ctx),
+  });
   return (await probe.discover({ signal: ctx.signal })).issuer;
 }
 
@@ -58,6 +64,7 @@ export async function machineProvider(
     storage,
     logger: oauthLogger(ctx),
     ...(scope !== undefined && { scope }),
+    ...proxiedFetch(ctx),
   });
 }
 
@@ -109,6 +116,7 @@ export async function authFor(ctx: CliContext, url: string): Promise<AuthProvide
     storage,
     logger: oauthLogger(ctx),
     ...(login!.scope !== undefined && { scope: login!.scope }),
+    ...proxiedFetch(ctx),
   });
   return nonInteractive(ctx, provider);
 }

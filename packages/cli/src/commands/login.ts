@@ -1,5 +1,6 @@
 // `mcpc login` / `mcpc logout`: OAuth sign-in for a server (browser + loopback callback, or client credentials), tokens kept per profile.
 import { AuthorizationDeniedError, OAuthProvider, type AuthorizationResult } from '@mcpc/oauth';
+import { proxiedFetch } from '../auth/fetch.js';
 import { LoginInteraction } from '../auth/interaction.js';
 import { envCredentials, type MachineCredentials } from '../auth/keys.js';
 import { profileName } from '../auth/paths.js';
@@ -62,6 +63,7 @@ export const login: Command = {
         logger,
         ...(scope !== undefined && { scope }),
         ...(issuer !== undefined && publicId !== undefined && { clientInfo: { issuer, clientId: publicId } }),
+        ...proxiedFetch(ctx),
       });
       // Kept in the profile, so a later non-interactive refresh uses the same client.
       if (issuer !== undefined && publicId !== undefined) await provider.setClientInfo(issuer, { clientId: publicId });
