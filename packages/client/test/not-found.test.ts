@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client, ResourceNotFoundError, ServerError, ToolNotFoundError, streamableHttp, textOf } from '@mcpc/client';
 import { startFixture } from '../../../tooling/fixtures/http/spawn.mjs';
-import { isResourceNotFound } from '../src/server/server.js';
+import { isResourceNotFound } from '../src/features/resources.js';
 import { closeNames } from '../src/routing.js';
 import { MODERN_SDK_SERVER, everything, recordingLogger, sdkModern } from './helpers.js';
 

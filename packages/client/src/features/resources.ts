@@ -1,4 +1,5 @@
-// Resources: reading list items, templates and `resources/read` contents, and matching URI templates.
+// Resources: reading list items, templates and `resources/read` contents, matching URI templates, and telling "not found" answers.
+import { ErrorCode, JsonRpcErrorCode, ServerError } from '@mcpc/jsonrpc';
 import { ValidationError } from '../errors.js';
 import { copyOwn } from './copy.js';
 import type { ListKind } from '../cache/pagination.js';
@@ -123,4 +124,26 @@ export function templateMatches(template: string, uri: string): boolean {
     at = found + literal.length;
   }
   return true;
+}
+
+/**
+ * "Resource not found" (SEP-2164, MCP 2026-07-28: -32602 with `data.uri`), as servers send it:
+ * - -32602 whose `data.uri` is the URI (the spec's form);
+ * - -32602 with no `data.uri` whose message says "not found" (the official TypeScript SDK before
+ *   SEP-2164, and server-everything: "Resource <uri> not found");
+ * - -32002, which earlier revisions recommended and the C#, Rust, Java, Go and PHP SDKs send;
+ * - -32601 whose message names the URI (fastmcp: "Unknown resource: <uri>"); a bare "Method not found"
+ *   names no URI and stays what it is.
+ * A -32602 naming another URI, or one about something else, is not.
+ */
+export function isResourceNotFound(error: unknown, uri: string): boolean {
+  if (!(error instanceof ServerError) || error.code !== JsonRpcErrorCode.ServerError) return false;
+  if (error.rpcCode === ErrorCode.ResourceNotFound) return true;
+  const message = typeof error.serverMessage === 'string' ? error.serverMessage : '';
+  if (error.rpcCode === ErrorCode.InvalidParams) {
+    const named = (error.data as { uri?: unknown } | undefined)?.uri;
+    if (named !== undefined) return named === uri;
+    return /\bnot found\b/i.test(message);
+  }
+  return error.rpcCode === ErrorCode.MethodNotFound && uri.length > 0 && message.includes(uri);
 }

@@ -1,5 +1,5 @@
 // `Server`: the facade of one of the client's servers — session facts, lists, prompts, resources, subscriptions; tool calls go through `ToolCalls`.
-import { ErrorCode, JsonRpcErrorCode, ServerError, escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
+import { escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
 import { ResourceNotFoundError, type InputRequiredError } from '../errors.js';
 import type { CacheInfo } from '../cache/list-cache.js';
 import type { ListKind } from '../cache/pagination.js';
@@ -7,7 +7,13 @@ import { noteDeprecatedUse } from '../deprecations.js';
 import { buildCompleteParams, readCompletion } from '../features/completion.js';
 import { checkLevel, sanitizeLogMessage } from '../features/logging.js';
 import { PROMPTS, checkPromptArguments, readGetPromptResult } from '../features/prompts.js';
-import { RESOURCES, TEMPLATES, readContents, type ResourceContents } from '../features/resources.js';
+import {
+  RESOURCES,
+  TEMPLATES,
+  isResourceNotFound,
+  readContents,
+  type ResourceContents,
+} from '../features/resources.js';
 import { TOOLS } from '../features/tools.js';
 import type { StructuredContentValidation } from '../features/structured-output.js';
 import type { ServerConfig } from '../server-configs.js';
@@ -26,6 +32,7 @@ import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabiliti
 import { Connection, factsOf, type ConnectionContext, type ConnectionState } from './connection.js';
 import type { EraRequestOptions } from './era.js';
 import { ServerLists, type ListKindName } from './lists.js';
+import { ResourceSubscriptions } from '../subscriptions/resource-subscriptions.js';
 import { ServerStreams } from '../subscriptions/server-streams.js';
 import type {
   ListenOptions,
@@ -66,28 +73,6 @@ export interface ServerContext extends Omit<ConnectionContext, 'onNotification' 
 export const CLOSE: unique symbol = Symbol('close');
 export const ROOTS_CHANGED: unique symbol = Symbol('rootsChanged');
 
-/**
- * "Resource not found" (SEP-2164, MCP 2026-07-28: -32602 with `data.uri`), as servers send it:
- * - -32602 whose `data.uri` is the URI (the spec's form);
- * - -32602 with no `data.uri` whose message says "not found" (the official TypeScript SDK before
- *   SEP-2164, and server-everything: "Resource <uri> not found");
- * - -32002, which earlier revisions recommended and the C#, Rust, Java, Go and PHP SDKs send;
- * - -32601 whose message names the URI (fastmcp: "Unknown resource: <uri>"); a bare "Method not found"
- *   names no URI and stays what it is.
- * A -32602 naming another URI, or one about something else, is not.
- */
-export function isResourceNotFound(error: unknown, uri: string): boolean {
-  if (!(error instanceof ServerError) || error.code !== JsonRpcErrorCode.ServerError) return false;
-  if (error.rpcCode === ErrorCode.ResourceNotFound) return true;
-  const message = typeof error.serverMessage === 'string' ? error.serverMessage : '';
-  if (error.rpcCode === ErrorCode.InvalidParams) {
-    const named = (error.data as { uri?: unknown } | undefined)?.uri;
-    if (named !== undefined) return named === uri;
-    return /\bnot found\b/i.test(message);
-  }
-  return error.rpcCode === ErrorCode.MethodNotFound && uri.length > 0 && message.includes(uri);
-}
-
 /** Notifications that invalidate a cached list, and the lists they invalidate. */
 const INVALIDATES: ReadonlyMap<string, readonly ListKindName[]> = new Map([
   ['notifications/tools/list_changed', ['tools']],
@@ -103,10 +88,8 @@ export class Server {
   readonly #connection: Connection;
   readonly #context: ServerContext;
   readonly #lists: ServerLists;
-  readonly #subscriptions = new Set<string>();
-  /** subscribeResource calls in flight by URI, settled together: an unsubscribe waits for them, not overtaking them. */
-  readonly #subscribing = new Map<string, Promise<unknown>>();
   readonly #streams: ServerStreams;
+  readonly #resourceSubscriptions: ResourceSubscriptions;
   /** The tool-call policy: definitions, output checks, header mirroring, retries and resumes. */
   readonly #tools: ToolCalls;
   /** The task methods, and what a wait for a task needs. */
@@ -120,14 +103,16 @@ export class Server {
       onNotification: (_c, method, params) => this.#onNotification(method, params),
       onClose: () => this.clearCache(),
     });
+    const watched = new Set<string>();
     this.#streams = new ServerStreams({
       name,
       connection: this.#connection,
       logger: context.logger,
       ackTimeout: config.requestTimeout ?? context.requestTimeout ?? 60_000,
-      watched: this.#subscriptions,
+      watched,
       warn: (m) => this.#warn(m),
     });
+    this.#resourceSubscriptions = new ResourceSubscriptions(this.#connection, this.#streams, watched);
     this.#lists = new ServerLists({
       connection: this.#connection,
       maxPages: context.maxPages,
@@ -200,7 +185,7 @@ export class Server {
   }
   /** URIs this client is subscribed to on this server. */
   get subscriptions(): ReadonlySet<string> {
-    return this.#subscriptions;
+    return this.#resourceSubscriptions.uris;
   }
 
   /** Connects, if not already connected. Rejects with `ConnectionError` (or a subclass) when it cannot. */
@@ -433,31 +418,13 @@ export class Server {
    * the confirmation is its acknowledgment naming the URI (one that leaves it out is refused with
    * `SubscriptionError`, and so is a later re-acknowledgment that drops it).
    */
-  async subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
-    const subscribing = this.#subscribe(uri, options);
-    const inFlight = Promise.allSettled([this.#subscribing.get(uri), subscribing]);
-    this.#subscribing.set(uri, inFlight);
-    void inFlight.then(() => {
-      if (this.#subscribing.get(uri) === inFlight) this.#subscribing.delete(uri);
-    });
-    return subscribing;
-  }
-
-  async #subscribe(uri: string, options: RequestOptions): Promise<void> {
-    await this.#connection.connect();
-    if (this.#connection.isModern) return this.#streams.watch(uri, options.timeout);
-    await this.#connection.request('resources/subscribe', { uri }, options);
-    this.#subscriptions.add(uri);
+  subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    return this.#resourceSubscriptions.subscribe(uri, options);
   }
 
   /** Ends a subscription; one still being made for the URI is waited for first, so this comes after it. */
-  async unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
-    await this.#subscribing.get(uri);
-    if (await this.#streams.unwatch(uri)) return;
-    // A 2026-07-28 server has no resources/unsubscribe: a URI no stream watches has nothing to end.
-    if (this.#connection.isModern) return;
-    await this.#connection.request('resources/unsubscribe', { uri }, options);
-    this.#subscriptions.delete(uri);
+  unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    return this.#resourceSubscriptions.unsubscribe(uri, options);
   }
 
   /** Sets the minimum level of the server's log messages. Deprecated in MCP 2026-07-28 (a notice, once). */
