@@ -15,6 +15,7 @@ import { modernFixture, modernFixturePath, recordingLogger, revision, until } fr
 describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over %s', (over) => {
   let fixture: Fixture | undefined;
   let client: Client;
+  let serverConfig: ServerConfig;
   const hostSaw: { method: string; params: unknown }[] = [];
   beforeAll(async () => {
     let config: ServerConfig;
@@ -24,6 +25,7 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
       fixture = await startFixture(modernFixturePath('scripted-server.mjs'), ['http', '--list-ttl', '60000']);
       config = streamableHttp({ name: 's', url: fixture.url, retries: 0 });
     }
+    serverConfig = config;
     client = new Client({ servers: [config], logger: recordingLogger() });
     client.onNotification((_s, method, params) => void hostSaw.push({ method, params }));
     await client.connect();
@@ -156,6 +158,13 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
     ]);
     expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     await settled(before);
+  });
+
+  it('unsubscribeResource before any connection: connects to learn the era, and a 2026-07-28 server has nothing to end', async () => {
+    await using fresh = new Client({ servers: [serverConfig], logger: recordingLogger() });
+    // Before: not yet connected, it took the server for a classic one and sent resources/unsubscribe.
+    await expect(fresh.server('s').unsubscribeResource('file:///never')).resolves.toBeUndefined();
+    expect(fresh.server('s').protocolEra).toBe('modern');
   });
 
   if (over === 'streamable-http') {

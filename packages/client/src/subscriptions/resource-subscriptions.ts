@@ -37,6 +37,8 @@ export class ResourceSubscriptions {
   async unsubscribe(uri: string, options: EraRequestOptions): Promise<void> {
     await this.#subscribing.get(uri);
     if (await this.#streams.unwatch(uri)) return;
+    // The era decides the method: known only once connected (as it is after any subscribe).
+    await this.#connection.connect();
     // A 2026-07-28 server has no resources/unsubscribe: a URI no stream watches has nothing to end.
     if (this.#connection.isModern) return;
     await this.#connection.request('resources/unsubscribe', { uri }, options);
