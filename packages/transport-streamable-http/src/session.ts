@@ -54,12 +54,12 @@ export class Session {
   }
 
   /**
-   * Settles once the renewal under way has, whatever its outcome (rejects only when `signal` aborts):
-   * a message sent meanwhile waits for the new id instead of going out with none, which the server
-   * would refuse without the 404 that tells the transport to renew.
+   * Settles once the renewal under way has: a message sent meanwhile waits for the new id instead of
+   * going out with none, which the server would refuse without the 404 that tells the transport to
+   * renew. Rejects with the renewal's failure (there is no session to send in), or when `signal` aborts.
    */
   renewed(signal: AbortSignal): Promise<void> {
-    return this.#renewal === undefined ? Promise.resolve() : untilAborted(this.#renewal.catch(noop), signal);
+    return this.#renewal === undefined ? Promise.resolve() : untilAborted(this.#renewal, signal);
   }
 
   /**
@@ -83,5 +83,3 @@ export class Session {
     return untilAborted(this.#renewal, signal);
   }
 }
-
-const noop = (): void => {};

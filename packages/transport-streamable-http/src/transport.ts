@@ -185,7 +185,7 @@ export class StreamableHttpTransport implements Transport {
     else if (!stateless && this.#session.renewing) await this.#session.renewed(abort.signal);
     // A stateless request carries no session, so a 404 to it is an answer, not an expired session.
     const sentWith = stateless ? undefined : this.#session.id;
-    let response = await this.#post(message, options, abort, retryable);
+    let response = await this.#post(message, options, abort, retryable, sentWith);
     if (response.statusCode === 404 && sentWith !== undefined && message.method !== 'initialize') {
       await discard(response);
       await this.#renewSession(sentWith, abort.signal);
@@ -208,7 +208,7 @@ export class StreamableHttpTransport implements Transport {
     if (method !== undefined && options.stateless !== true && this.#session.renewing)
       await this.#session.renewed(abort.signal);
     const sentWith = options.stateless === true ? undefined : this.#session.id;
-    let response = await this.#post(message, options, abort, false);
+    let response = await this.#post(message, options, abort, false, sentWith);
     if (response.statusCode === 404 && sentWith !== undefined) {
       await discard(response);
       await this.#renewSession(sentWith, abort.signal);
@@ -236,8 +236,11 @@ export class StreamableHttpTransport implements Transport {
     options: TransportSendOptions,
     abort: AbortLink,
     retryable: boolean,
+    sessionId?: string,
   ): Promise<HttpResponse> {
-    return this.#wire.post(message, options, abort, retryable);
+    return sessionId === undefined
+      ? this.#wire.post(message, options, abort, retryable)
+      : this.#wire.post(message, options, abort, retryable, sessionId);
   }
 
   // ── sessions ────────────────────────────────────────────────────────────────────────────────────

@@ -28,12 +28,17 @@ export class Wire {
     this.#session = session;
   }
 
-  /** One message, POSTed; re-sent on a connection failure or 5xx only when `retryable`. */
+  /**
+   * One message, POSTed; re-sent on a connection failure or 5xx only when `retryable`. `sessionId`: the
+   * session it is sent in, as the caller saw it (the current one when not given) — not whatever the
+   * session is once async configured headers resolve, which a renewal may have cleared meanwhile.
+   */
   post(
     message: JsonRpcMessage,
     options: TransportSendOptions,
     abort: AbortLink,
     retryable: boolean,
+    sessionId: string | undefined = this.#session.id,
   ): Promise<HttpResponse> {
     const longLived = options.longLived === true;
     const post = (headers: Record<string, string>): Promise<HttpResponse> =>
@@ -56,7 +61,7 @@ export class Wire {
         // Notifications and replies never queue behind calls for a connection (see HttpRequest.control).
         control: !('id' in message && 'method' in message),
       });
-    const headers = this.headers('POST', options.headers, options.stateless === true);
+    const headers = this.headers('POST', options.headers, options.stateless === true, sessionId);
     return headers instanceof Promise ? headers.then(post) : post(headers);
   }
 
@@ -95,10 +100,11 @@ export class Wire {
     method: HttpMethod,
     extra: Readonly<Record<string, string>> | undefined,
     stateless = false,
+    sessionId: string | undefined = this.#session.id,
   ): Record<string, string> | Promise<Record<string, string>> {
     const configured = this.#options.headers;
-    if (typeof configured !== 'function') return this.#headersWith(configured, method, extra, stateless);
-    return Promise.resolve(configured()).then((h) => this.#headersWith(h, method, extra, stateless));
+    if (typeof configured !== 'function') return this.#headersWith(configured, method, extra, stateless, sessionId);
+    return Promise.resolve(configured()).then((h) => this.#headersWith(h, method, extra, stateless, sessionId));
   }
 
   /** The server's `retry:` when it gave one (never below the floor), else our backoff. */
@@ -112,6 +118,7 @@ export class Wire {
     method: HttpMethod,
     extra: Readonly<Record<string, string>> | undefined,
     stateless: boolean,
+    sessionId: string | undefined,
   ): Record<string, string> {
     const headers: Record<string, string> = {};
     if (configured !== undefined) {
@@ -139,7 +146,7 @@ export class Wire {
           : 'application/json, text/event-stream';
     if (method === 'POST') headers['content-type'] = 'application/json';
     if (method !== 'DELETE') headers['accept-encoding'] = ACCEPT_ENCODING;
-    if (this.#session.id !== undefined) headers['mcp-session-id'] = this.#session.id;
+    if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
     if (this.#session.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.#session.protocolVersion;
     return headers;
   }

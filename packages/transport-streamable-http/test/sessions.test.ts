@@ -23,9 +23,12 @@ afterEach(async () => {
 
 /**
  * A session server: assigns `s<n>` on initialize, forgets sessions on demand, answers everything else.
- * `holdRenewal`: the answer to every initialize after the first waits for it.
+ * `holdRenewal`: the answer to every initialize after the first waits for it; `refuseRenewal`: that answer
+ * is a JSON-RPC error.
  */
-async function sessionServer(options: { getStream?: boolean; holdRenewal?: Promise<void> } = {}) {
+async function sessionServer(
+  options: { getStream?: boolean; holdRenewal?: Promise<void>; refuseRenewal?: boolean } = {},
+) {
   let generation = 0;
   const live = new Set<string>();
   const peer = await startPeer((req, res, body) => {
@@ -38,6 +41,12 @@ async function sessionServer(options: { getStream?: boolean; holdRenewal?: Promi
     if (rpcMethod(body) === 'initialize') {
       const id = `s${++generation}`;
       const answer = (): void => {
+        if (generation > 1 && options.refuseRenewal === true)
+          return json(res, 200, {
+            jsonrpc: '2.0',
+            id: (body as { id: unknown }).id,
+            error: { code: -32600, message: 'no new sessions' },
+          });
         live.add(id);
         json(res, 200, result(body, initializeResult), { 'mcp-session-id': id });
       };
@@ -149,6 +158,27 @@ forEachHttpClient(() => {
       const sessionOf = (method: string) => posts(peer.seen, method).map((s) => s.headers['mcp-session-id']);
       expect(sessionOf('tools/list')).toEqual(['s2']);
       expect(sessionOf('notifications/roots/list_changed')).toEqual(['s2']);
+    });
+
+    it('a renewal that fails fails the messages that waited for it; none goes out without a session', async () => {
+      let release!: () => void;
+      const { peer, expireAll } = await sessionServer({
+        holdRenewal: new Promise<void>((r) => (release = r)),
+        refuseRenewal: true,
+      });
+      const { engine } = await connectEngine(peer.url);
+      cleanups.push(() => engine.close());
+      await handshake(engine);
+      expireAll();
+      const first = engine.request('resources/list', {}, { send: { retryable: true } });
+      for (let i = 0; i < 200 && posts(peer.seen, 'initialize').length < 2; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      const during = engine.request('tools/list');
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      await expect(first).rejects.toThrow(/refused to start a new session: no new sessions/);
+      await expect(during).rejects.toThrow(/refused to start a new session: no new sessions/);
+      expect(posts(peer.seen, 'tools/list')).toHaveLength(0);
     });
 
     it('ignores a session id that is not visible ASCII, with a warning', async () => {
