@@ -1,5 +1,4 @@
 // OAuth's requests through the proxy the environment names, as the transport's go: Node 20's global fetch ignores HTTP(S)_PROXY.
-import { Readable } from 'node:stream';
 import { bodyChunks, createHttpClient, header, proxyConfigured, type HttpClient } from '@mcpc/http';
 import type { FetchFunction } from '@mcpc/oauth';
 import type { CliContext } from '../context.js';
@@ -9,6 +8,11 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 /** OAuth bounds each request itself (its own timeout); this only keeps a silent peer from holding one for ever. */
 const STALL_MS = 60_000;
 const never = new AbortController().signal;
+/**
+ * OAuth documents and token answers are small: a body is read whole here (its decoding errors then reach
+ * OAuth's own error handling, as a network failure) within this bound, above `@mcpc/oauth`'s own cap.
+ */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /**
  * The `fetch` for the CLI's OAuth providers: undefined (the global one) when no proxy variable is set;
@@ -54,8 +58,9 @@ export function proxiedFetch(ctx: Pick<CliContext, 'env'>): { fetch: FetchFuncti
       response.body.resume();
       return new Response(null, { status: response.statusCode, headers: out });
     }
-    const decoded = Readable.toWeb(Readable.from(bodyChunks(response.body, encoding, undefined)));
-    return new Response(decoded as ReadableStream<Uint8Array>, { status: response.statusCode, headers: out });
+    const chunks: Buffer[] = [];
+    for await (const chunk of bodyChunks(response.body, encoding, MAX_BODY_BYTES)) chunks.push(chunk);
+    return new Response(Buffer.concat(chunks), { status: response.statusCode, headers: out });
   };
   return { fetch };
 }

@@ -4,6 +4,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls';
 import {
   createHttpClient,
+  destroyQuietly,
   discard,
   header,
   proxiesFrom,
@@ -135,6 +136,8 @@ function tunnel(proxy: Proxy, host: string, port: number): Promise<Socket> {
       if (status === undefined || !status.startsWith('2'))
         return fail(new Error(`the proxy answered CONNECT ${safe(authority, 200)} with ${status ?? 'no HTTP status'}`));
       clearTimeout(timer);
+      // Paused until TLS takes the socket over, so nothing read past the headers is lost meanwhile.
+      socket.pause();
       if (end + 4 < head.length) socket.unshift(head.subarray(end + 4));
       resolve(socket);
     };
@@ -252,7 +255,8 @@ export async function probe(
       report.step('http', false, `POST ${safe(current.href, 300)}: ${safe(messageOf(error), 300)}`);
       return undefined;
     }
-    await discard(res);
+    // Not read: an initialize answered with an SSE stream that stays open would hold the step.
+    destroyQuietly(res.body);
     const type = header(res, 'content-type')?.split(';')[0] ?? 'no body type';
     hops.push(`POST ${safe(current.href, 300)} → ${res.statusCode} (${safe(type, 60)})`);
     const session = header(res, 'mcp-session-id');
