@@ -34,6 +34,17 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
     await client?.close();
     await fixture?.stop();
   });
+  // `fire` answers with how many listen streams the server has open.
+  const openStreams = async (): Promise<number> => {
+    const answer = textOf(
+      await client.callTool('fire', { method: 'notifications/resources/updated', params: { uri: 'count://none' } }),
+    );
+    return Number(/fired to (\d+)/.exec(answer)?.[1]);
+  };
+  const settled = async (expected: number): Promise<void> => {
+    for (let i = 0; i < 100 && (await openStreams()) !== expected; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await openStreams()).toBe(expected);
+  };
   const stats = async () =>
     JSON.parse(textOf(await client.callTool('stats'))) as {
       methods: Record<string, number>;
@@ -128,17 +139,6 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
 
   it('two subscribeResource calls on one URI at once share one stream; an unsubscribe while it opens closes it', async () => {
     const server = client.server('s');
-    // `fire` answers with how many listen streams the server has open.
-    const openStreams = async (): Promise<number> => {
-      const answer = textOf(
-        await client.callTool('fire', { method: 'notifications/resources/updated', params: { uri: 'count://none' } }),
-      );
-      return Number(/fired to (\d+)/.exec(answer)?.[1]);
-    };
-    const settled = async (expected: number): Promise<void> => {
-      for (let i = 0; i < 100 && (await openStreams()) !== expected; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(await openStreams()).toBe(expected);
-    };
     const before = await openStreams();
     await Promise.all([server.subscribeResource('file:///twice'), server.subscribeResource('file:///twice')]);
     expect(await openStreams()).toBe(before + 1);
@@ -148,7 +148,8 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
 
     const watching = server.subscribeResource('file:///brief');
     await server.unsubscribeResource('file:///brief');
-    await watching;
+    // Acknowledged first and then ended, or ended while it opened: either way, nothing is left.
+    await watching.catch((e: unknown) => expect(e).toBeInstanceOf(SubscriptionError));
     expect(server.subscriptions.has('file:///brief')).toBe(false);
     await settled(before);
     // A refused watch that a second call joined fails both, and leaves nothing open.
@@ -157,6 +158,44 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
       server.subscribeResource('denied://twice'),
     ]);
     expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    await settled(before);
+  });
+
+  it('an unsubscribe ends a stream still waiting for its acknowledgment at once; calls for a URI keep their order', async () => {
+    const server = client.server('s');
+    const before = await openStreams();
+    // A listen naming silent:// is never acknowledged: this subscribe waits (as it would through an outage).
+    const listensForSilent = async () =>
+      (await stats()).requests.filter(
+        (r) => r.method === 'subscriptions/listen' && JSON.stringify(r).includes('silent://'),
+      ).length;
+    const asked = await listensForSilent();
+    const pending = server.subscribeResource('silent://', { timeout: 60_000 });
+    for (let i = 0; i < 100 && (await listensForSilent()) === asked; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await listensForSilent()).toBe(asked + 1);
+    const started = Date.now();
+    // Before: it waited for that acknowledgment (here, the 60 s timeout).
+    await server.unsubscribeResource('silent://');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const failed = await pending.then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    expect(failed).toBeInstanceOf(SubscriptionError);
+    expect((failed as SubscriptionError).reason).toBe('ended');
+    await settled(before);
+    // Subscribe, unsubscribe, subscribe, made at once: they run in that order, and the last one decides.
+    const calls = [
+      server.subscribeResource('file:///order'),
+      server.unsubscribeResource('file:///order'),
+      server.subscribeResource('file:///order'),
+    ];
+    const outcomes = await Promise.allSettled(calls);
+    expect(outcomes[1]!.status).toBe('fulfilled');
+    expect(outcomes[2]!.status).toBe('fulfilled');
+    expect(server.subscriptions.has('file:///order')).toBe(true);
+    await settled(before + 1);
+    await server.unsubscribeResource('file:///order');
     await settled(before);
   });
 

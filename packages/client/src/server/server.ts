@@ -112,7 +112,7 @@ export class Server {
       watched,
       warn: (m) => this.#warn(m),
     });
-    this.#resourceSubscriptions = new ResourceSubscriptions(this.#connection, this.#streams, watched);
+    this.#resourceSubscriptions = new ResourceSubscriptions(name, this.#connection, this.#streams, watched);
     this.#lists = new ServerLists({
       connection: this.#connection,
       maxPages: context.maxPages,
@@ -422,7 +422,10 @@ export class Server {
     return this.#resourceSubscriptions.subscribe(uri, options);
   }
 
-  /** Ends a subscription; one still being made for the URI is waited for first, so this comes after it. */
+  /**
+   * Ends a subscription. Calls for one URI run in the order they were made; a stream still being
+   * opened for it is ended at once (its `subscribeResource` then fails with `SubscriptionError`).
+   */
   unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
     return this.#resourceSubscriptions.unsubscribe(uri, options);
   }

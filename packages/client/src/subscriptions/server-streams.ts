@@ -38,6 +38,8 @@ export class ServerStreams {
   readonly #byUri = new Map<string, Subscription>();
   /** Watches being opened (until acknowledged or refused), so a second call for a URI joins the first. */
   readonly #opening = new Map<string, Promise<void>>();
+  /** The streams those watches are opening, for `unwatch` to end (their acknowledgment may never come). */
+  readonly #openingStreams = new Map<string, Subscription>();
   #restarting: Promise<void> | undefined;
 
   constructor(context: StreamsContext) {
@@ -116,7 +118,19 @@ export class ServerStreams {
       ackTimeout === undefined ? {} : { ackTimeout },
     );
     const granted = (ack: Readonly<SubscriptionFilter>): boolean => ack.resourceSubscriptions?.includes(uri) === true;
-    await subscription.ready;
+    this.#openingStreams.set(uri, subscription);
+    try {
+      await subscription.ready;
+    } finally {
+      if (this.#openingStreams.get(uri) === subscription) this.#openingStreams.delete(uri);
+    }
+    // Acknowledged, but unwatched meanwhile (the acknowledgment and the close crossed).
+    if (subscription.closed)
+      throw new SubscriptionError(
+        'ended',
+        this.#context.name,
+        `the stream watching "${escapeForLog(uri, 200)}" was closed as it was acknowledged`,
+      );
     if (!granted(subscription.acknowledged!)) {
       await subscription.close();
       throw new SubscriptionError(
@@ -139,18 +153,21 @@ export class ServerStreams {
   }
 
   /**
-   * Stops watching a URI; false when no stream watches it (a classic subscription, or none). A watch
-   * still being opened is waited for first, so its stream is closed rather than left open unwatched.
+   * Stops watching a URI; false when no stream watches it (a classic subscription, or none). A stream
+   * still being opened for it is closed rather than waited for — during an outage its acknowledgment may
+   * never come — and the watch opening it fails (`SubscriptionError` 'ended'); so does one waiting for a
+   * dropped stream to be honoured again.
    */
   async unwatch(uri: string): Promise<boolean> {
-    const opening = this.#opening.get(uri);
-    if (opening !== undefined) await opening.catch(() => {}); // a refused watch leaves nothing to close
+    const opening = this.#openingStreams.get(uri);
+    this.#openingStreams.delete(uri);
     const stream = this.#byUri.get(uri);
-    if (stream === undefined) return false;
-    this.#byUri.delete(uri);
-    this.#context.watched.delete(uri);
-    await stream.close();
-    return true;
+    if (stream !== undefined) {
+      this.#byUri.delete(uri);
+      this.#context.watched.delete(uri);
+    }
+    await Promise.all([opening?.close(), stream?.close()]);
+    return opening !== undefined || stream !== undefined;
   }
 
   closeAll(): Promise<void> {
