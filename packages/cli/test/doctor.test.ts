@@ -131,6 +131,20 @@ describe('mcpc doctor', () => {
     expect(step(b, 'proxy')?.detail).toContain('MCPC_PROXY_CONFIG_INVALID');
   }, 60_000);
 
+  it('an https: proxy, which the transport uses through undici (installed here): the route is the proxy’s', async () => {
+    const url = `https://localhost:${new URL(tlsServer.url).port}/mcp`;
+    const r = await mcpc(['doctor', url, '--json'], { HTTPS_PROXY: `https://127.0.0.1:${await closedPort()}` });
+    const d = JSON.parse(r.stdout) as Doctor;
+    // Before: the proxy step failed ("needs undici installed") although the transport would use it.
+    expect(step(d, 'proxy')?.ok).toBe(true);
+    expect(step(d, 'proxy')?.detail).toMatch(
+      /^HTTPS_PROXY names an https: proxy, which the transport uses through undici/,
+    );
+    expect(step(d, 'tcp')).toBeUndefined();
+    expect(step(d, 'http')?.ok).toBe(false); // nothing listens there
+    expect(r.code).toBe(3);
+  }, 60_000);
+
   it('https behind a proxy: TLS inside a CONNECT tunnel, the certificate judged as the transport would', async () => {
     const url = `https://localhost:${new URL(tlsServer.url).port}/mcp`;
     const untrusted = JSON.parse((await mcpc(['doctor', url, '--json'], { HTTPS_PROXY: proxy.url })).stdout) as Doctor;

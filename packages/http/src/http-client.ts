@@ -35,6 +35,14 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   });
 }
 
+/**
+ * The client `createHttpClient()` picks by default in this install: `'undici'` when undici can be
+ * imported here, else `'node'` (`node:http`). For diagnostics: an `https:` proxy, say, needs undici.
+ */
+export async function defaultHttpClient(): Promise<'undici' | 'node'> {
+  return (await importUndici()) === undefined ? 'node' : 'undici';
+}
+
 async function importUndici(): Promise<typeof Undici | undefined> {
   try {
     return await import('undici');

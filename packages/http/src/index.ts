@@ -1,5 +1,5 @@
 // @mcpc/http: the HTTP plumbing of mcpc's HTTP transports, for any transport built on HTTP.
-export { createHttpClient } from './http-client.js';
+export { createHttpClient, defaultHttpClient } from './http-client.js';
 export type {
   HeadersOption,
   HttpClient,

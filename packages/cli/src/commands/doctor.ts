@@ -311,11 +311,13 @@ async function diagnose(ctx: CliContext, words: readonly string[], report: Repor
   }
 
   // Every step goes the way the transport will: through the proxy the environment names, if any.
-  const route = routeStep(new URL(entry.url!), ctx.env, report);
+  const route = await routeStep(new URL(entry.url!), ctx.env, report);
   if (route === undefined) return ExitCode.Connect;
-  if (!(await dnsStep(route, report))) return ExitCode.Connect;
-  if (!(await tcpStep(route, report))) return ExitCode.Connect;
-  if (route.url.protocol === 'https:' && !(await tlsStep(route, report))) return ExitCode.Connect;
+  if (route.httpsProxy === undefined) {
+    if (!(await dnsStep(route, report))) return ExitCode.Connect;
+    if (!(await tcpStep(route, report))) return ExitCode.Connect;
+    if (route.url.protocol === 'https:' && !(await tlsStep(route, report))) return ExitCode.Connect;
+  }
   const config = await configFor(ctx, entry);
   const http = doctorHttp(ctx.env);
   try {

@@ -3,7 +3,9 @@ import { lookup } from 'node:dns/promises';
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls';
 import {
+  HttpClientUnavailableError,
   createHttpClient,
+  defaultHttpClient,
   destroyQuietly,
   discard,
   header,
@@ -20,8 +22,13 @@ import { MAX_HOPS, STEP_MS, messageOf, withTimeout, type Report } from './report
 export interface Route {
   readonly url: URL;
   readonly proxy: Proxy | undefined;
-  /** The proxy decision for any URL (a redirect's, the OAuth metadata's). */
-  readonly proxies: Proxies;
+  /** The proxy decision for any URL (a redirect's, the OAuth metadata's); none through an https: proxy. */
+  readonly proxies: Proxies | undefined;
+  /**
+   * Through an `https:` proxy, which only undici speaks (`EnvHttpProxyAgent`): the variable naming it.
+   * Doctor does not look inside that route (DNS, TCP, TLS are the proxy's); its requests take it.
+   */
+  readonly httpsProxy?: string;
 }
 
 const bare = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
@@ -31,7 +38,7 @@ const portOf = (url: URL): number => Number(url.port || (url.protocol === 'https
  * The proxy step: the proxy the transport will use for `url`, decided as it decides (`proxiesFrom` of
  * @mcpc/http reads the same variables the same way). Undefined when a variable cannot be used.
  */
-export function routeStep(url: URL, env: NodeJS.ProcessEnv, report: Report): Route | undefined {
+export async function routeStep(url: URL, env: NodeJS.ProcessEnv, report: Report): Promise<Route | undefined> {
   let proxies: Proxies;
   let proxy: Proxy | undefined;
   let exemption: string | undefined;
@@ -40,6 +47,23 @@ export function routeStep(url: URL, env: NodeJS.ProcessEnv, report: Report): Rou
     proxy = proxies.forUrl(url);
     exemption = proxies.exemption(url);
   } catch (error) {
+    // An https: proxy is beyond Node's own client, not undici's: with undici here the transport uses it.
+    if (error instanceof HttpClientUnavailableError && (await defaultHttpClient()) === 'undici') {
+      // Which variable it is, read with the client's precedence (the lower-case one first).
+      const variable =
+        [
+          ['https_proxy', 'HTTPS_PROXY'],
+          ['http_proxy', 'HTTP_PROXY'],
+        ]
+          .map(([lower, upper]) => (env[lower!] !== undefined ? lower! : upper!))
+          .find((name) => /^https:/i.test(env[name] ?? '')) ?? 'a proxy variable';
+      report.step(
+        'proxy',
+        true,
+        `${variable} names an https: proxy, which the transport uses through undici: DNS, TCP and TLS to the target are the proxy's, and are not checked here`,
+      );
+      return { url, proxy: undefined, proxies: undefined, httpsProxy: variable };
+    }
     report.step('proxy', false, safe(messageOf(error), 300));
     report.problem(
       'a proxy variable cannot be used',
@@ -279,8 +303,13 @@ export async function probe(
       current = new URL(location, current);
       continue;
     }
-    const proxy = route.proxies.forUrl(current);
-    const via = proxy === undefined ? '' : ` (through the proxy ${safe(proxy.hostname, 200)}:${proxy.port})`;
+    const proxy = route.proxies?.forUrl(current);
+    const via =
+      route.httpsProxy !== undefined
+        ? ` (through the https: proxy ${route.httpsProxy} names)`
+        : proxy === undefined
+          ? ''
+          : ` (through the proxy ${safe(proxy.hostname, 200)}:${proxy.port})`;
     report.step('http', res.statusCode < 500, hops.join('; ') + via);
     if (hops.length > 1) {
       report.problem(
