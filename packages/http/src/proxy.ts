@@ -36,11 +36,13 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:':
  * `HTTP_PROXY`); `https:` URLs use `HTTPS_PROXY`, else the HTTP one; `NO_PROXY` is a list (commas or
  * spaces) of host names, each matching itself and its subdomains (`example.com`, `.example.com` and
  * `*.example.com` alike), optionally with `:port`, or `*` for every host. Unlike undici, a later change
- * to `NO_PROXY` is not seen: the transport reads its environment once, as it is made.
+ * to `NO_PROXY` is not seen: the transport reads its environment once, as it is made. A variable that
+ * cannot be used (`ProxyConfigError`, or `HttpClientUnavailableError` for an `https:` proxy) fails only
+ * the URLs it would carry: `forUrl` throws for those, so an unusable `HTTPS_PROXY` does not stop `http:`.
  */
 export function proxiesFrom(env: Environment): Proxies {
-  const http = parseProxy(env, 'http_proxy', 'HTTP_PROXY');
-  const https = parseProxy(env, 'https_proxy', 'HTTPS_PROXY') ?? http;
+  const http = proxyNamedBy(env, 'http_proxy', 'HTTP_PROXY');
+  const https = proxyNamedBy(env, 'https_proxy', 'HTTPS_PROXY') ?? http;
   const noProxy = parseNoProxy(env.no_proxy ?? env.NO_PROXY ?? '');
   const exemption = (url: URL): string | undefined => {
     // `host` minus the port, not `hostname`: the brackets of an IPv6 address stay, as undici keeps them.
@@ -51,7 +53,7 @@ export function proxiesFrom(env: Environment): Proxies {
   return {
     forUrl(url: URL): Proxy | undefined {
       const proxy = url.protocol === 'https:' ? https : http;
-      return proxy === undefined || exemption(url) !== undefined ? undefined : proxy;
+      return proxy === undefined || exemption(url) !== undefined ? undefined : proxy();
     },
     exemption(url: URL): string | undefined {
       return (url.protocol === 'https:' ? https : http) === undefined ? undefined : exemption(url);
@@ -59,11 +61,25 @@ export function proxiesFrom(env: Environment): Proxies {
   };
 }
 
-/** The proxy the first set of two variables names (lower case first, as undici reads them). */
-function parseProxy(env: Environment, lower: string, upper: string): Proxy | undefined {
+/**
+ * The proxy the first set of two variables names (lower case first, as undici reads them), parsed now;
+ * undefined when neither is set. Why it cannot be used is thrown when it is asked for.
+ */
+function proxyNamedBy(env: Environment, lower: string, upper: string): (() => Proxy) | undefined {
   const variable = env[lower] !== undefined ? lower : upper;
   const value = env[variable];
   if (!value) return undefined;
+  try {
+    const proxy = parseProxy(value, variable);
+    return () => proxy;
+  } catch (error) {
+    return () => {
+      throw error;
+    };
+  }
+}
+
+function parseProxy(value: string, variable: string): Proxy {
   let url: URL;
   try {
     url = new URL(value);
@@ -77,10 +93,15 @@ function parseProxy(env: Environment, lower: string, upper: string): Proxy | und
       variable,
       `its scheme is ${url.protocol.slice(0, 20)} (only http: and, with undici, https:)`,
     );
-  const authorization =
-    url.username === '' && url.password === ''
-      ? undefined
-      : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  let authorization: string | undefined;
+  try {
+    authorization =
+      url.username === '' && url.password === ''
+        ? undefined
+        : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  } catch {
+    throw new ProxyConfigError(variable, 'its credentials are not valid percent-encoding');
+  }
   return { hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port) || 80, authorization, variable };
 }
 

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createHttpClient,
+  HttpClientUnavailableError,
   ProxyConfigError,
   ProxyConnectError,
   readText,
@@ -225,6 +226,16 @@ describe('NO_PROXY, as undici reads it', () => {
       ),
     ).toBeUndefined();
     expect(proxiesFrom({ HTTPS_PROXY: 'http://127.0.0.1:3' }).forUrl(new URL('http://x.test/'))).toBeUndefined();
+  });
+
+  it('an unusable variable fails only the URLs it would carry, with a typed error', () => {
+    const proxies = proxiesFrom({ HTTP_PROXY: 'http://127.0.0.1:1', HTTPS_PROXY: 'https://127.0.0.1:2' });
+    // Before: the https: proxy (Node's client cannot speak TLS to a proxy) failed http: URLs too.
+    expect(proxies.forUrl(new URL('http://x.test/'))?.port).toBe(1);
+    expect(() => proxies.forUrl(new URL('https://x.test/'))).toThrow(HttpClientUnavailableError);
+    expect(() => proxiesFrom({ http_proxy: 'http://a%zz:b@127.0.0.1:1' }).forUrl(new URL('http://x.test/'))).toThrow(
+      ProxyConfigError,
+    );
   });
 
   it('names the variable a proxy came from, and the NO_PROXY entry that exempts a URL (for explanations)', () => {

@@ -31,6 +31,10 @@ export interface Route {
   readonly httpsProxy?: string;
 }
 
+/** The proxy variables for each scheme, in the order the client reads them. */
+const HTTP_VARIABLES = ['http_proxy', 'HTTP_PROXY'] as const;
+const HTTPS_VARIABLES = ['https_proxy', 'HTTPS_PROXY'] as const;
+
 const bare = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
 const portOf = (url: URL): number => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
 
@@ -50,12 +54,10 @@ export async function routeStep(url: URL, env: NodeJS.ProcessEnv, report: Report
     // An https: proxy is beyond Node's own client, not undici's: with undici here the transport uses it.
     if (error instanceof HttpClientUnavailableError && (await defaultHttpClient()) === 'undici') {
       // Which variable it is, read with the client's precedence (the lower-case one first).
+      const pairs = url.protocol === 'https:' ? [HTTPS_VARIABLES, HTTP_VARIABLES] : [HTTP_VARIABLES];
       const variable =
-        [
-          ['https_proxy', 'HTTPS_PROXY'],
-          ['http_proxy', 'HTTP_PROXY'],
-        ]
-          .map(([lower, upper]) => (env[lower!] !== undefined ? lower! : upper!))
+        pairs
+          .map(([lower, upper]) => (env[lower] !== undefined ? lower : upper))
           .find((name) => /^https:/i.test(env[name] ?? '')) ?? 'a proxy variable';
       report.step(
         'proxy',
