@@ -238,9 +238,8 @@ export class StreamableHttpTransport implements Transport {
     retryable: boolean,
     sessionId?: string,
   ): Promise<HttpResponse> {
-    return sessionId === undefined
-      ? this.#wire.post(message, options, abort, retryable)
-      : this.#wire.post(message, options, abort, retryable, sessionId);
+    // An absent `sessionId` is the wire's default: the session's id now.
+    return this.#wire.post(message, options, abort, retryable, sessionId);
   }
 
   // ── sessions ────────────────────────────────────────────────────────────────────────────────────

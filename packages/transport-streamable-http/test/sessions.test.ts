@@ -73,6 +73,23 @@ async function sessionServer(
   return { peer, live, expireAll: () => live.clear() };
 }
 
+/**
+ * A connected engine whose session has expired, mid-renewal: a retryable `resources/list` met the 404,
+ * and the renewal's initialize is at the server, which holds its answer until `release()`.
+ */
+async function midRenewal(options: { refuseRenewal?: boolean } = {}) {
+  let release!: () => void;
+  const { peer, expireAll } = await sessionServer({ ...options, holdRenewal: new Promise<void>((r) => (release = r)) });
+  const { engine } = await connectEngine(peer.url);
+  cleanups.push(() => engine.close());
+  await handshake(engine);
+  expireAll();
+  const first = engine.request('resources/list', {}, { send: { retryable: true } });
+  for (let i = 0; i < 200 && posts(peer.seen, 'initialize').length < 2; i++)
+    await new Promise((r) => setTimeout(r, 10));
+  return { peer, engine, first, release };
+}
+
 const posts = (seen: Seen[], method: string) => seen.filter((s) => s.method === 'POST' && rpcMethod(s.body) === method);
 
 forEachHttpClient(() => {
@@ -136,16 +153,8 @@ forEachHttpClient(() => {
     });
 
     it('a request or notification sent while the session is being renewed waits for the new session id', async () => {
-      let release!: () => void;
-      const { peer, expireAll } = await sessionServer({ holdRenewal: new Promise<void>((r) => (release = r)) });
-      const { engine } = await connectEngine(peer.url);
-      cleanups.push(() => engine.close());
-      await handshake(engine);
-      expireAll();
-      const first = engine.request('resources/list', {}, { send: { retryable: true } });
+      const { peer, engine, first, release } = await midRenewal();
       // The renewal's initialize is at the server, which holds its answer.
-      for (let i = 0; i < 200 && posts(peer.seen, 'initialize').length < 2; i++)
-        await new Promise((r) => setTimeout(r, 10));
       expect(posts(peer.seen, 'initialize')).toHaveLength(2);
       // Not retryable: before, it went out with no session id, and the server's 404 to it was final.
       const during = engine.request('tools/list');
@@ -161,18 +170,7 @@ forEachHttpClient(() => {
     });
 
     it('a renewal that fails fails the messages that waited for it; none goes out without a session', async () => {
-      let release!: () => void;
-      const { peer, expireAll } = await sessionServer({
-        holdRenewal: new Promise<void>((r) => (release = r)),
-        refuseRenewal: true,
-      });
-      const { engine } = await connectEngine(peer.url);
-      cleanups.push(() => engine.close());
-      await handshake(engine);
-      expireAll();
-      const first = engine.request('resources/list', {}, { send: { retryable: true } });
-      for (let i = 0; i < 200 && posts(peer.seen, 'initialize').length < 2; i++)
-        await new Promise((r) => setTimeout(r, 10));
+      const { peer, engine, first, release } = await midRenewal({ refuseRenewal: true });
       const during = engine.request('tools/list');
       await new Promise((r) => setTimeout(r, 50));
       release();

@@ -36,9 +36,7 @@ export class ServerStreams {
   readonly #context: StreamsContext;
   readonly #channel: ListenChannel;
   readonly #byUri = new Map<string, Subscription>();
-  /** Watches being opened (until acknowledged or refused), so a second call for a URI joins the first. */
-  readonly #opening = new Map<string, Promise<void>>();
-  /** The streams those watches are opening, for `unwatch` to end (their acknowledgment may never come). */
+  /** Streams being opened by `watch`, for `unwatch` to end (their acknowledgment may never come). */
   readonly #openingStreams = new Map<string, Subscription>();
   #restarting: Promise<void> | undefined;
 
@@ -84,21 +82,11 @@ export class ServerStreams {
   }
 
   /**
-   * Watches one URI on a listen stream of its own; resolves once an acknowledgment names it. A call for
-   * a URI whose stream is still being opened joins that one (its outcome, its `ackTimeout`) rather than
-   * opening a second stream the first would then shadow.
+   * Watches one URI on a listen stream of its own; resolves once an acknowledgment names it. Calls for
+   * one URI come one at a time (`ResourceSubscriptions` keeps them in line), so a second finds the
+   * first's stream here rather than opening another.
    */
-  watch(uri: string, ackTimeout: number | undefined): Promise<void> {
-    const opening = this.#opening.get(uri);
-    if (opening !== undefined) return opening;
-    const watching = this.#watch(uri, ackTimeout).finally(() => {
-      if (this.#opening.get(uri) === watching) this.#opening.delete(uri);
-    });
-    this.#opening.set(uri, watching);
-    return watching;
-  }
-
-  async #watch(uri: string, ackTimeout: number | undefined): Promise<void> {
+  async watch(uri: string, ackTimeout: number | undefined): Promise<void> {
     const existing = this.#byUri.get(uri);
     if (existing !== undefined && !existing.closed) {
       // Only a stream the server honours now is a watch: one that dropped is waited for until its
