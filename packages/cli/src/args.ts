@@ -34,6 +34,8 @@ export const FLAGS = {
   'private-key': { type: 'string' },
   scope: { type: 'string' },
   all: { type: 'boolean' },
+  'trust-project': { type: 'boolean' },
+  remove: { type: 'boolean' },
 } as const;
 
 export type FlagName = keyof typeof FLAGS;
@@ -60,6 +62,7 @@ export const GLOBAL_FLAGS: readonly FlagName[] = [
   'config',
   'profile',
   'protocol',
+  'trust-project',
 ];
 
 /** The command line, split. */

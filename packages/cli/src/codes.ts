@@ -5,5 +5,9 @@ export const CliErrorCode = Object.freeze({
   Usage: 'MCPC_CLI_USAGE',
   /** `CliError`: a failure the command explained itself, with its exit code. */
   Failed: 'MCPC_CLI_FAILED',
+  /** `UntrustedConfigError`: the server is defined in a project config file the user has not trusted. */
+  UntrustedConfig: 'MCPC_CLI_UNTRUSTED_CONFIG',
+  /** `AmbiguousServerError`: two configured servers that differ share the name given. */
+  AmbiguousServer: 'MCPC_CLI_AMBIGUOUS_SERVER',
 } as const);
 export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];

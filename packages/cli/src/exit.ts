@@ -54,3 +54,41 @@ export class CliError extends McpError {
     this.hint = hint;
   }
 }
+
+/**
+ * A server named from a project config file (`.mcp.json`, …) the user has not trusted, or has trusted in
+ * another version: nothing it defines is started or contacted until `mcpc trust <file>` (exit 2).
+ */
+export class UntrustedConfigError extends McpError {
+  static {
+    brand(this, 'UntrustedConfigError');
+  }
+  readonly exitCode: ExitCode = ExitCode.Usage;
+  /** The config file, absolute. */
+  readonly file: string;
+  readonly hint: string;
+  constructor(message: string, file: string, hint: string) {
+    super(message, { code: CliErrorCode.UntrustedConfig });
+    this.file = file;
+    this.hint = hint;
+  }
+}
+
+/** Two configured servers that differ carry the name given: mcpc names both rather than pick one (exit 2). */
+export class AmbiguousServerError extends McpError {
+  static {
+    brand(this, 'AmbiguousServerError');
+  }
+  readonly exitCode: ExitCode = ExitCode.Usage;
+  /** The name given. */
+  readonly server: string;
+  /** Where each definition is (`Claude Code (./.mcp.json)`). */
+  readonly sources: readonly string[];
+  readonly hint: string;
+  constructor(message: string, server: string, sources: readonly string[], hint: string) {
+    super(message, { code: CliErrorCode.AmbiguousServer });
+    this.server = server;
+    this.sources = sources;
+    this.hint = hint;
+  }
+}

@@ -17,6 +17,7 @@ const GLOBALS = `Options (every command):
   --transport T             auto | streamable-http | http | sse | stdio
   --protocol P              auto | modern (2026-07-28) | legacy (initialize)
   --config FILE             read servers from this mcpServers file only
+  --trust-project           trust this directory's .mcp.json & co. for this run (see mcpc trust)
   --profile P               the login profile to use (default: "default")
   --no-color                no colour (also NO_COLOR=1; never when stdout is not a terminal)
   -h, --help                help (mcpc help <command> for one command)

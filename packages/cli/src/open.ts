@@ -14,7 +14,7 @@ import {
 import { headerFlags, intFlag } from './args.js';
 import { authFor } from './auth/provider.js';
 import type { CliContext, Connection } from './context.js';
-import { discover } from './configured.js';
+import { configuredServer } from './configured.js';
 import type { ServerEntry } from './discovery/types.js';
 import { UsageError } from './exit.js';
 import { hostOptions } from './interact/host.js';
@@ -36,18 +36,8 @@ export async function entryFor(ctx: CliContext, target: Target): Promise<ServerE
       const [command, ...args] = target.argv;
       return { name: commandName(target.argv), source: 'the command line', command: command!, args };
     }
-    case 'name': {
-      const { servers } = await discover(ctx);
-      const found = servers.find((s) => s.name === target.name);
-      if (found !== undefined) return found;
-      const names = servers.map((s) => s.name);
-      throw new UsageError(
-        `no server is configured as "${target.name}"` +
-          (names.length === 0
-            ? ' (none is configured: give a URL, --stdio "cmd", or --config FILE)'
-            : `; configured: ${names.slice(0, 20).join(', ')}`),
-      );
-    }
+    case 'name':
+      return configuredServer(ctx, target.name);
     case 'session':
       throw new UsageError(`${target.text} is a session: its commands run in it`);
   }

@@ -155,6 +155,22 @@ export const COMMANDS: readonly CommandInfo[] = [
     load: () => import('./commands/grep.js').then((m) => m.grep),
   }),
   c({
+    name: 'trust',
+    summary:
+      "lists this directory's project config files (.mcp.json, …) and trusts one, so mcpc may run what it defines",
+    usage: 'mcpc trust [<file> …] [--remove]',
+    example: 'mcpc trust .mcp.json',
+    flags: ['remove'],
+    server: false,
+    details: [
+      'A config file a repository carries is not trusted until you say so: its servers are listed but never started',
+      'or contacted, and its ${VAR}s are not expanded. The trust is recorded by path and content digest in your own',
+      'config directory: a changed file asks again. At a terminal mcpc asks when you name such a server;',
+      '--trust-project trusts the project files for one run without recording anything. --remove forgets a file.',
+    ],
+    load: () => import('./commands/trust.js').then((m) => m.trust),
+  }),
+  c({
     name: 'doctor',
     summary: 'explains a connection: detection, era, TLS, proxy, redirects, OAuth metadata, capabilities',
     usage: 'mcpc doctor <target>',

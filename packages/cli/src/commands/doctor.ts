@@ -7,9 +7,9 @@ import { authorizationServerMetadataUrls, parseWwwAuthenticate, wellKnownResourc
 import { profileName } from '../auth/paths.js';
 import { Profile } from '../auth/profiles.js';
 import type { CliContext, Command } from '../context.js';
-import { discover } from '../configured.js';
+import { configuredServer, discover } from '../configured.js';
 import type { ServerEntry } from '../discovery/types.js';
-import { ExitCode, UsageError } from '../exit.js';
+import { AmbiguousServerError, ExitCode, UntrustedConfigError, UsageError } from '../exit.js';
 import { classify, needsAuth } from '../failure.js';
 import { clientOptions, configFor } from '../open.js';
 import { safe } from '../output.js';
@@ -38,9 +38,18 @@ async function resolveEntry(ctx: CliContext, target: Target, report: Report): Pr
       );
       return undefined;
     case 'name': {
-      const { servers } = await discover(ctx);
-      const found = servers.find((s) => s.name === target.name);
-      if (found === undefined) {
+      let found: ServerEntry;
+      try {
+        found = await configuredServer(ctx, target.name);
+      } catch (error) {
+        if (error instanceof UntrustedConfigError || error instanceof AmbiguousServerError) {
+          // Doctor says what it found, and contacts nothing an untrusted file defines.
+          report.step('target', false, safe(error.message, 1_000));
+          report.problem(`"${safe(target.name, 100)}" cannot be used as configured`, error.hint);
+          return undefined;
+        }
+        if (!(error instanceof UsageError)) throw error;
+        const { servers } = await discover(ctx);
         report.step(
           'target',
           false,

@@ -1,7 +1,10 @@
 // `mcpc grep <pattern>`: searches the tool names, titles and descriptions of every configured server.
 import { Client, type Logger, type Tool } from '@mcpc/client';
 import { intFlag } from '../args.js';
-import { discover } from '../configured.js';
+import { discover, homeOf } from '../configured.js';
+import { tilde } from '../discovery/hosts.js';
+import { usableServers } from '../discovery/lookup.js';
+import { quoteCommandLine } from '../target.js';
 import type { CliContext, Command } from '../context.js';
 import { ExitCode, UsageError } from '../exit.js';
 import { clientOptions, configFor } from '../open.js';
@@ -28,8 +31,15 @@ export const grep: Command = {
   async run(ctx, words) {
     if (words.length !== 1) throw new UsageError('`grep` takes one pattern (quote it if it has spaces)', 'grep');
     const pattern = toRegExp(words[0]!);
-    const { servers, problems } = await discover(ctx);
-    for (const p of problems) ctx.out.warn(safe(p, 1_000));
+    const discovered = await discover(ctx);
+    for (const p of discovered.problems) ctx.out.warn(safe(p, 1_000));
+    // Nothing an untrusted project file defines is started, and no name two servers claim is guessed at.
+    for (const file of discovered.untrusted)
+      ctx.out.warn(
+        `skipped ${file.names.length} server(s) of ${safe(tilde(file.path, homeOf(ctx)), 500)}, a project config ` +
+          `file you have not trusted${file.changed ? ' in this version' : ''}: read it, then run \`mcpc trust ${safe(quoteCommandLine([file.path]), 500)}\``,
+      );
+    const servers = usableServers(discovered);
     if (servers.length === 0) {
       ctx.out.note('no servers are configured (see `mcpc` for where mcpc looks, or give --config FILE)');
       return ExitCode.Error;

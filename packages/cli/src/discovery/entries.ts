@@ -26,12 +26,15 @@ const TYPES: Readonly<Record<string, ServerEntry['type'] | 'auto'>> = {
   'streamable http': 'auto',
 };
 
-/** A raw entry from a host's file (`mcpServers`, `servers`, `mcp_servers`) as a ServerEntry, or why not. */
+/**
+ * A raw entry from a host's file (`mcpServers`, `servers`, `mcp_servers`) as a ServerEntry, or why not.
+ * Without `expand` (a file the user has not trusted) every `${…}` is left as written.
+ */
 export function normalizeEntry(
   name: string,
   raw: unknown,
   source: string,
-  expand: ExpandContext,
+  expand: ExpandContext | undefined,
 ): { entry?: ServerEntry; problems: string[]; disabled?: boolean } {
   const problems: string[] = [];
   const where = `"${name}" in ${source}`;
@@ -40,7 +43,7 @@ export function normalizeEntry(
 
   const unset = new Set<string>();
   const inputs = new Set<string>();
-  const x = (value: string): string => expandVariables(value, expand, unset, inputs);
+  const x = (value: string): string => (expand === undefined ? value : expandVariables(value, expand, unset, inputs));
   const str = (v: unknown): string | undefined =>
     typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
 

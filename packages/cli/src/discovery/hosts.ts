@@ -16,6 +16,8 @@ export interface HostFile {
   readonly path: string;
   /** A larger bound than the default (`~/.claude.json` also keeps every project's history). */
   readonly maxBytes?: number;
+  /** A file a repository carries (`.mcp.json`, …): untrusted until the user trusts it. */
+  readonly project?: true;
   /** The server groups of the parsed document; `where` is `(~/path)`. */
   readonly groups: (document: unknown, where: string) => Group[];
 }
@@ -87,7 +89,7 @@ function appDir(options: DiscoveryOptions, app: string): string {
   return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.config'), app);
 }
 
-/** Every file discovery reads, first to last: a name defined in an earlier one wins. */
+/** Every file discovery reads, first to last (the order servers are listed in). */
 export function hostFiles(options: DiscoveryOptions): HostFile[] {
   const { cwd, home, env, platform } = options;
   const codeUser = join(appDir(options, 'Code'), 'User');
@@ -95,9 +97,9 @@ export function hostFiles(options: DiscoveryOptions): HostFile[] {
   return [
     { host: 'mcpc', path: mcpcConfigPath(options), groups: one(anyServers)('mcpc') },
     // Project-level: the files a repository carries.
-    { host: 'Claude Code', path: join(cwd, '.mcp.json'), groups: mcpServers('Claude Code') },
-    { host: 'Cursor', path: join(cwd, '.cursor', 'mcp.json'), groups: mcpServers('Cursor') },
-    { host: 'VS Code', path: join(cwd, '.vscode', 'mcp.json'), groups: vscodeServers('VS Code') },
+    { host: 'Claude Code', path: join(cwd, '.mcp.json'), project: true, groups: mcpServers('Claude Code') },
+    { host: 'Cursor', path: join(cwd, '.cursor', 'mcp.json'), project: true, groups: mcpServers('Cursor') },
+    { host: 'VS Code', path: join(cwd, '.vscode', 'mcp.json'), project: true, groups: vscodeServers('VS Code') },
     // User-level.
     {
       host: 'Claude Code',
