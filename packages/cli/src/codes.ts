@@ -9,5 +9,7 @@ export const CliErrorCode = Object.freeze({
   UntrustedConfig: 'MCPC_CLI_UNTRUSTED_CONFIG',
   /** `AmbiguousServerError`: two configured servers that differ share the name given. */
   AmbiguousServer: 'MCPC_CLI_AMBIGUOUS_SERVER',
+  /** `UnsafeSessionError`: the sessions directory, a record or a socket is not the user's own (nothing it names is used). */
+  UnsafeSession: 'MCPC_CLI_UNSAFE_SESSION',
 } as const);
 export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];

@@ -92,3 +92,22 @@ export class AmbiguousServerError extends McpError {
     this.hint = hint;
   }
 }
+
+/**
+ * The sessions directory, a session record or its socket is not safely the user's own (another owner, open
+ * to other users, a symbolic link, a socket elsewhere): nothing it names is read, deleted or connected to (exit 1).
+ */
+export class UnsafeSessionError extends McpError {
+  static {
+    brand(this, 'UnsafeSessionError');
+  }
+  readonly exitCode: ExitCode = ExitCode.Error;
+  /** The path found wrong. */
+  readonly path: string;
+  readonly hint: string;
+  constructor(message: string, path: string, hint: string) {
+    super(message, { code: CliErrorCode.UnsafeSession });
+    this.path = path;
+    this.hint = hint;
+  }
+}

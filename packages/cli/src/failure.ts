@@ -19,7 +19,14 @@ import {
   TransportErrorCode,
   ValidationError,
 } from '@mcpc/client';
-import { AmbiguousServerError, CliError, ExitCode, UntrustedConfigError, UsageError } from './exit.js';
+import {
+  AmbiguousServerError,
+  CliError,
+  ExitCode,
+  UnsafeSessionError,
+  UntrustedConfigError,
+  UsageError,
+} from './exit.js';
 
 /** Whether the error, or anything in its `cause` chain, says the server wants authorization. */
 export function needsAuth(error: unknown): boolean {
@@ -48,7 +55,11 @@ export function classify(error: unknown, target?: string): { code: ExitCode; hin
     };
   if (error instanceof CliError)
     return error.hint === undefined ? { code: error.exitCode } : { code: error.exitCode, hint: error.hint };
-  if (error instanceof UntrustedConfigError || error instanceof AmbiguousServerError)
+  if (
+    error instanceof UntrustedConfigError ||
+    error instanceof AmbiguousServerError ||
+    error instanceof UnsafeSessionError
+  )
     return { code: error.exitCode, hint: error.hint };
   if (needsAuth(error))
     return {

@@ -40,7 +40,7 @@ export const servers: Command = {
         );
       if (sessions.length > 0) {
         out.line(out.style('bold', 'Sessions'));
-        for (const s of sessions) out.line(`  @${s.name}  ${s.target}  ${out.style('dim', s.health)}`);
+        for (const s of sessions) out.line(`  @${s.name}  ${safe(s.target, 500)}  ${out.style('dim', s.health)}`);
       }
       for (const p of problems) out.warn(safe(p, 500));
     });

@@ -64,3 +64,13 @@ export function redactEntry(entry: ServerEntry): ServerEntry {
     ...(entry.env !== undefined && { env: redactRecord(entry.env) }),
   };
 }
+
+/** Credential values in a command line or URL kept as text (a session's target): `token=…`, `--api-key=…`, a URL's password. */
+export function redactText(text: string): string {
+  return text
+    .replace(/(\/\/[^\s/:@]*:)[^\s/@]+@/g, `$1${REDACTED}@`)
+    .replace(
+      /((?:^|[\s?&;])-{0,2}[\w.-]*(?:authorization|cookie|token|secret|key|password|passwd|credential)[\w.-]*[=:])([^\s&'"]+)/gi,
+      `$1${REDACTED}`,
+    );
+}

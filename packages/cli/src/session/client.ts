@@ -83,7 +83,7 @@ export async function startSession(ctx: CliContext, word: string | undefined, na
         `session @${name} is already open (pid ${existing.pid}, ${existing.target}); close it first: mcpc @${name} close`,
         'session',
       );
-    await removeSession(dir, name, existing.socket);
+    await removeSession(dir, name);
   }
 
   const payload = encodePayload({
@@ -170,7 +170,7 @@ async function reach(dir: string, record: SessionRecord): Promise<Socket> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ECONNREFUSED' || !alive(record.pid)) {
-      await removeSession(dir, record.name, record.socket).catch(() => undefined);
+      await removeSession(dir, record.name).catch(() => undefined);
       throw new CliError(
         `session "@${record.name}" is not running any more (its record was removed)`,
         ExitCode.Usage,
@@ -286,7 +286,7 @@ export async function closeSession(ctx: CliContext, name: string): Promise<numbe
   }
   // The daemon exits right after answering; wait (bounded) so that "closed" means gone.
   for (let i = 0; i < 100 && alive(record.pid); i++) await sleep(50);
-  await removeSession(dir, name, record.socket).catch(() => undefined);
+  await removeSession(dir, name).catch(() => undefined);
   ctx.out.result({ name, closed: true, ...(already && { wasRunning: false }) }, () =>
     ctx.out.line(`session @${name} closed${already ? ' (it had already stopped)' : ''}`),
   );

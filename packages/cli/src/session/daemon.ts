@@ -203,7 +203,7 @@ class Daemon {
       () => false,
     );
     if (other) return this.#fail({ t: 'failed', message: `session @${name} is already open`, code: ExitCode.Usage });
-    if (process.platform !== 'win32') await removeSession(dir, name, this.#socketPath).catch(() => undefined);
+    if (process.platform !== 'win32') await removeSession(dir, name).catch(() => undefined);
 
     const server = createServer({ pauseOnConnect: false }, (socket) => this.#accept(socket));
     server.maxConnections = MAX_SOCKETS;
@@ -470,9 +470,10 @@ class Daemon {
       if (this.#idle !== undefined) clearTimeout(this.#idle);
       this.#server?.close();
       const { dir, name } = this.#payload;
-      const record = await readRecord(dir, name);
-      if (record === undefined || record.pid === process.pid || !alive(record.pid))
-        await removeSession(dir, name, this.#socketPath).catch(() => undefined);
+      // A record that fails the ownership checks is not ours to remove.
+      const record = await readRecord(dir, name).catch(() => null);
+      if (record === undefined || (record !== null && (record.pid === process.pid || !alive(record.pid))))
+        await removeSession(dir, name).catch(() => undefined);
       for (const request of this.#requests) request.abort.abort(new Error('the session is closing'));
       this.#lifetime.abort(new Error('the session is closing'));
       const connection = this.#connection ?? (await this.#ready?.catch(() => undefined));
