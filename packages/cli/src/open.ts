@@ -68,7 +68,7 @@ export async function configFor(ctx: CliContext, entry: ServerEntry): Promise<Se
       ...(entry.cwd !== undefined && { cwd: entry.cwd }),
       // Server stderr: dimmed on ours with -v, hidden otherwise (the transport keeps a tail for errors).
       onStderr: (chunk) => {
-        if (out.verbose >= 1) out.stderr.write(out.errStyle('dim', safe(chunk, 10_000)));
+        out.infoChunk(safe(chunk, 10_000));
       },
     });
   }

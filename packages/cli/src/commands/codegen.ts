@@ -46,7 +46,7 @@ export const codegen: Command = {
     const out = ctx.flags.out;
     if (out === undefined) {
       if (ctx.out.json) ctx.out.line(JSON.stringify({ tools: count }, null, 2));
-      else ctx.out.stdout.write(text);
+      else ctx.out.write(text);
       return ExitCode.Ok;
     }
     const file = resolve(ctx.cwd, out);

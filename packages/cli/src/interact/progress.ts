@@ -2,7 +2,7 @@
 import type { Progress } from '@mcpc/client';
 import type { CliContext } from '../context.js';
 import { safe } from '../output.js';
-import { ERASE, addStatus, removeStatus, statusAllowed, statusFree, type StatusLine } from './terminal.js';
+import { addStatus, removeStatus, statusAllowed, statusFree, type StatusLine } from './terminal.js';
 
 export interface ProgressDisplay {
   readonly onProgress: ((progress: Progress) => void) | undefined;
@@ -46,13 +46,13 @@ export function progressFor(ctx: CliContext, label: string): ProgressDisplay {
   const line: StatusLine = {
     redraw() {
       if (finished || latest === undefined || !statusFree()) return;
-      stderr.write(`${ERASE}${progressText(label, latest, stderr.columns ?? 80)}`);
+      ctx.out.status(progressText(label, latest, stderr.columns ?? 80));
       shown = true;
       lastDraw = Date.now();
     },
     erase() {
       if (!shown) return;
-      stderr.write(ERASE);
+      ctx.out.clearStatus();
       shown = false;
     },
   };

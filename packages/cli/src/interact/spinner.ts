@@ -1,7 +1,7 @@
 // A spinner on stderr while something slow runs, only where a person watches a terminal.
 import type { CliContext } from '../context.js';
 import { safe } from '../output.js';
-import { ERASE, addStatus, removeStatus, statusAllowed, statusFree, type StatusLine } from './terminal.js';
+import { addStatus, removeStatus, statusAllowed, statusFree, type StatusLine } from './terminal.js';
 
 /** Shown only when the work takes longer than this. */
 const DELAY = 300;
@@ -11,7 +11,6 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 /** Runs `work`, showing `text` with a spinner on a terminal after a short delay. */
 export async function withSpinner<T>(ctx: CliContext, text: string, work: Promise<T>): Promise<T> {
   if (!statusAllowed(ctx)) return work;
-  const stderr = ctx.out.stderr;
   const label = safe(text, 200);
   let frame = 0;
   let shown = false;
@@ -19,12 +18,12 @@ export async function withSpinner<T>(ctx: CliContext, text: string, work: Promis
   const line: StatusLine = {
     redraw() {
       if (ticker === undefined || !statusFree()) return;
-      stderr.write(`${ERASE}${FRAMES[frame % FRAMES.length]} ${label}`);
+      ctx.out.status(`${FRAMES[frame % FRAMES.length]} ${label}`);
       shown = true;
     },
     erase() {
       if (!shown) return;
-      stderr.write(ERASE);
+      ctx.out.clearStatus();
       shown = false;
     },
   };

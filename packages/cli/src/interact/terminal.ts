@@ -1,6 +1,7 @@
 // The terminal a person answers at: one line reader shared by prompts and the shell, and the status line (bar, spinner) they pause.
 import { createInterface, type AsyncCompleter, type Completer, type Interface } from 'node:readline';
 import type { CliContext } from '../context.js';
+import { terminalText } from '../output.js';
 
 /** What one question got: a line, Ctrl-D (end of input), Ctrl-C, or an abort from elsewhere. */
 export type Answer =
@@ -105,7 +106,7 @@ export class LineReader {
 
   /** Writes text where the prompts go (stderr). */
   write(text: string): void {
-    if (!this.#closed) (this.rl as unknown as { output: NodeJS.WritableStream }).output.write(text);
+    if (!this.#closed) (this.rl as unknown as { output: NodeJS.WritableStream }).output.write(terminalText(text));
   }
 
   close(): void {
@@ -177,6 +178,3 @@ export function holdStatus(): () => void {
 
 /** Whether a status line may show at all: stderr is a terminal and the output is not JSON. */
 export const statusAllowed = (ctx: CliContext): boolean => !ctx.out.json && ctx.out.stderr.isTTY === true;
-
-/** Erases the current terminal line (cursor to column 0, clear to the end). */
-export const ERASE = '\r\x1b[2K';
