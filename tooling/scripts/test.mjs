@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureSystemDeps } from './system-deps.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const LTS = process.env.MCPC_TEST_LTS_NODE ?? 'node@24.21.0';
@@ -32,6 +33,9 @@ function fail(message) {
   console.error(`\n✖ ${message}`);
   process.exit(1);
 }
+
+// tmux and Chromium come from Debian: installed here when missing, so this command alone runs on a fresh machine.
+for (const line of ensureSystemDeps()) console.error(`warning: ${line}`);
 
 const turbo = join(root, 'node_modules', '.bin', 'turbo');
 if (run('build, typecheck, lint', turbo, ['run', 'build', 'typecheck', 'lint', '--output-logs=errors-only']) !== 0) {

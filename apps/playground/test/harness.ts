@@ -29,7 +29,7 @@ export function chromiumPath(): string {
   if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
   throw new Error(
     "the playground's browser tests need Chromium: install Debian's package (`sudo apt-get install -y chromium`, " +
-      'which .ci/run does when /usr/bin/chromium is missing) or point CHROMIUM_PATH at a Chromium binary',
+      'which the test command does when /usr/bin/chromium is missing) or point CHROMIUM_PATH at a Chromium binary',
   );
 }
 

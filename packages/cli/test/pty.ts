@@ -7,7 +7,7 @@ export function tmuxAvailable(): boolean {
 }
 
 export const TMUX_MISSING =
-  'tmux is needed for the interactive tests (a real pseudo-terminal): install it (apt-get install tmux; .ci/run does it)';
+  'tmux is needed for the interactive tests (a real pseudo-terminal): install it (apt-get install tmux; the test command does it)';
 
 /** Quotes a word for `sh`. */
 export const shQuote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
