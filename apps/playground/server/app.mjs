@@ -30,6 +30,7 @@ const TYPES = /** @type {Record<string, string>} */ ({
  * @property {() => { start(body: unknown): unknown, continue(runId: string): unknown,
  *   callback(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): unknown }} oauth
  *   the OAuth debugger (made once the port is known)
+ * @property {() => string} [sandboxOrigin] the MCP Apps sandbox proxy's origin (server/sandbox.mjs)
  */
 
 /** @param {AppOptions} options */
@@ -144,6 +145,8 @@ export function createApp(options) {
           ...dialogs.pending(),
         ]);
         return;
+      case 'GET sandbox':
+        return sendJson(res, 200, { origin: options.sandboxOrigin?.() ?? '' });
       case 'GET servers':
         return sendJson(
           res,

@@ -13,6 +13,7 @@ import { Dialogs } from './dialogs.mjs';
 import { EventHub } from './events.mjs';
 import { createOAuthDebugger } from './oauth-debugger.mjs';
 import { canOpen, openUrl } from './open.mjs';
+import { startSandbox } from './sandbox.mjs';
 import { Registry } from './servers.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -27,7 +28,8 @@ env PLAYGROUND_TOKEN fixes the token (tests); otherwise a new one each launch.`;
 /** @param {string[]} argv */
 export function parseOptions(argv) {
   const { values } = parseArgs({
-    args: argv,
+    // `pnpm playground -- --port N` hands the script a leading `--`: pnpm's separator, not ours.
+    args: argv[0] === '--' ? argv.slice(1) : argv,
     options: {
       port: { type: 'string', default: '0' },
       'no-open': { type: 'boolean', default: false },
@@ -63,7 +65,9 @@ export async function startPlayground(options) {
   });
   /** @type {import('./oauth-debugger.mjs').OAuthDebugger | undefined} */
   let oauth;
+  let sandboxOrigin = '';
   const app = createApp({
+    sandboxOrigin: () => sandboxOrigin,
     token,
     webRoot: resolve(HERE, '..', 'dist', 'web'),
     hub,
@@ -76,6 +80,9 @@ export async function startPlayground(options) {
   });
   const port = await app.listen(options.port);
   const baseUrl = `http://127.0.0.1:${port}`;
+  // MCP Apps' Views are served from a second origin, under their policy as a header (server/sandbox.mjs).
+  const sandbox = await startSandbox({ hostOrigin: baseUrl });
+  sandboxOrigin = sandbox.origin;
   oauth = createOAuthDebugger({ emit: (event) => hub.emit(event), baseUrl });
 
   /** @type {(() => void) | undefined} */
@@ -131,6 +138,7 @@ export async function startPlayground(options) {
     hub.close();
     await registry.closeAll();
     stopDemo?.();
+    await sandbox.stop();
     await new Promise((r) => {
       app.server.close(() => r(undefined));
       app.server.closeAllConnections();

@@ -1,5 +1,8 @@
 // The playground in headless Chromium: every view of issue #17 driven through the page, and the API's refusals.
 /// <reference lib="dom" />
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
@@ -10,6 +13,7 @@ import {
   launchBrowser,
   openPage,
   rawRequest,
+  repoRoot,
   screenshot,
   startPlayground,
   until,
@@ -27,6 +31,7 @@ interface ServerView {
 }
 
 const MODERN = '2026-07-28';
+const HOSTILE_APPS = join(repoRoot, 'tooling', 'fixtures', 'stdio', 'hostile-apps.mjs');
 const LEGACY = '2025-11-25';
 
 let pg: Playground | undefined;
@@ -345,12 +350,18 @@ describe('playground in a real browser', () => {
       await form.getByTestId('tool-run').click();
       const panel = p.getByTestId('app-panel');
       await panel.waitFor({ timeout: 20_000 });
+      // The spec's sandbox proxy: a frame of another origin (allow-scripts allow-same-origin), holding the View in
+      // an inner allow-scripts frame (an opaque origin).
       const iframe = panel.getByTestId('app-frame');
       await iframe.waitFor();
-      const sandbox = (await iframe.getAttribute('sandbox')) ?? '';
-      expect(sandbox).toContain('allow-scripts');
-      expect(sandbox).not.toContain('allow-same-origin');
-      const app = p.frameLocator('[data-testid="app-frame"]');
+      expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
+      const proxyOrigin = new URL((await iframe.getAttribute('src')) ?? '').origin;
+      expect(proxyOrigin).not.toBe(new URL(p.url()).origin);
+      const proxy = p.frameLocator('[data-testid="app-frame"]');
+      const inner = proxy.getByTestId('app-view');
+      await inner.waitFor({ timeout: 15_000 });
+      expect(await inner.getAttribute('sandbox')).toBe('allow-scripts');
+      const app = proxy.frameLocator('[data-testid="app-view"]');
       await app.getByTestId('chart').waitFor({ timeout: 15_000 });
       await app.getByTestId('chart-add').click();
       await expect.poll(() => app.getByTestId('chart-answer').textContent(), { timeout: 15_000 }).toMatch(/=\s*5\b/);
@@ -360,6 +371,71 @@ describe('playground in a real browser', () => {
       await screenshot(p, 'mcp-app');
     });
   }, 45_000);
+
+  it('keeps every MCP App under its policy, whatever comment, doctype or <meta> trick its HTML starts with', async () => {
+    const { pg } = started();
+    const hits: string[] = [];
+    const beacon = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.writeHead(204, { 'Access-Control-Allow-Origin': '*' }).end();
+    });
+    await new Promise<void>((resolve) => beacon.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(beacon.address() as AddressInfo).port}`;
+    try {
+      // Everything an app may try to reach: fetch, an image, a stylesheet, a beacon, a nested frame; then it says it ran.
+      const body = (n: number): string =>
+        `<script>fetch('${at}/fetch-${n}').catch(()=>{});new Image().src='${at}/image-${n}';` +
+        `try{navigator.sendBeacon('${at}/beacon-${n}','x')}catch(e){}` +
+        `parent.postMessage({jsonrpc:'2.0',method:'notifications/message',params:{level:'info',data:'ran-${n}'}},'*')</script>` +
+        `<img src="${at}/img-${n}"><link rel="stylesheet" href="${at}/css-${n}">` +
+        `<iframe srcdoc="<script>fetch('${at}/nested-${n}')</script>"></iframe>` +
+        // A later `-->`: a host that looks for the end of a leading comment reads on to here.
+        '<!-- end -->';
+      const prefixes = [
+        '<!-->',
+        '<!--->',
+        '<!-- x --!>',
+        '<!---->-->',
+        '<!DOCTYPE html><!-->',
+        '\uFEFF  <!-->',
+        '<!--[if IE]><!-->',
+        '<?xml version="1.0"?--><!-->',
+        '<![CDATA[-->]]>',
+        '<!doctype html --><!-- -->',
+        `<meta http-equiv="Content-Security-Policy" content="default-src *; script-src * 'unsafe-inline'; connect-src *; img-src *">`,
+        `<base href="${at}/"><!-->`,
+        '<HTML><HEAD><!--></HEAD>',
+        `<script>document.write('<meta http-equiv=Content-Security-Policy content="connect-src *">')</script>`,
+      ];
+      const pages: unknown[] = prefixes.map((prefix, n) => `${prefix}${body(n)}`);
+      // The control: an app that declares the beacon's origin may reach it, so a quiet beacon means something.
+      const control = prefixes.length;
+      pages.push({ html: body(control), csp: { connectDomains: [at], resourceDomains: [at] } });
+      const [added] = await pg.api<ServerView[]>('/api/servers', {
+        kind: 'stdio',
+        name: 'hostile-apps',
+        command: process.execPath,
+        args: [HOSTILE_APPS],
+        env: { HOSTILE_APPS: JSON.stringify(pages) },
+      });
+      await withPage('app-csp', async (p) => {
+        for (let n = 0; n < pages.length; n++) {
+          const form = await openTool(p, added!.id, `show-${n}`);
+          await form.getByTestId('tool-run').click();
+          const panel = p.getByTestId('app-panel');
+          await expect
+            .poll(() => panel.getByTestId('app-log').textContent(), { timeout: 20_000 })
+            .toContain(`ran-${n}`);
+        }
+        // Whatever the apps sent has had time to arrive.
+        await new Promise((r) => setTimeout(r, 1_500));
+      });
+      expect(hits.filter((h) => !h.endsWith(`-${control}`))).toEqual([]);
+      expect(hits).toContain(`/fetch-${control}`);
+    } finally {
+      beacon.close();
+    }
+  }, 180_000);
 
   it('walks the OAuth debugger to a token against oidc-provider', async () => {
     const { pg } = started();

@@ -247,6 +247,8 @@ export const api = {
   frames: (id: string) => request<Frame[]>('GET', `${srv(id)}/frames`),
   http: (id: string) => request<HttpExchange[]>('GET', `${srv(id)}/http`),
   ui: (id: string, uri: string) => request<UiResource>('GET', `${srv(id)}/ui?uri=${enc(uri)}`),
+  /** The MCP Apps sandbox proxy's origin (a second port of the playground's). */
+  sandbox: () => request<{ origin: string }>('GET', '/api/sandbox'),
   answerDialog: (dialogId: string, answer: Obj) =>
     request<unknown>('POST', `/api/dialogs/${enc(dialogId)}`, { answer }),
   oauthRun: (body: { url: string; scope?: string; clientId?: string; clientSecret?: string }) =>

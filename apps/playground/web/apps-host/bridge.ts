@@ -63,7 +63,12 @@ export interface BridgeHandlers {
 }
 
 export interface BridgeOptions {
+  /** The sandbox proxy's frame (server/sandbox.mjs), which holds the View in a frame of its own. */
   frame: HTMLIFrameElement;
+  /** The sandbox proxy's origin: the only origin messages are taken from, and the only one they are sent to. */
+  origin: string;
+  /** The proxy's own notifications (`ui/notifications/sandbox-*`): ready for the View's HTML, the View navigated away. */
+  onSandbox: (method: 'ui/notifications/sandbox-proxy-ready' | 'ui/notifications/sandbox-view-navigated') => void;
   hostInfo: { name: string; version: string };
   hostCapabilities: JsonObject;
   hostContext: () => JsonObject;
@@ -86,8 +91,8 @@ function isId(v: unknown): v is RequestId {
 }
 
 /**
- * One bridge per View instance. It only accepts messages whose `source` is this iframe's window (and whose origin is
- * the opaque `"null"` of a sandbox without `allow-same-origin`), copies each through JSON (size-bounded, so nothing
+ * One bridge per View instance. It only accepts messages whose `source` is the sandbox proxy's frame and whose origin
+ * is the proxy's (the proxy relays the View's, from its inner opaque-origin frame), copies each through JSON (size-bounded, so nothing
  * but plain data gets through), checks the JSON-RPC shape, and answers every request exactly once. Nothing the View
  * sends is ever evaluated. Host → View messages wait until `ui/notifications/initialized`, as the spec requires.
  */
@@ -191,8 +196,18 @@ export class AppHostBridge {
     const win = this.opts.frame.contentWindow;
     if (!win) return;
     this.opts.log({ dir: 'out', label: labelOf(msg), body: msg });
-    // The View's origin is opaque ("null"), which cannot be named as a target; the window reference is the target.
-    win.postMessage(msg, '*');
+    // To the proxy's origin only: the proxy relays to the View, whose own origin is opaque.
+    win.postMessage(msg, this.opts.origin);
+  }
+
+  /** Hands the proxy the View's HTML (`ui/notifications/sandbox-resource-ready`), ahead of the View's handshake. */
+  loadView(html: string, csp: JsonObject): void {
+    if (this.disposed) return;
+    this.post({
+      jsonrpc: '2.0',
+      method: 'ui/notifications/sandbox-resource-ready',
+      params: { html, sandbox: 'allow-scripts', csp },
+    });
   }
 
   private respond(id: RequestId, result: unknown): void {
@@ -212,7 +227,7 @@ export class AppHostBridge {
     const win = this.opts.frame.contentWindow;
     // Only this View: other frames, extensions and the page itself are ignored without a word.
     if (!win || ev.source !== win) return;
-    if (ev.origin !== 'null') {
+    if (ev.origin !== this.opts.origin) {
       this.opts.log({ dir: 'note', label: 'dropped: unexpected origin', body: ev.origin });
       return;
     }
@@ -253,6 +268,14 @@ export class AppHostBridge {
         return;
       }
       const params = (msg.params ?? {}) as JsonObject;
+      if (
+        msg.id === undefined &&
+        (msg.method === 'ui/notifications/sandbox-proxy-ready' ||
+          msg.method === 'ui/notifications/sandbox-view-navigated')
+      ) {
+        this.opts.onSandbox(msg.method);
+        return;
+      }
       if (msg.id === undefined) {
         this.onNotification(msg.method, params);
       } else if (isId(msg.id)) {

@@ -86,17 +86,15 @@ function escapeAttr(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Leading BOM, whitespace, comments and the doctype: the policy goes right after them, before any other markup. */
-const PROLOGUE = /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*(?:<!doctype[^>]*>)?/i;
-
 /**
- * Put the policy first in the document. A `<meta>` before `<html>`/`<head>` is parsed into the implicit head, so it
- * is in force before any of the View's own markup or scripts run; a policy the View declares itself can only add
- * restrictions on top.
+ * The policy as the first bytes of the document, ahead of anything of the View's: a doctype of our own (so the
+ * View's own doctype, BOM, comments or whitespace after it cannot put the document in quirks mode or move the
+ * policy) and the `<meta>`, which the parser puts in the implicit head before any markup or script of the View's.
+ * A policy the View declares itself can only add restrictions. (Looking for the end of a leading comment instead
+ * was wrong: `<!-->` is a whole comment to the browser, so the policy landed in the body, where it does nothing.)
+ * This is the second line of defence: the sandbox proxy serves the same policy as a header, which the View's
+ * srcdoc frame inherits.
  */
 export function injectCsp(html: string, policy: string): string {
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${escapeAttr(policy)}">`;
-  const m = PROLOGUE.exec(html);
-  const cut = m ? m[0].length : 0;
-  return html.slice(0, cut) + meta + html.slice(cut);
+  return `<!doctype html><meta http-equiv="Content-Security-Policy" content="${escapeAttr(policy)}">${html}`;
 }

@@ -287,8 +287,10 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
 
     void (async () => {
       let res;
+      let sandboxOrigin: string;
       try {
-        res = await api.ui(serverId, resourceUri);
+        [res, { origin: sandboxOrigin }] = await Promise.all([api.ui(serverId, resourceUri), api.sandbox()]);
+        if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(sandboxOrigin)) throw new Error('no sandbox origin');
       } catch (err) {
         fail(`could not load ${resourceUri}: ${errorText(err)}`);
         return;
@@ -318,8 +320,10 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
       if (!host) return;
       const f = document.createElement('iframe');
       frame = f;
-      // Sandbox flags are fixed before the frame navigates: scripts only, opaque origin (no allow-same-origin).
-      f.setAttribute('sandbox', 'allow-scripts');
+      // The spec's sandbox proxy for web hosts: a frame of another origin (the playground's second port), served
+      // under the View's policy as a header; it holds the View in an inner allow-scripts frame (an opaque origin)
+      // whose srcdoc inherits that policy, so nothing in the View's markup can move or drop it.
+      f.setAttribute('sandbox', 'allow-scripts allow-same-origin');
       f.setAttribute('referrerpolicy', 'no-referrer');
       f.setAttribute('data-testid', 'app-frame');
       f.setAttribute('title', `MCP App ${resourceUri}`);
@@ -329,7 +333,8 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
       f.style.border = uiMeta.prefersBorder === false ? '0' : '1px solid var(--border, #d0d0d7)';
       f.style.borderRadius = '6px';
       f.style.background = 'transparent';
-      f.srcdoc = injectCsp(res.html, csp.policy);
+      f.src = `${sandboxOrigin}/proxy?csp=${encodeURIComponent(csp.policy)}`;
+      const html = injectCsp(res.html, csp.policy);
 
       let loads = 0;
       f.addEventListener('load', () => {
@@ -343,6 +348,15 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
 
       const b = new AppHostBridge({
         frame: f,
+        origin: sandboxOrigin,
+        onSandbox: (method) => {
+          if (method === 'ui/notifications/sandbox-proxy-ready') b.loadView(html, csp.approved as JsonObject);
+          else if (live) {
+            addLog({ dir: 'note', label: 'the app navigated its frame away; closed' });
+            close();
+            fail('The app navigated its frame away from the resource, so it was closed.');
+          }
+        },
         hostInfo: HOST_INFO,
         hostCapabilities: {
           openLinks: {},
