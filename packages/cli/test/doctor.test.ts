@@ -165,6 +165,28 @@ describe('mcpc doctor', () => {
     expect(step(t, 'http')?.detail).toMatch(/→ 200 \(text\/plain\) \(through the proxy /);
   }, 60_000);
 
+  it('behind a proxy that accepts and never answers: the proxy named within its step bound, exit 3', async () => {
+    const silent = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.resume();
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const at = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    try {
+      const started = Date.now();
+      const r = await mcpc(['doctor', 'http://127.0.0.1:9/mcp'], { HTTP_PROXY: at, HTTPS_PROXY: at });
+      // It used to say nothing for 60 s and more (the helper kills at 60 s): now one step's bound and a verdict.
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(/^fail http: /m);
+      expect(r.stdout).toContain(
+        `fix: the proxy ${at.slice('http://'.length)} accepted the connection but did not answer`,
+      );
+    } finally {
+      silent.close();
+    }
+  }, 60_000);
+
   it('a closed port: the TCP step fails, exit 3, with what to do', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/mcp`;
     const r = await mcpc(['doctor', url]);

@@ -29,13 +29,23 @@ export function tunnellingAgent(
   connectTimeout: number,
 ): HttpAgent {
   class TunnellingAgent extends https.Agent {
+    /** Tunnels still being opened: Node's Agent does not know of them until they are up, so `destroy()` ends them here. */
+    readonly #opening = new Set<(error: Error) => void>();
+
     // Node's Agent takes the socket from the callback when this returns nothing.
     override createConnection(
       connectOptions: RequestOptions,
       created?: (error: Error | null, socket: Duplex) => void,
     ): undefined {
-      tunnel(http, proxies, connectOptions as TunnelOptions, connectTimeout, once(created));
+      const opening = this.#opening;
+      tunnel(http, proxies, connectOptions as TunnelOptions, connectTimeout, once(created), opening);
       return undefined;
+    }
+
+    override destroy(): void {
+      super.destroy();
+      for (const fail of [...this.#opening])
+        fail(new Error('the HTTP client was closed while a proxy tunnel was opening'));
     }
   }
   return new TunnellingAgent(options);
@@ -47,6 +57,7 @@ function tunnel(
   options: TunnelOptions,
   timeoutMs: number,
   created: Created,
+  opening: Set<(error: Error) => void>,
 ): void {
   const host = options.host ?? 'localhost';
   const port = options.port ?? 443;
@@ -69,11 +80,13 @@ function tunnel(
   const fail = (error: Error): void => {
     if (done) return;
     done = true;
+    opening.delete(fail);
     clearTimeout(timer);
     connect.destroy();
     socket?.destroy();
     created(error);
   };
+  opening.add(fail);
   const timer = setTimeout(() => fail(new NodeHttpTimeoutError(HttpErrorCode.ConnectTimeout, timeoutMs)), timeoutMs);
   connect.once('error', fail);
   connect.once('response', (res: IncomingMessage) => {
@@ -99,6 +112,7 @@ function tunnel(
     tls.once('secureConnect', () => {
       if (done) return;
       done = true;
+      opening.delete(fail);
       clearTimeout(timer);
       tls.off('error', fail);
       created(null, tls);

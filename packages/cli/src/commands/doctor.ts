@@ -331,6 +331,8 @@ async function diagnose(ctx: CliContext, words: readonly string[], report: Repor
   const http = doctorHttp(ctx.env);
   try {
     const answer = await probe(http, ctx.signal, route, { ...entry.headers }, report);
+    // The connection would wait on the same silent proxy: said once is enough.
+    if (answer === 'silent proxy') return ExitCode.Connect;
     let auth = false;
     if (answer?.status === 401 || answer?.status === 403) {
       auth = true;

@@ -251,7 +251,7 @@ export async function probe(
   route: Route,
   headers: Record<string, string>,
   report: Report,
-): Promise<{ status: number; wwwAuthenticate: string | null; url: URL } | undefined> {
+): Promise<{ status: number; wwwAuthenticate: string | null; url: URL } | 'silent proxy' | undefined> {
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
@@ -279,6 +279,15 @@ export async function probe(
       });
     } catch (error) {
       report.step('http', false, `POST ${safe(current.href, 300)}: ${safe(messageOf(error), 300)}`);
+      // A proxy that took the connection and then said nothing: name it, since the target was never reached.
+      const code = String((error as { code?: unknown } | null)?.code ?? '');
+      if (route.proxy !== undefined && /TIMEOUT/.test(code)) {
+        report.problem(
+          `the proxy ${safe(route.proxy.hostname, 200)}:${route.proxy.port} accepted the connection but did not answer within ${STEP_MS / 1000} s`,
+          'check the proxy (HTTP_PROXY / HTTPS_PROXY), or exempt this host with NO_PROXY',
+        );
+        return 'silent proxy';
+      }
       return undefined;
     }
     // Not read: an initialize answered with an SSE stream that stays open would hold the step.
