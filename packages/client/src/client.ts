@@ -274,14 +274,16 @@ export class Client {
 
   /**
    * `tasks/list` (2025-11-25 only; `TaskUnsupportedError` on MCP 2026-07-28), every page: of `{ server }`,
-   * or of every server that negotiated `tasks.list`.
+   * or of every server that negotiated `tasks.list` — and when none did, the first server's error.
    */
   async listTasks(options: TaskRequestOptions & RouteOptions = {}): Promise<Task[]> {
     this.#assertOpen('tasks/list');
     if (options.server !== undefined) return this.server(options.server).listTasks(options);
-    const servers = (await this.#servers.connected()).filter(
-      (s) => s.protocolEra === 'legacy' && s.supports('tasks.list'),
-    );
+    const connected = await this.#servers.connected();
+    const servers = connected.filter((s) => s.protocolEra === 'legacy' && s.supports('tasks.list'));
+    // No server can list its tasks: that server's own error (TaskUnsupportedError on 2026-07-28,
+    // CapabilityError without tasks.list), raised before anything is sent, never an empty list.
+    if (servers.length === 0 && connected[0] !== undefined) return connected[0].listTasks(options);
     return (await Promise.all(servers.map((s) => s.listTasks(options)))).flat();
   }
 

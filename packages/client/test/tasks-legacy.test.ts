@@ -549,6 +549,8 @@ describe.each(['stdio', 'http'] as const)('a 2025-11-25 server without tasks.can
     expect(client.server('t').supports('tasks.list')).toBe(false);
     const error = await client.listTasks({ server: 't' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CapabilityError);
+    // Without { server } too (it resolved [] before).
+    expect(await client.listTasks().catch((e: unknown) => e)).toBeInstanceOf(CapabilityError);
     expect((await stats(client)).filter((r) => r.method === 'tasks/list')).toEqual([]);
   });
 

@@ -393,6 +393,26 @@ describe.each(['stdio', 'http'] as const)('tasks extension (2026-07-28) over %s'
     const listed = await opted.listTasks({ server: 't' }).catch((e: unknown) => e);
     expect(listed).toBeInstanceOf(TaskUnsupportedError);
     expect(listed).toMatchObject({ code: 'MCPC_TASK_UNSUPPORTED', operation: 'tasks/list' });
+    // Without { server } too: it resolved [] before, where the seed (and this README) say it raises.
+    const all = await opted.listTasks().catch((e: unknown) => e);
+    expect(all).toBeInstanceOf(TaskUnsupportedError);
+  });
+
+  it('ask-forever: a task that asks anew on every poll stops after 10 rounds, as a direct call does', async () => {
+    asked.clear();
+    const error = await opted.callTool('ask-forever').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskInputError);
+    expect(error).toMatchObject({ code: 'MCPC_TASK_INPUT', reason: 'too-many-rounds', server: 't' });
+    // 2,944 prompts in 5 s before; now one per round, ten rounds.
+    expect([...asked.values()].reduce((a, b) => a + b, 0)).toBe(10);
+  });
+
+  it('never sleeps past the ttl: a 1.5 s ttl with a 10^9 ms poll interval expires at the ttl', async () => {
+    const started = performance.now();
+    const error = await opted.callTool('never', { ttl: 1_500, poll: 1e9 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskExpiredError);
+    // It came at 60,072 ms before (a whole capped interval past the ttl).
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('getTaskResult checks a handle against the outputSchema, not a bare id (logged at debug)', async () => {

@@ -146,12 +146,13 @@ export class TaskTimeoutError extends TaskError {
 }
 
 /** Why a task's input request could not be answered. */
-export type TaskInputReason = 'unsupported' | 'malformed' | 'handler-failed' | 'too-many';
+export type TaskInputReason = 'unsupported' | 'malformed' | 'handler-failed' | 'too-many' | 'too-many-rounds';
 
 /**
  * A task asked for input (`input_required`) that the client could not give: no handler for it
  * (`'unsupported'`), a request that is not one (`'malformed'`), a handler that threw
- * (`'handler-failed'`), or more requests at once than `maxInputRequests` (`'too-many'`). Answers the
+ * (`'handler-failed'`), more requests at once than `maxInputRequests` (`'too-many'`), or new requests
+ * after `MAX_ROUNDS` (10) rounds, the bound on a direct call's rounds (`'too-many-rounds'`). Answers the
  * handlers already gave are kept and sent on the next wait; nothing answered is asked again.
  */
 export class TaskInputError extends TaskError {

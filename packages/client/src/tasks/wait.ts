@@ -8,7 +8,7 @@ import {
   type RequestContext,
 } from '@mcpc/jsonrpc';
 import { StructuredContentError, ValidationError } from '../errors.js';
-import { fulfil, UNSUPPORTED } from '../server/mrtr.js';
+import { fulfil, MAX_ROUNDS, UNSUPPORTED } from '../server/mrtr.js';
 import type { HostBridge } from '../server/era.js';
 import type { CallToolResult } from '../types/entities.js';
 import type { Lifetime } from './book.js';
@@ -91,12 +91,25 @@ export async function waitForTask(ctx: WaitContext, start: Task, options: WaitFo
     }
   };
 
+  // Rounds in which the task asked the host something new: bounded as a direct call's are (MAX_ROUNDS).
+  let rounds = 0;
   for (let polls = 0; ; polls++) {
     if (signal?.aborted) throw new AbortError('tasks/get', signal.reason);
     tell(task);
     if (task.terminal) return ctx.isModern() ? task : withLegacyOutcome(ctx, task, requestOptions());
     if (task.inputRequired) {
       if (!ctx.isModern()) return settleThroughResult(ctx, task, deadline, budget, signal);
+      const asksAnew = Object.keys(task.inputRequests ?? {}).some(
+        (key) => !lifetime.delivered.has(key) && !lifetime.answers.has(key),
+      );
+      if (asksAnew && ++rounds > MAX_ROUNDS)
+        throw new TaskInputError(
+          tasks.name,
+          task.taskId,
+          task,
+          'too-many-rounds',
+          `it still asked for new input after ${MAX_ROUNDS} rounds; nothing more was asked of the host`,
+        );
       await answerInputs(ctx, task, lifetime, requestOptions(), signal);
     }
     const expiresAt = task.ttlMs === null ? Number.POSITIVE_INFINITY : lifetime.firstSeen + task.ttlMs;
@@ -110,8 +123,9 @@ export async function waitForTask(ctx: WaitContext, start: Task, options: WaitFo
       );
     if (now >= deadline) throw new TaskTimeoutError(tasks.name, task.taskId, task, budget!);
     const pace = pollDelay(task.pollIntervalMs);
-    // The last look is taken at the TTL or the deadline, not a whole interval past it.
-    const delay = Math.max(0, Math.min(pace, deadline - now, polls === 0 ? pace : Math.max(expiresAt - now, 0)));
+    // Never asleep past the TTL or the deadline: the last look is taken at the first of them, however long
+    // the server asks us to wait between looks (a 10^9 ms interval with a 1.5 s TTL was reported at 60 s).
+    const delay = Math.max(0, Math.min(pace, deadline - now, expiresAt - now));
     await sleep(delay, signal);
     // Woken at the deadline (timers are not exact): a look with no time left to answer is not sent.
     if (performance.now() >= deadline - 5) throw new TaskTimeoutError(tasks.name, task.taskId, task, budget!);
