@@ -109,11 +109,13 @@ describe('the output layer', () => {
     o.status(evil);
     const all = out.chunks.join('') + err.chunks.join('');
     // Only SGR sequences remain, and only those our styles made (bold 1/22, red 31/39, yellow, dim 2/22).
+    // eslint-disable-next-line no-control-regex -- the escape sequences that reached the terminal
     const sequences = all.match(/\u001b[^a-zA-Z]*[a-zA-Z]/g) ?? [];
     for (const s of sequences)
       expect(['\u001b[1m', '\u001b[22m', '\u001b[31m', '\u001b[39m', '\u001b[33m', '\u001b[2m', '\u001b[2K']).toContain(
         s,
       );
+    // eslint-disable-next-line no-control-regex -- BEL and the C1 controls
     expect(all).not.toMatch(/[\u0007\u0080-\u009f]/);
     expect(all).toContain('\\x1b]52;c;aGk=\\x07');
     // A forged token (a guess at the nonce) is plain text.
