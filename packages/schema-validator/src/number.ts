@@ -84,6 +84,9 @@ export function multipleOfTest(m: number): (data: number) => boolean {
     if (Number.isFinite(q) && Math.abs(q) < 1e9 && Math.abs(q - Math.round(q)) > 1e-6) return false;
     const bd = binary(data);
     if (divides(bd.m, bd.e, bm.m, bm.e, 2n)) return true;
+    // An integer is exactly itself, however many digits it has (9007199254740991 is a multiple of 0.1):
+    // compared with the divisor's decimal reading, in BigInts.
+    if (Number.isInteger(data) && dm !== undefined && divides(BigInt(data), 0, dm.m, dm.e, 10n)) return true;
     const dd = decimal(data);
     return dd !== undefined && dm !== undefined && divides(dd.m, dd.e, dm.m, dm.e, 10n);
   };

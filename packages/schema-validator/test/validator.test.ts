@@ -190,4 +190,15 @@ describe('multipleOf', () => {
     expect(multiple(0.1, -0.7)).toBe(true);
     expect(multiple(7, 0)).toBe(true);
   });
+
+  it('takes integers of 16 digits and more as the integers they are (ajv agrees)', () => {
+    // Refused before: neither the binary reading of 0.1 nor a 16-digit decimal reading could show it.
+    expect(multiple(0.1, 9007199254740991)).toBe(true);
+    expect(multiple(0.01, 9007199254740991)).toBe(true);
+    expect(multiple(0.01, -1234567890123456)).toBe(true);
+    expect(multiple(0.1, 12345678901234567890)).toBe(true);
+    expect(multiple(0.3, 9007199254740991)).toBe(false);
+    expect(multiple(0.3, 9007199254740990)).toBe(true);
+    expect(multiple(0.7, 9007199254740991)).toBe(false);
+  });
 });
