@@ -203,6 +203,28 @@ describe('mcpc login (authorization code + PKCE)', () => {
   });
 });
 
+describe('the scope a login asks for', () => {
+  it("is the 401 challenge's scope, not every scope the resource metadata lists", async () => {
+    const listed = await startOAuthFixture('resource-server.mjs', [
+      '--config',
+      JSON.stringify({
+        authorizationServers: [as.url],
+        challengeScope: 'mcp',
+        prmScopes: ['mcp', 'files:read', 'files:write', 'admin'],
+      }),
+    ]);
+    try {
+      const login = await loginPasting([listed.url, '--profile', 'scoped']);
+      expect(login.code, login.stderr).toBe(0);
+      const asked = new URL(login.authorizationUrl!).searchParams.get('scope')!.split(' ').sort();
+      // It asked for `mcp files:read files:write admin offline_access` before (mcporter asks for `mcp`).
+      expect(asked.filter((s) => s !== 'offline_access')).toEqual(['mcp']);
+    } finally {
+      await listed.stop();
+    }
+  }, 90_000);
+});
+
 describe('client credentials', () => {
   it('login --client-id --client-secret: no browser; later calls carry the machine token', async () => {
     const login = await mcpc([

@@ -120,7 +120,7 @@ function bounded(pending: Promise<HttpResponse>, r: HttpRequest, ms: number | un
     pending.then(
       (response) => {
         if (settle()) resolve(response);
-        else response.body.destroy();
+        else response.body.on('error', () => {}).destroy(); // undici's body errors on destroy
       },
       (error: unknown) => {
         if (settle()) reject(error);

@@ -1,5 +1,6 @@
 // `mcpc login` / `mcpc logout`: OAuth sign-in for a server (browser + loopback callback, or client credentials), tokens kept per profile.
 import { AuthorizationDeniedError, OAuthProvider, type AuthorizationResult } from '@mcpc/oauth';
+import { challengedScope } from '../auth/challenge.js';
 import { proxiedFetch } from '../auth/fetch.js';
 import { LoginInteraction } from '../auth/interaction.js';
 import { envCredentials, type MachineCredentials } from '../auth/keys.js';
@@ -68,9 +69,11 @@ export const login: Command = {
       // Kept in the profile, so a later non-interactive refresh uses the same client.
       if (issuer !== undefined && publicId !== undefined) await provider.setClientInfo(issuer, { clientId: publicId });
     }
+    // The scope: --scope, else the server's own challenge, else (in the provider) its scopes_supported.
+    const challenged = scope === undefined && machine === undefined ? await challengedScope(ctx, url) : undefined;
     let result: AuthorizationResult;
     try {
-      result = await provider.authorize({ signal: ctx.signal });
+      result = await provider.authorize({ signal: ctx.signal, ...(challenged !== undefined && { scope: challenged }) });
     } catch (error) {
       if (error instanceof AuthorizationDeniedError)
         throw new CliError(
