@@ -73,7 +73,7 @@ export function classify(error: unknown, target?: string): { code: ExitCode; hin
   if (error instanceof RequestTimeoutError || error instanceof TaskTimeoutError)
     return { code: ExitCode.Timeout, hint: 'raise --timeout (milliseconds) if the server is just slow' };
   if (error instanceof ConnectionError)
-    return { code: ExitCode.Connect, hint: `run \`mcpc doctor ${target ?? '<target>'}\` to see what was tried` };
+    return { code: ExitCode.Connect, hint: `run \`mcpc doctor ${targetWord(target)}\` to see what was tried` };
   if (error instanceof ValidationError) return { code: ExitCode.Validation };
   // A name the server does not offer is a mistake on the command line; the listing commands say what it has.
   if (error instanceof NotFoundError && error.kind !== 'server')
@@ -96,7 +96,39 @@ export function classify(error: unknown, target?: string): { code: ExitCode; hin
   if (error instanceof CapabilityError) return { code: ExitCode.Server };
   if (error instanceof ServerError) return { code: ExitCode.Server };
   if (error instanceof McpError && error.code === TransportErrorCode.NetworkError)
-    return { code: ExitCode.Connect, hint: `run \`mcpc doctor ${target ?? '<target>'}\`` };
+    return { code: ExitCode.Connect, hint: `run \`mcpc doctor ${targetWord(target)}\`` };
   if (error instanceof TypeError) return { code: ExitCode.Usage };
   return { code: ExitCode.Error };
+}
+
+/** How many of the server's last stderr lines a failure shows. */
+const STDERR_LINES = 20;
+
+/**
+ * What the CLI says of an error: the library's message, in the CLI's words where those would not help a
+ * person (a 401 says what to run, not which option to pass), and the server's stderr tail as lines of
+ * their own (still escaped) rather than one JSON-escaped quote.
+ */
+export function describeFailure(error: unknown, target?: string): { message: string; lines: string[] } {
+  if (!(error instanceof Error)) return { message: String(error), lines: [] };
+  if (needsAuth(error)) {
+    let status: unknown;
+    for (let e: unknown = error, i = 0; e instanceof Error && i < 8; e = e.cause, i++)
+      if ((e as { code?: unknown }).code === TransportErrorCode.Unauthorized)
+        status = (e as { status?: unknown }).status;
+    const who = target === undefined ? 'the server' : `the server ${target}`;
+    return {
+      message: `${who} needs authorization${typeof status === 'number' ? ` (HTTP ${status})` : ''}, and no login or token was accepted`,
+      lines: [],
+    };
+  }
+  let tail: string | undefined;
+  for (let e: unknown = error, i = 0; e instanceof Error && i < 8; e = e.cause, i++) {
+    const found = (e as { stderrTail?: unknown }).stderrTail;
+    if (typeof found === 'string' && found.trim() !== '') tail = found;
+  }
+  if (tail === undefined) return { message: error.message, lines: [] };
+  const message = error.message.replace(/; its stderr ended with: '.*?'(?=;|$)/s, '');
+  const lines = tail.trimEnd().split(/\r?\n/).slice(-STDERR_LINES);
+  return { message, lines: ['the server wrote on stderr (last lines):', ...lines.map((l) => `  | ${l}`)] };
 }

@@ -152,10 +152,15 @@ export async function run(argv: readonly string[], io: RunIO = {}): Promise<numb
       await connection.client.close();
     }
   } catch (error) {
-    const { classify } = await import('./failure.js');
+    const { classify, describeFailure } = await import('./failure.js');
     const { code, hint } = classify(error, targetText);
     if (code === ExitCode.Interrupted) out.note('interrupted');
-    else out.error(error instanceof Error ? error.message : String(error), hint);
+    else {
+      const { message, lines } = describeFailure(error, targetText);
+      out.error(message, hint);
+      // The output layer escapes every line (a server's stderr is untrusted text).
+      for (const line of lines) out.note(line);
+    }
     if (out.verbose >= 2 && error instanceof Error && error.stack !== undefined) out.debug(error.stack);
     return code;
   } finally {

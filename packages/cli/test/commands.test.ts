@@ -153,12 +153,12 @@ describe('info', () => {
 });
 
 describe('tools and tool', () => {
-  it('tools: one line per tool', async () => {
+  it('tools: each with its call signature, then what it does', async () => {
     const res = await mcpc([...STDIO, 'tools']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^echo +Echoes back the input string/m);
-    expect(res.stdout).toMatch(/^get-sum +/m);
-    expect(res.stdout).toMatch(/^simulate-research-query .*\[task/m);
+    expect(res.stdout).toMatch(/^echo\(message: string\).*\n {2}Echoes back the input string/m);
+    expect(res.stdout).toMatch(/^get-sum\(a: number, b: number\)/m);
+    expect(res.stdout).toMatch(/^simulate-research-query\(topic: string.*\) .*\[task/m);
     expect(res.stdout).not.toContain('input:');
   });
 

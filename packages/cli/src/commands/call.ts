@@ -7,17 +7,48 @@ import { progressFor } from '../interact/progress.js';
 import { targetWord } from '../failure.js';
 import { safe } from '../output.js';
 import { printCallResult } from '../render.js';
+import { quoteCommandLine } from '../target.js';
+
+/** Edit distance (insertions, deletions, substitutions), given up past `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
+      best = Math.min(best, row[j]!);
+    }
+    if (best > max) return max + 1;
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/** The names close to `wanted`: a typo away (a third of its length, 1 to 3 edits), or containing it; closest first. */
+export function closeNames(wanted: string, names: readonly string[], limit = 3): string[] {
+  const w = wanted.toLowerCase();
+  const max = Math.min(3, Math.max(1, Math.floor(w.length / 3)));
+  return names
+    .map((n) => {
+      const have = n.toLowerCase();
+      const d = editDistance(w, have, max);
+      return { n, d: d <= max ? d : have.includes(w) || w.includes(have) ? max + 0.5 : Infinity };
+    })
+    .filter((c) => c.d !== Infinity)
+    .sort((x, y) => x.d - y.d)
+    .slice(0, limit)
+    .map((c) => c.n);
+}
 
 /** The error for a tool the server does not list: close names, and the command that lists them. */
 export function unknownTool(name: string, listed: readonly Tool[], target: string): CliError {
-  const wanted = name.toLowerCase();
-  const close = listed
-    .map((t) => t.name)
-    .filter((n) => {
-      const have = n.toLowerCase();
-      return have.includes(wanted) || wanted.includes(have);
-    })
-    .slice(0, 3);
+  const close = closeNames(
+    name,
+    listed.map((t) => t.name),
+  );
   return new CliError(
     `the server has no tool "${safe(name, 200)}"${close.length > 0 ? `; did you mean ${close.map((n) => `"${safe(n, 64)}"`).join(', ')}?` : ''}`,
     ExitCode.Usage,
@@ -34,7 +65,18 @@ export const call: Command = {
     const listed: readonly Tool[] | undefined = await server.listTools().catch(() => undefined);
     const definition = listed?.find((t) => t.name === name);
     if (listed !== undefined && definition === undefined) throw unknownTool(name, listed, connection!.target);
-    const args = await readArguments(rest, ctx.flags, definition?.inputSchema, ctx.stdin);
+    let args;
+    try {
+      args = await readArguments(rest, ctx.flags, definition?.inputSchema, ctx.stdin);
+    } catch (error) {
+      // A wrong argument: the tool's own description says what it takes, not `mcpc --help`.
+      if (!(error instanceof UsageError)) throw error;
+      throw new CliError(
+        error.message,
+        ExitCode.Usage,
+        `run \`mcpc ${targetWord(connection!.target)} tool ${quoteCommandLine([name])}\` to see its arguments`,
+      );
+    }
     const progress = progressFor(ctx, name);
     let result;
     try {

@@ -2,7 +2,17 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../exit.js';
-import { oneLine, safe } from '../output.js';
+import { oneLine, safe, type Output } from '../output.js';
+
+/** Rows of `uri  title  type`, each column as wide as its widest cell (up to a cap), the URI bold, the type dim. */
+function printColumns(out: Output, rows: readonly (readonly [string, string, string])[]): void {
+  const uriWidth = Math.min(60, Math.max(0, ...rows.map((r) => r[0].length)));
+  const titleWidth = Math.min(40, Math.max(0, ...rows.map((r) => r[1].length)));
+  for (const [uri, title, type] of rows)
+    out.line(
+      `${out.style('bold', uri.padEnd(uriWidth))}  ${title.padEnd(titleWidth)}  ${out.style('dim', type)}`.trimEnd(),
+    );
+}
 
 export const resources: Command = {
   async run(ctx, words, connection) {
@@ -11,10 +21,10 @@ export const resources: Command = {
     const list = await connection!.server.listResources();
     ctx.out.result(list, () => {
       const { out } = ctx;
-      for (const r of list)
-        out.line(
-          `${out.style('bold', safe(r.uri, 500))}  ${oneLine(r.title ?? r.name, 60)}${r.mimeType ? out.style('dim', ` ${safe(r.mimeType, 100)}`) : ''}`,
-        );
+      printColumns(
+        out,
+        list.map((r) => [safe(r.uri, 500), oneLine(r.title ?? r.name, 60), safe(r.mimeType ?? '', 100)]),
+      );
       if (list.length === 0) out.note('the server lists no resources');
     });
     return ExitCode.Ok;
@@ -27,10 +37,10 @@ export const templates: Command = {
     const list = await connection!.server.listResourceTemplates();
     ctx.out.result(list, () => {
       const { out } = ctx;
-      for (const t of list)
-        out.line(
-          `${out.style('bold', safe(t.uriTemplate, 500))}  ${oneLine(t.title ?? t.name, 60)}${t.mimeType ? out.style('dim', ` ${safe(t.mimeType, 100)}`) : ''}`,
-        );
+      printColumns(
+        out,
+        list.map((t) => [safe(t.uriTemplate, 500), oneLine(t.title ?? t.name, 60), safe(t.mimeType ?? '', 100)]),
+      );
       if (list.length === 0) out.note('the server lists no resource templates');
     });
     return ExitCode.Ok;
