@@ -8,7 +8,6 @@ import {
   stdio,
   streamableHttp,
   type ClientOptions,
-  type Logger,
   type ServerConfig,
 } from '@mcpc/client';
 import { headerFlags, intFlag } from './args.js';
@@ -98,16 +97,9 @@ export async function configFor(ctx: CliContext, entry: ServerEntry): Promise<Se
   }
 }
 
-/** A logger for the client: its warnings on stderr, its steps with -v, its protocol lines with -vv. */
-export function cliLogger(ctx: CliContext): Logger {
-  const { out } = ctx;
-  return {
-    debug: (m) => out.debug(safe(m, 4_000)),
-    info: (m) => out.info(safe(m, 4_000)),
-    warn: (m) => out.warn(safe(m, 4_000)),
-    error: (m) => out.error(safe(m, 4_000)),
-  };
-}
+import { cliLogger } from './log.js';
+
+export { cliLogger };
 
 /** The client options every command shares: logging, tasks, the host's answers to server requests. */
 export function clientOptions(ctx: CliContext, config: ServerConfig): ClientOptions {
@@ -118,8 +110,8 @@ export function clientOptions(ctx: CliContext, config: ServerConfig): ClientOpti
     clientInfo: { name: 'mcpc', version: VERSION },
     extensions: ['io.modelcontextprotocol/tasks'],
     // The library's deprecation notices speak to a program's author (`onSampling`, …), not to the person
-    // at the terminal: shown with -v only.
-    deprecationNotices: ctx.out.verbose >= 1,
+    // at the terminal: shown with -vv only.
+    deprecationNotices: ctx.out.verbose >= 2,
     ...hostOptions(ctx),
   };
 }
@@ -129,13 +121,27 @@ export async function openConnection(ctx: CliContext, target: Target): Promise<C
   const entry = await entryFor(ctx, target);
   const config = await configFor(ctx, entry);
   const client = new Client(clientOptions(ctx, config));
+  // -v: the connection's steps, whatever the transport (over HTTP nothing else is said at this level).
+  const { out } = ctx;
+  out.info(
+    `connecting to ${safe(entry.name, 100)}: ${safe(entry.url ?? [entry.command, ...(entry.args ?? [])].join(' '), 500)}`,
+  );
+  const started = performance.now();
   try {
     await withSpinner(ctx, `connecting to ${entry.name}`, client.connect());
   } catch (error) {
+    out.info(`could not connect after ${Math.round(performance.now() - started)} ms`);
     await client.close();
     throw error;
   }
-  return { client, server: client.servers[0]!, target: target.text };
+  const server = client.servers[0]!;
+  if (out.verbose >= 1)
+    out.info(
+      `connected in ${Math.round(performance.now() - started)} ms over ${server.transportKind ?? 'an unknown transport'}: ` +
+        `MCP ${safe(server.protocolVersion, 40)} (${server.protocolEra === 'modern' ? 'stateless' : 'initialize handshake'}), ` +
+        `server ${safe(server.serverInfo.name, 100)} ${safe(server.serverInfo.version, 40)}`,
+    );
+  return { client, server, target: target.text };
 }
 
 /** A server name from a URL: its host (and port). */

@@ -4,14 +4,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editDistance, closeNames } from '../src/commands/call.js';
 import { signature } from '../src/commands/tools.js';
+import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { NODE, REPO, freshHome, mcpc } from './helpers.js';
 
 const DEMO = join(REPO, 'apps', 'playground', 'demo-server', 'server.mjs');
 const TARGET = ['--stdio', `${NODE} ${DEMO} stdio`];
 let home: string;
 let failing: string;
+let everything: Fixture;
 
-beforeAll(() => {
+beforeAll(async () => {
+  everything = await startFixture('everything.mjs', ['streamableHttp']);
   home = freshHome();
   failing = join(home, 'failing-server.js');
   writeFileSync(
@@ -21,7 +24,10 @@ console.error('Error: Cannot find module "foo"\\n    at main (/srv/server.js:3:1
 setTimeout(() => process.exit(1), 100);`,
   );
 });
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+afterAll(async () => {
+  await everything?.stop();
+  rmSync(home, { recursive: true, force: true });
+});
 
 /** The command a hint names, as words (`mcpc …` inside backquotes). */
 const hinted = (stderr: string): string[] => {
@@ -75,6 +81,45 @@ describe('first contact', () => {
     const doctor = await mcpc(words, { home });
     expect(doctor.stderr).not.toMatch(/takes one target/);
     expect(doctor.stdout).toMatch(/^fail connect: /m);
+  }, 30_000);
+});
+
+describe('tasks over stdio', () => {
+  it('say the handle dies with the process, and the session they point to keeps it', async () => {
+    const server = `${NODE} ${join(REPO, 'tooling', 'fixtures', 'tasks', 'scripted-tasks-server.mjs')} stdio --era legacy`;
+    const r = await mcpc(['--stdio', server, 'tasks', 'call', 'job'], { home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/this task lives in the server process this command started, which has now ended/);
+    const session = /`mcpc (session [^`]+)`, then `mcpc (@tasks tasks call [^`]+)`/.exec(r.stderr);
+    expect(session).not.toBeNull();
+    const words = (command: string): string[] =>
+      [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+    const opened = await mcpc(words(session![1]!), { home });
+    expect(opened.code, opened.stderr).toBe(0);
+    try {
+      const called = await mcpc([...words(session![2]!), '--json'], { home });
+      expect(called.code, called.stderr).toBe(0);
+      expect(called.stderr).not.toMatch(/lives in the server process/);
+      const { taskId } = JSON.parse(called.stdout) as { taskId: string };
+      const later = await mcpc(['@tasks', 'tasks', 'wait', taskId, '--json'], { home });
+      expect(later.code, later.stderr).toBe(0);
+      expect(JSON.parse(later.stdout)).toMatchObject({ taskId, status: 'completed' });
+    } finally {
+      await mcpc(['@tasks', 'close'], { home });
+    }
+  }, 60_000);
+});
+
+describe('-v', () => {
+  it('says how the connection went over HTTP too, and keeps library deprecation notices for -vv', async () => {
+    const r = await mcpc([everything.url, 'tools', '-v'], { home });
+    expect(r.code, r.stderr).toBe(0);
+    // It printed nothing over HTTP before.
+    expect(r.stderr).toMatch(/^connecting to 127\.0\.0\.1:\d+: http:\/\/127\.0\.0\.1:\d+\/mcp$/m);
+    expect(r.stderr).toMatch(/^connected in \d+ ms over streamable-http: MCP 20\d\d-\d\d-\d\d \(.+\), server \S+/m);
+    expect(r.stderr).not.toMatch(/deprecated/);
+    const vv = await mcpc([everything.url, 'tools', '-vv'], { home });
+    expect(vv.code).toBe(0);
   }, 30_000);
 });
 

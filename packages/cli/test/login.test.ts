@@ -219,6 +219,8 @@ describe('the scope a login asks for', () => {
       const asked = new URL(login.authorizationUrl!).searchParams.get('scope')!.split(' ').sort();
       // It asked for `mcp files:read files:write admin offline_access` before (mcporter asks for `mcp`).
       expect(asked.filter((s) => s !== 'offline_access')).toEqual(['mcp']);
+      // No notice about the library's registration option, which the person at the terminal cannot act on.
+      expect(login.stderr).not.toMatch(/deprecated/);
     } finally {
       await listed.stop();
     }

@@ -1,5 +1,5 @@
 // The OAuth provider for a URL: the profile's stored login (non-interactive: refresh only) or machine credentials from the environment.
-import type { AuthProvider, Logger } from '@mcpc/client';
+import type { AuthProvider } from '@mcpc/client';
 import {
   AuthorizationRequiredError,
   InsufficientScopeError,
@@ -9,6 +9,7 @@ import {
   type OAuthStorage,
 } from '@mcpc/oauth';
 import type { CliContext } from '../context.js';
+import { cliLogger } from '../log.js';
 import { safe } from '../output.js';
 import { proxiedFetch } from './fetch.js';
 import { envCredentials, loadPrivateKey, type MachineCredentials } from './keys.js';
@@ -18,16 +19,8 @@ import { aliasedStorage, canonicalUrl, Profile } from './profiles.js';
 /** The redirect URI `mcpc login` registers: loopback, the port chosen when the listener starts. */
 export const REDIRECT_URI = 'http://127.0.0.1/callback';
 
-/** The OAuth library's log lines, on the CLI's terms (warnings shown; the rest with -v / -vv). */
-export function oauthLogger(ctx: CliContext): Logger {
-  const { out } = ctx;
-  return {
-    debug: (m) => out.debug(safe(m, 4_000)),
-    info: (m) => out.info(safe(m, 4_000)),
-    warn: (m) => out.warn(safe(m, 4_000)),
-    error: (m) => out.error(safe(m, 4_000)),
-  };
-}
+/** The OAuth library's log lines, on the CLI's terms (the same as the client's). */
+export const oauthLogger = cliLogger;
 
 /** The issuer of the authorization server `url` uses now (RFC 9728, then RFC 8414 / OpenID). */
 export async function discoverIssuer(ctx: CliContext, url: string, storage?: OAuthStorage): Promise<string> {

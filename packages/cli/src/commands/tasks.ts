@@ -7,6 +7,8 @@ import { ExitCode, UsageError } from '../exit.js';
 import { safe } from '../output.js';
 import { printCallResult } from '../render.js';
 import { unknownTool } from './call.js';
+import { targetWord } from '../failure.js';
+import { quoteCommandLine } from '../target.js';
 
 const USAGE =
   'usage: mcpc <target> tasks call <tool> [key=value …] [--ttl MS] [--wait] | get <id> | wait <id> | result <id> | cancel <id> | list';
@@ -54,6 +56,15 @@ export const tasks: Command = {
         const task = await server.callToolAsTask(name, values, { ...options, ...(ttl !== undefined && { ttl }) });
         if (ctx.flags.wait !== true) {
           printTask(ctx, task);
+          // Over stdio the task lives in the process this command started, which ends with it: the next
+          // `mcpc … tasks get` starts another that has never heard of it. A session keeps the process.
+          if (server.transportKind === 'stdio' && !connection!.target.startsWith('@'))
+            ctx.out.note(
+              `note: this task lives in the server process this command started, which has now ended, so later ` +
+                `\`tasks get|wait|result\` commands cannot reach it (each starts a new process). Keep one process ` +
+                `with a session: \`mcpc session ${targetWord(connection!.target)} @tasks\`, then ` +
+                `\`mcpc @tasks tasks call ${quoteCommandLine([name, ...args])}\`, or use --wait.`,
+            );
           return ExitCode.Ok;
         }
         onStatus(task);
