@@ -164,6 +164,9 @@ describe('mcpc login (authorization code + PKCE)', () => {
     const after = await mcpc([rs.url, 'tools']);
     expect(after.code).toBe(4);
     expect(after.stderr).toContain(`mcpc login ${rs.url}`);
+    // The CLI's words, not the library's ("pass `auth`").
+    expect(after.stderr).toMatch(/^error: the server \S+ needs authorization \(HTTP 401\)/m);
+    expect(after.stderr).not.toMatch(/`auth`/);
     const stored = JSON.parse(await readFile(join(home, 'mcpc', 'auth', 'default', 'oauth.json'), 'utf8')) as {
       entries: Record<string, unknown>;
     };
