@@ -745,16 +745,19 @@ const steps = {
         { info: { code_challenge_methods_supported: methods } },
       );
     run.verifier = b64url(randomBytes(32));
+    // The verifier is the secret that proves the code is ours: shown, as every secret, as 4 + 4 characters
+    // (here and in every exchange that carries it).
+    keep(run, run.verifier);
     const challenge = b64url(sha256(run.verifier));
     return {
       info: {
-        code_verifier: run.verifier,
+        code_verifier: redact(run.verifier),
         code_challenge: challenge,
         code_challenge_method: 'S256',
         how: 'code_challenge = BASE64URL(SHA-256(ASCII(code_verifier))) — RFC 7636 §4.2',
         code_challenge_methods_supported: methods,
       },
-      detail: `The server supports ${methods.join(', ')}. A fresh 43-character verifier ${run.verifier} and its S256 challenge ${challenge}.`,
+      detail: `The server supports ${methods.join(', ')}. A fresh 43-character verifier ${redact(run.verifier)} and its S256 challenge ${challenge}.`,
     };
   },
 

@@ -508,8 +508,29 @@ describe('playground in a real browser', () => {
       expect(names).toEqual(expect.arrayContaining(order));
       expect(order.map((n) => names.indexOf(n))).toEqual([...order.map((n) => names.indexOf(n))].sort((a, b) => a - b));
       expect(tabs.length, 'the authorization step opened a tab').toBe(1);
+      // The PKCE verifier is shown as its first and last 4 characters, as the README promises (it was whole).
+      const pkce = await root.locator('[data-testid="oauth-step"][data-name="pkce"]').textContent();
+      expect(pkce).toMatch(/verifier [A-Za-z0-9_-]{4}…[A-Za-z0-9_-]{4} and its S256 challenge/);
+      expect(pkce).not.toMatch(/verifier [A-Za-z0-9_-]{43}/);
+      expect(await p.getByTestId('tab-oauth').textContent()).toBe('OAuth');
     });
   }, 90_000);
+
+  it('shows a cancelled call as cancelled, not as a red error', async () => {
+    await withPage('cancelled', async (p) => {
+      const form = await openTool(p, 'demo', 'slow-count');
+      await form.getByTestId('field-steps').fill('50');
+      await form.getByTestId('field-delayMs').fill('300');
+      await form.getByTestId('tool-run').click();
+      await p.getByTestId('progress-bar').waitFor();
+      await p.getByTestId('tool-cancel').click();
+      const result = p.getByTestId('tool-result');
+      await result.waitFor({ timeout: 15_000 });
+      expect(await result.getAttribute('data-cancelled')).toBe('true');
+      expect(await result.getAttribute('data-error')).toBe('false');
+      expect(await result.textContent()).toMatch(/^Cancelled/);
+    });
+  }, 45_000);
 
   it('finds the tools/call request in the protocol view and its HTTP exchange in the network view', async () => {
     await withPage('protocol', async (p) => {

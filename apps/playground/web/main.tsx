@@ -14,6 +14,17 @@ import { TasksView } from './views/tasks.js';
 import { ToolsView } from './views/tools.js';
 
 const TABS = ['servers', 'tools', 'prompts', 'resources', 'tasks', 'protocol', 'network', 'oauth'] as const;
+/** What each tab reads as (CSS capitalising "oauth" made it "Oauth"). */
+const TAB_LABELS: Readonly<Record<(typeof TABS)[number], string>> = {
+  servers: 'Servers',
+  tools: 'Tools',
+  prompts: 'Prompts',
+  resources: 'Resources',
+  tasks: 'Tasks',
+  protocol: 'Protocol',
+  network: 'Network',
+  oauth: 'OAuth',
+};
 type Tab = (typeof TABS)[number];
 
 function initialTab(): Tab {
@@ -144,7 +155,7 @@ function App() {
             data-testid={`tab-${t}`}
             onClick={() => go(t)}
           >
-            {t}
+            {TAB_LABELS[t]}
           </button>
         ))}
       </nav>

@@ -49,7 +49,11 @@ function optionsOf(s: Obj): Option[] | undefined {
   if (Array.isArray(s.enum)) {
     const values: unknown[] = s.enum;
     const names: unknown[] = Array.isArray(s.enumNames) ? s.enumNames : [];
-    return values.map((v, i) => ({ value: v, label: String(names[i] ?? JSON.stringify(v)) }));
+    // A string reads as itself ("blue" was shown with its JSON quotes); other values as JSON.
+    return values.map((v, i) => ({
+      value: v,
+      label: String(names[i] ?? (typeof v === 'string' ? v : JSON.stringify(v))),
+    }));
   }
   for (const key of ['oneOf', 'anyOf']) {
     const alts: unknown = s[key];

@@ -10,7 +10,7 @@ import {
   type TaskRow,
 } from '../api.js';
 import { useEvent } from './hooks.js';
-import { ToolResult } from './tools.js';
+import { isCancellation, ToolResult } from './tools.js';
 
 interface Row extends TaskRow {
   result?: CallToolResult;
@@ -135,7 +135,12 @@ function TaskItem({ row, serverId }: { row: Row; serverId: string }) {
         </button>
       </div>
       {err && <div class="error">{err}</div>}
-      {row.error && (
+      {row.error && isCancellation(row.error.code) && (
+        <div class="result cancelled-result" data-testid={`task-result-${row.taskId}`} data-cancelled="true">
+          <strong>Cancelled</strong> <span class="muted">{row.error.message}</span>
+        </div>
+      )}
+      {row.error && !isCancellation(row.error.code) && (
         <div class="result error-result" data-testid={`task-result-${row.taskId}`}>
           Error {row.error.code}: {row.error.message}
         </div>

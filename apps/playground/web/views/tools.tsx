@@ -17,6 +17,11 @@ import { ContentList, JsonView } from './content.js';
 import { formCanExpress, initialValue, issuesByPath, SchemaForm } from './form.js';
 import { useEvent, useServerList } from './hooks.js';
 
+/** A call or task the user (or the server) cancelled: not an error to show in red. */
+export function isCancellation(code: unknown): boolean {
+  return code === 'ABORT_ERR' || code === 'MCPC_TASK_CANCELLED';
+}
+
 export function ToolsView({ server }: { server: ServerView | undefined }) {
   const tools = useServerList(server, api.tools, 'notifications/tools/list_changed');
   const [name, setName] = useState<string>();
@@ -278,7 +283,12 @@ function RunView({ run, tool, server, ui }: { run: Run; tool: Tool; server: Serv
           {run.task.statusMessage && <span class="muted"> — {run.task.statusMessage}</span>}
         </div>
       )}
-      {run.error && (
+      {run.error && isCancellation(run.error.code) && (
+        <div class="result cancelled-result" data-testid="tool-result" data-error="false" data-cancelled="true">
+          <strong>Cancelled</strong> <span class="muted">{run.error.message}</span>
+        </div>
+      )}
+      {run.error && !isCancellation(run.error.code) && (
         <div class="result error-result" data-testid="tool-result" data-error="true">
           <strong>Error{run.error.code !== undefined ? ` ${run.error.code}` : ''}:</strong> {run.error.message}
         </div>
