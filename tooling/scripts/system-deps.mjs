@@ -39,12 +39,18 @@ export function ensureSystemDeps() {
     console.log(`\n▶ installing ${packages.join(', ')} (apt-get) for ${missing.map((need) => need.for).join(' and ')}`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     const [command, ...args] = apt;
-    const update = spawnSync(command, [...args, 'update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'], env });
-    if (update.status === 0)
-      spawnSync(command, [...args, 'install', '-y', '-qq', '--no-install-recommends', ...packages], {
-        stdio: ['ignore', 'ignore', 'inherit'],
+    // apt's own chatter (debconf's notes, say) is shown only when a step fails: a first run prints no
+    // warning that is not ours.
+    const step = (stepArgs) => {
+      const r = spawnSync(command, [...args, ...stepArgs], {
+        stdio: ['ignore', 'ignore', 'pipe'],
         env,
+        encoding: 'utf8',
       });
+      if (r.status !== 0) process.stderr.write(r.stderr ?? '');
+      return r.status === 0;
+    };
+    if (step(['update', '-qq'])) step(['install', '-y', '-qq', '--no-install-recommends', ...packages]);
   }
   return NEEDS.filter((need) => !need.present()).map(
     (need) =>
