@@ -1,6 +1,7 @@
 // `subscriptions/listen` over stdio and Streamable HTTP: acknowledgement, demultiplexing, close, restarts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CapabilityError,
   Client,
   RequestTimeoutError,
   SubscriptionError,
@@ -320,11 +321,13 @@ describe('subscriptions on stdio across a server restart', () => {
 });
 
 describe('subscriptions on a classic server', () => {
-  it('end with SubscriptionError unsupported', async () => {
+  it('end with a CapabilityError (the reference behaviour), nothing sent', async () => {
     const client = new Client({ servers: [revision('2025-11-25', 'c')], logger: recordingLogger() });
     try {
       const sub = client.listen({ toolsListChanged: true }, () => {});
-      await expect(sub.ready).rejects.toMatchObject({ reason: 'unsupported' });
+      const error = await sub.ready.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CapabilityError);
+      expect(error).toMatchObject({ code: 'MCPC_CAPABILITY_NOT_SUPPORTED', server: 'c' });
     } finally {
       await client.close();
     }

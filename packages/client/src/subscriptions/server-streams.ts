@@ -1,6 +1,6 @@
 // One server's subscription streams: opening, re-sending after a restart, and routing their notifications.
 import { escapeForLog, type Logger } from '@mcpc/jsonrpc';
-import { SubscriptionError } from '../errors.js';
+import { CapabilityError, SubscriptionError } from '../errors.js';
 import type { Connection } from '../server/connection.js';
 import { SubscriptionRegistry } from './registry.js';
 import {
@@ -56,12 +56,9 @@ export class ServerStreams {
       restart: (cause, resentAt) => this.#restart(cause, resentAt),
       listen: async (notifications, { signal, onId }) => {
         await connection.connect();
-        if (!connection.isModern)
-          throw new SubscriptionError(
-            'unsupported',
-            name,
-            'it is not a 2026-07-28 server, so it has no subscriptions/listen; use onNotification',
-          );
+        // A server (or the process that replaced one) that is not 2026-07-28 has no subscriptions/listen:
+        // a CapabilityError, as the reference behaviour says, before anything is sent.
+        if (!connection.isModern) throw new CapabilityError(name, 'subscriptions', 'subscriptions/listen');
         // Task notifications need the tasks extension declared on the listen request itself.
         const declareTasks = (notifications.taskIds?.length ?? 0) > 0;
         return connection.request(
