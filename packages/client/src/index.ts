@@ -174,3 +174,4 @@ export type {
   SamplingHandler,
 } from './types/host.js';
 export { isTextContent, isResourceLink, textOf } from './content.js';
+export { HeaderParams, type HeaderParamsCheck, type ParamHeader } from './features/header-params.js';

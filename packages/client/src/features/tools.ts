@@ -24,8 +24,13 @@ export function resolveAnnotations(raw: unknown): ToolAnnotations {
   resolved.idempotentHint = bool(raw.idempotentHint, false);
   resolved.openWorldHint = bool(raw.openWorldHint, true);
   if (raw.title !== undefined && typeof raw.title !== 'string') delete resolved.title;
+  // The legacy annotations are typed booleans or absent: anything else a server sent under those names is dropped.
+  for (const legacy of LEGACY_ANNOTATIONS)
+    if (raw[legacy] !== undefined && typeof raw[legacy] !== 'boolean') delete resolved[legacy];
   return resolved as unknown as ToolAnnotations;
 }
+
+const LEGACY_ANNOTATIONS = ['readOnly', 'destructive', 'requiresConfirmation'] as const;
 
 const TASK_SUPPORT: ReadonlySet<unknown> = new Set(['forbidden', 'optional', 'required']);
 

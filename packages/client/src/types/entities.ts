@@ -26,6 +26,14 @@ export interface ToolAnnotations {
   readonly idempotentHint: boolean;
   /** Default `true`: the tool may interact with an open world of external entities. */
   readonly openWorldHint: boolean;
+  /**
+   * The legacy (pre-hint) annotations, as the server sent them: present only when it sent a boolean, no
+   * default. `readOnly`: safe to execute; `destructive`: a destructive operation; `requiresConfirmation`:
+   * a person should confirm the call.
+   */
+  readonly readOnly?: boolean;
+  readonly destructive?: boolean;
+  readonly requiresConfirmation?: boolean;
 }
 
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
