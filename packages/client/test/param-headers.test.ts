@@ -127,8 +127,16 @@ describe('Mcp-Param-* on a modern HTTP server', () => {
   it('a HeaderMismatch (-32020) refreshes tools/list once and retries', async () => {
     await client.listTools();
     const before = (await stats(client)).methods['tools/list'] ?? 0;
-    expect(textOf(await client.callTool('mismatch'))).toBe('matched after refresh');
+    const heard: string[] = [];
+    const stop = client.onNotification((_server, method) => heard.push(method));
+    try {
+      expect(textOf(await client.callTool('mismatch'))).toBe('matched after refresh');
+    } finally {
+      stop();
+    }
     expect((await stats(client)).methods['tools/list']).toBe(before + 1);
+    // The reference's synthetic notice of the refresh reaches onNotification (it did not before).
+    expect(heard).toContain('notifications/tools/list_changed');
   });
 
   it('a HeaderMismatch after the retry is raised as HeaderMismatchError (one refresh, one retry)', async () => {

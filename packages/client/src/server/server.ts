@@ -139,6 +139,7 @@ export class Server {
       validateStructuredContent: context.validateStructuredContent,
       listTools: () => this.listTools(),
       clearTools: () => this.clearCache('tools'),
+      toolsChanged: () => this.#onNotification('notifications/tools/list_changed', undefined),
       warn: (m) => this.#warn(m),
       tasks: this.#tasks,
       follow: (task, options) => followTask(this.#waits, task, options),

@@ -59,6 +59,11 @@ export interface ToolCallsContext {
   readonly listTools: () => Promise<readonly Tool[]>;
   /** Drops the cached tool list (the server's `clearCache('tools')`). */
   readonly clearTools: () => void;
+  /**
+   * Routes a synthetic `notifications/tools/list_changed` as a server's own would go (caches dropped, then
+   * the subscriptions, then the host's `onNotification`): what a HeaderMismatch refresh announces.
+   */
+  readonly toolsChanged: () => void;
   readonly warn: (message: string) => void;
   /** The server's task methods: a call answered with a task is remembered there. */
   readonly tasks: ServerTasks;
@@ -396,6 +401,8 @@ export class ToolCalls {
         this.#context.warn(
           `tools/call "${escapeForLog(name, 100)}" was refused with HeaderMismatch; refreshing tools/list and retrying once`,
         );
+        // The server's definitions changed under us: hosts hear of it as they would of the server's own notice.
+        this.#context.toolsChanged();
         const raw = await attempt(true, retry.from);
         return { raw, check, sentAsTask };
       }
