@@ -69,6 +69,21 @@ describe.each([
     await Promise.all([warn?.close(), strict?.close()]);
   });
 
+  it('a check that cannot finish is undecided, never a mismatch: a warning that says so, and its own reason in strict mode', async () => {
+    const before = warnLog.lines.length;
+    const result = await warn.callTool('hopeless_pattern');
+    expect(result.structuredContent).toEqual({ s: `${'a'.repeat(30)}b` });
+    const said = warnLog.lines
+      .slice(before)
+      .map((l) => l.message)
+      .join('\n');
+    expect(said).toMatch(/could not be checked against its outputSchema \(not a mismatch\)/);
+    expect(said).not.toMatch(/does not match/);
+    const error = await strict.callTool('hopeless_pattern').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StructuredContentError);
+    expect(error).toMatchObject({ reason: 'undecided', code: 'MCPC_STRUCTURED_CONTENT_INVALID' });
+  }, 20_000);
+
   it('returns a result that matches its outputSchema, logging nothing', async () => {
     const before = warnLog.lines.length;
     const result = await warn.callTool('weather');

@@ -25,4 +25,11 @@ export interface ValidationResult {
    * annotations): data may pass that a validator asserting them would refuse. Empty for most schemas.
    */
   readonly partial: readonly AnnotationKeyword[];
+  /**
+   * True when the validation could not decide: a check did not finish (a pattern past its deadline or
+   * budget, a run-time limit). `valid` is then false, but the value was never found to break the schema:
+   * `errors` holds one issue saying which check could not finish. A caller must not report it as a
+   * mismatch.
+   */
+  readonly undecided?: true;
 }

@@ -152,7 +152,11 @@ class CompiledValidator implements Validator {
     const errors: ValidationIssue[] = [];
     const valid = this.run(instance, errors);
     // A check may fail without an issue only past maxErrors; keep the result self-consistent.
-    return { valid, errors: valid ? [] : errors, partial: this.partial };
+    if (valid) return { valid, errors: [], partial: this.partial };
+    // A check that could not finish decided nothing: said so, apart from a value that breaks the schema.
+    const only = errors.length === 1 ? errors[0]! : undefined;
+    const undecided = only !== undefined && (LIMIT_ISSUES.has(only) || PATTERN_ISSUES.has(only));
+    return undecided ? { valid, errors, partial: this.partial, undecided } : { valid, errors, partial: this.partial };
   }
 
   isValid(instance: unknown): boolean {

@@ -135,6 +135,9 @@ describe('pattern budget', () => {
     const r = nested.validate('a'.repeat(40) + 'b');
     expect(r.valid).toBe(false);
     expect(r.errors[0]?.message).toMatch(/did not finish|cannot be validated/);
+    // Undecided: a typed outcome of its own, which a caller must not report as a mismatch.
+    expect(r.undecided).toBe(true);
+    expect(nested.validate('ab').undecided).toBeUndefined();
   });
 
   it('refuses at compile time a pattern no engine can bound', () => {

@@ -69,7 +69,12 @@ export class StructuredContentError extends ValidationError {
   }
   declare readonly server: string;
   readonly tool: string;
-  readonly reason: 'mismatch' | 'missing';
+  /**
+   * `'mismatch'`: the value breaks the schema; `'missing'`: no structuredContent; `'undecided'`: a check
+   * could not finish (a pattern past its deadline, a run-time limit), so the value was never found to
+   * break the schema — never reported as a mismatch.
+   */
+  readonly reason: 'mismatch' | 'missing' | 'undecided';
   /** Where the value fails its schema: `instancePath`, `keyword`, `schemaPath`, `message`. Empty when missing. */
   readonly errors: readonly ValidationIssue[];
   /** The annotation-only keywords (`format`, `contentSchema`, …) the schema uses, which were not checked. */
@@ -80,7 +85,7 @@ export class StructuredContentError extends ValidationError {
     server: string,
     tool: string,
     finding: {
-      readonly reason: 'mismatch' | 'missing';
+      readonly reason: 'mismatch' | 'missing' | 'undecided';
       readonly errors: readonly ValidationIssue[];
       readonly partial: readonly AnnotationKeyword[];
       readonly note?: string;
@@ -92,7 +97,9 @@ export class StructuredContentError extends ValidationError {
     const what =
       finding.reason === 'missing'
         ? `declares an outputSchema, but its result carries no structuredContent${finding.note === undefined ? '' : ` (${finding.note})`}`
-        : `returned structuredContent that does not match its outputSchema${first === undefined ? '' : `: ${escapeForLog(first.instancePath || '(root)', 200)} ${escapeForLog(first.message, 300)}${more}`}`;
+        : finding.reason === 'undecided'
+          ? `returned structuredContent that could not be checked against its outputSchema (not a mismatch)${first === undefined ? '' : `: ${escapeForLog(first.message, 300)}`}`
+          : `returned structuredContent that does not match its outputSchema${first === undefined ? '' : `: ${escapeForLog(first.instancePath || '(root)', 200)} ${escapeForLog(first.message, 300)}${more}`}`;
     super(`tool "${escapeForLog(tool, 100)}" on server "${escapeForLog(server, 100)}" ${what}`, {
       server,
       method: 'tools/call',

@@ -125,9 +125,10 @@ export class ToolSchemas {
       };
     } else {
       // One validation: running `isValid` first would pay for every pattern check twice on a mismatch.
-      const { valid, errors, partial } = check.validator.validate(value);
+      const { valid, errors, partial, undecided } = check.validator.validate(value);
       if (valid) return;
-      finding = { reason: 'mismatch', errors, partial };
+      // A check that could not finish found nothing wrong: said so, never as a mismatch.
+      finding = { reason: undecided === true ? 'undecided' : 'mismatch', errors, partial };
     }
     const error = new StructuredContentError(this.#server, check.tool.name, finding, result);
     if (check.mode === 'strict') throw error;
