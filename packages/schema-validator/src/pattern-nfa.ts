@@ -27,8 +27,6 @@ const DFA_STATE_LIMIT = 512;
 const ALL_DFA_STATES = 16_384;
 /** Cached non-ASCII transitions per DFA state and cached non-ASCII answers per character test. */
 const WIDE_CACHE_LIMIT = 256;
-/** Work (characters read, NFA nodes visited) between two looks at the clock. */
-const CLOCK_EVERY = 16_384;
 
 const CHAR = 0;
 const SPLIT = 1;
@@ -64,7 +62,10 @@ interface Lookaround {
 /** Why a pattern is not for this matcher; the caller falls back to the other engines. */
 export class NfaUnsupported extends Error {}
 
-/** Thrown when the clock passes the deadline during a match. */
+/**
+ * Thrown when a match has done its budget of work (automaton steps): counted, not timed, so the same
+ * input gets the same verdict on a busy machine as on an idle one.
+ */
 export class NfaDeadline extends Error {}
 
 function charTest(raw: string): CharTest {
@@ -242,22 +243,19 @@ function newState(kernel: Int32Array, atStart: boolean, prevWord: boolean): DfaS
 /** The transition taken when a match ends before the character: the answer is yes. */
 const MATCHED: DfaState = newState(new Int32Array(0), false, false);
 
-/** One match in progress: the input, the deadline and the lookaround answers found so far. */
+/** One match in progress: the input, the step budget and the lookaround answers found so far. */
 interface Run {
   readonly input: string;
-  readonly deadline: number;
+  readonly maxSteps: number;
   /** Lookaround answers by `id × (length + 1) + position`: 1 matched, 2 did not (made on first use). */
   looks: Map<number, number> | undefined;
   /** Work done so far, and when to look at the clock next. */
   steps: number;
-  nextClock: number;
 }
 
 function tick(r: Run, work: number): void {
   r.steps += work;
-  if (r.steps < r.nextClock) return;
-  r.nextClock = r.steps + CLOCK_EVERY;
-  if (r.deadline !== Infinity && performance.now() > r.deadline) throw new NfaDeadline();
+  if (r.steps > r.maxSteps) throw new NfaDeadline();
 }
 
 // The process-wide bound on cached states: the automata holding some, and how many they hold.
@@ -523,6 +521,8 @@ export class NfaMatcher {
   readonly size: number;
   /** Whether a lookaround is part of it: the work may then grow with the square of the input length. */
   readonly lookaround: boolean;
+  /** The steps the last `test` took (or had taken when it ran out). */
+  lastSteps: number;
 
   constructor(ast: AST.Pattern) {
     const shared: BuildShared = { nodes: 0, looks: 0, tests: new Map(), lookarounds: new Map() };
@@ -533,15 +533,21 @@ export class NfaMatcher {
     this.top = new Automaton(ast.alternatives, !anchored, shared);
     this.insidePairs = !anchored && this.top.emptyInsidePair();
     this.size = shared.nodes;
+    this.lastSteps = 0;
     this.lookaround = shared.looks > 0;
   }
 
   /**
-   * `RegExp.prototype.test` for the pattern. Throws `NfaDeadline` when `deadline` (a `performance.now()`
-   * time) passes during the match.
+   * `RegExp.prototype.test` for the pattern. Throws `NfaDeadline` when the match takes more than
+   * `maxSteps` steps of work (automaton nodes visited); `lastSteps` then says how many it took.
    */
-  test(input: string, deadline = Infinity): boolean {
+  test(input: string, maxSteps = Infinity): boolean {
     if (this.insidePairs && /[\uD800-\uDBFF][\uDC00-\uDFFF]/.test(input)) return true;
-    return this.top.run({ input, deadline, looks: undefined, steps: 0, nextClock: CLOCK_EVERY }, 0);
+    const run: Run = { input, maxSteps, looks: undefined, steps: 0 };
+    try {
+      return this.top.run(run, 0);
+    } finally {
+      this.lastSteps = run.steps;
+    }
   }
 }

@@ -119,6 +119,28 @@ describe('pattern budget', () => {
     }
   });
 
+  it('budgets the linear matcher by steps: a lookaround pattern on 20k–100k characters, valid however slow the clock', () => {
+    // Unanchored, its static bound is quadratic (1.3e10 steps at 50k): it goes to the linear matcher.
+    const strong = compile({ pattern: '(?=.*[0-9]).+' });
+    const hostname = compile({
+      pattern: '^(?=.{1,253}$)(?:[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?\\.)*[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$',
+    });
+    const real = performance.now.bind(performance);
+    let now = 0;
+    performance.now = () => (now += 1_000);
+    try {
+      for (const n of [20_000, 100_000]) expect(strong.validate('a'.repeat(n) + '1').valid, String(n)).toBe(true);
+      expect(strong.validate('a'.repeat(2_000)).valid).toBe(false);
+      expect(strong.validate('a'.repeat(2_000)).undecided).toBeUndefined();
+      // Work past the step budget is still refused, as undecided.
+      const quadratic = compile({ pattern: '^(?:(?=[a-z]*[0-9])[a-z0-9])+$' });
+      expect(quadratic.validate('a'.repeat(50_000) + '1').undecided).toBe(true);
+      for (let i = 0; i < 1_000; i++) expect(hostname.isValid(`host-${i}.example.com`)).toBe(true);
+    } finally {
+      performance.now = real;
+    }
+  });
+
   it('compiles what real servers publish, and runs it bounded (V8 on a worker, under the deadline)', () => {
     // Refused at compile as "unbounded" before.
     const list = compile({ pattern: '^(\\w+)(?:,\\s?\\1)*$' });
