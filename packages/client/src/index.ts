@@ -175,3 +175,4 @@ export type {
 } from './types/host.js';
 export { isTextContent, isResourceLink, textOf } from './content.js';
 export { HeaderParams, type HeaderParamsCheck, type ParamHeader } from './features/header-params.js';
+export { closeNames } from './routing.js';

@@ -1,5 +1,5 @@
 // `mcpc <target> call <tool> [key=value …]`: calls a tool and prints its result (exit 6 when the tool reports an error).
-import type { Tool } from '@mcpc/client';
+import { closeNames, type Tool } from '@mcpc/client';
 import { readArguments } from '../coerce.js';
 import type { Command } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../exit.js';
@@ -9,46 +9,13 @@ import { safe } from '../output.js';
 import { printCallResult } from '../render.js';
 import { quoteCommandLine } from '../target.js';
 
-/** Edit distance (insertions, deletions, substitutions), given up past `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
-      best = Math.min(best, row[j]!);
-    }
-    if (best > max) return max + 1;
-    previous = row;
-  }
-  return previous[b.length]!;
-}
-
-/** The names close to `wanted`: a typo away (a third of its length, 1 to 3 edits), or containing it; closest first. */
-export function closeNames(wanted: string, names: readonly string[], limit = 3): string[] {
-  const w = wanted.toLowerCase();
-  const max = Math.min(3, Math.max(1, Math.floor(w.length / 3)));
-  return names
-    .map((n) => {
-      const have = n.toLowerCase();
-      const d = editDistance(w, have, max);
-      return { n, d: d <= max ? d : have.includes(w) || w.includes(have) ? max + 0.5 : Infinity };
-    })
-    .filter((c) => c.d !== Infinity)
-    .sort((x, y) => x.d - y.d)
-    .slice(0, limit)
-    .map((c) => c.n);
-}
-
 /** The error for a tool the server does not list: close names, and the command that lists them. */
 export function unknownTool(name: string, listed: readonly Tool[], target: string): CliError {
+  // The client's own "did you mean" (what its NotFoundError suggests), so the CLI and the library agree.
   const close = closeNames(
     name,
     listed.map((t) => t.name),
-  );
+  ).slice(0, 3);
   return new CliError(
     `the server has no tool "${safe(name, 200)}"${close.length > 0 ? `; did you mean ${close.map((n) => `"${safe(n, 64)}"`).join(', ')}?` : ''}`,
     ExitCode.Usage,
