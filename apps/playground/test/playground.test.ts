@@ -257,6 +257,11 @@ describe('playground in a real browser', () => {
       await pickOption(dialog.getByTestId('elicitation-field-color'), 'blue');
       await dialog.getByTestId('elicitation-field-subscribe').check();
       await screenshot(p, 'elicitation-dialog');
+      // On a short window the form scrolls inside the dialog and its buttons stay on the screen.
+      await p.setViewportSize({ width: 900, height: 320 });
+      const accept = await dialog.getByTestId('elicitation-accept').boundingBox();
+      expect(accept).not.toBeNull();
+      expect(accept!.y + accept!.height).toBeLessThanOrEqual(320);
       await dialog.getByTestId('elicitation-accept').click();
       await dialog.waitFor({ state: 'hidden' });
       await expect

@@ -249,7 +249,7 @@ interface Run {
   readonly maxSteps: number;
   /** Lookaround answers by `id × (length + 1) + position`: 1 matched, 2 did not (made on first use). */
   looks: Map<number, number> | undefined;
-  /** Work done so far, and when to look at the clock next. */
+  /** Work done so far (automaton steps), checked against `maxSteps`. */
   steps: number;
 }
 
