@@ -37,7 +37,8 @@ export class Ring {
 /** @typedef {{ seq: number, dir: 'out' | 'in', at: number, message: unknown, bytes: number }} Frame */
 /**
  * @typedef {{ seq: number, method: string, url: string, status?: number, startedAt: number, durationMs?: number,
- *   requestHeaders: Record<string, string>, responseHeaders: Record<string, string>, sse: boolean, error?: string }} Exchange
+ *   requestHeaders: Record<string, string>, responseHeaders: Record<string, string>, sse: boolean, error?: string,
+ *   rpc?: string }} Exchange
  */
 /** @typedef {import('@mcpc/client').Transport} Transport */
 /** @typedef {import('@mcpc/client').ServerConfig} ServerConfig */
@@ -149,6 +150,8 @@ export function capturingDispatcher(report, nextSeq) {
       responseHeaders: {},
       sse: false,
     };
+    const rpc = rpcOf(opts.body, exchange.requestHeaders);
+    if (rpc !== undefined) exchange.rpc = rpc;
     const snapshot = () => report({ ...exchange });
     snapshot();
     let ended = false;
@@ -193,4 +196,40 @@ function safeUrl(/** @type {unknown} */ origin, /** @type {unknown} */ path) {
   } catch {
     return `${String(origin)}${String(path ?? '')}`;
   }
+}
+
+/** How much of a request body is read to name its JSON-RPC method. */
+const RPC_BODY_LIMIT = 256 * 1024;
+
+/**
+ * The JSON-RPC message an exchange carried, for the network view: its method (`tools/call`), `response`
+ * for a reply to a server's request, the methods of a batch; from `Mcp-Method` when sent, else the body.
+ * @param {unknown} body
+ * @param {Record<string, string>} headers
+ * @returns {string | undefined}
+ */
+export function rpcOf(body, headers) {
+  const header = Object.entries(headers).find(([k]) => k.toLowerCase() === 'mcp-method')?.[1];
+  if (typeof header === 'string' && header !== '') return header.slice(0, 100);
+  if (typeof body !== 'string' || body.length > RPC_BODY_LIMIT) return undefined;
+  let parsed;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const one = (/** @type {unknown} */ m) =>
+    m !== null && typeof m === 'object'
+      ? typeof (/** @type {{ method?: unknown }} */ (m).method) === 'string'
+        ? String(/** @type {{ method: string }} */ (m).method).slice(0, 100)
+        : 'response'
+      : undefined;
+  if (Array.isArray(parsed)) {
+    const names = parsed
+      .slice(0, 5)
+      .map(one)
+      .filter((n) => n !== undefined);
+    return names.length === 0 ? undefined : `batch: ${names.join(', ')}${parsed.length > 5 ? ', …' : ''}`;
+  }
+  return one(parsed);
 }

@@ -556,6 +556,9 @@ describe('playground in a real browser', () => {
       const network = await view(p, 'network');
       const ok = network.locator('[data-testid="http-row"][data-method="POST"][data-status="200"]');
       await expect.poll(() => ok.count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      // Each exchange says which JSON-RPC method it carried (it did not before).
+      const carried = network.locator('[data-testid="http-row"][data-method="POST"][data-rpc="tools/call"]');
+      await expect.poll(() => carried.count(), { timeout: 10_000 }).toBeGreaterThan(0);
       await screenshot(p, 'network');
     });
   }, 45_000);

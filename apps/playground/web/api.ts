@@ -131,6 +131,8 @@ export interface HttpExchange {
   responseHeaders: Record<string, string>;
   sse: boolean;
   error?: string | Obj;
+  /** The JSON-RPC method the exchange carried (`response` for a reply to the server), when known. */
+  rpc?: string;
 }
 export interface RpcError {
   code: number | string;

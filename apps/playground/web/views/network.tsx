@@ -70,6 +70,7 @@ export function NetworkView({ server }: { server: ServerView | undefined }) {
           <tr>
             <th>#</th>
             <th>Method</th>
+            <th>JSON-RPC</th>
             <th>URL</th>
             <th>Status</th>
             <th>Time</th>
@@ -98,12 +99,16 @@ function HttpRow({ x }: { x: HttpExchange }) {
         data-testid="http-row"
         data-status={status}
         data-method={x.method}
+        data-rpc={x.rpc ?? ''}
         data-sse={String(x.sse)}
         class="clickable"
         onClick={() => setOpen(!open)}
       >
         <td class="muted">{x.seq}</td>
         <td class="mono">{x.method}</td>
+        <td class="mono" data-testid="http-rpc">
+          {x.rpc ?? ''}
+        </td>
         <td class="mono url" title={x.url}>
           {x.url}
         </td>
@@ -132,7 +137,7 @@ function HttpRow({ x }: { x: HttpExchange }) {
       </tr>
       {open && (
         <tr class="sub">
-          <td colSpan={7}>
+          <td colSpan={8}>
             {x.error && <div class="error">{typeof x.error === 'string' ? x.error : JSON.stringify(x.error)}</div>}
             <div class="headers">
               <HeaderList title="Request headers" h={x.requestHeaders} />
