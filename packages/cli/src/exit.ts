@@ -48,8 +48,13 @@ export class CliError extends McpError {
   }
   readonly exitCode: ExitCode;
   readonly hint: string | undefined;
-  constructor(message: string, exitCode: ExitCode, hint?: string, options: { cause?: unknown } = {}) {
-    super(message, { code: CliErrorCode.Failed, cause: options.cause });
+  constructor(
+    message: string,
+    exitCode: ExitCode,
+    hint?: string,
+    options: { cause?: unknown; /** A subclass's own code. */ code?: CliErrorCode } = {},
+  ) {
+    super(message, { code: options.code ?? CliErrorCode.Failed, cause: options.cause });
     this.exitCode = exitCode;
     this.hint = hint;
   }
@@ -59,37 +64,33 @@ export class CliError extends McpError {
  * A server named from a project config file (`.mcp.json`, …) the user has not trusted, or has trusted in
  * another version: nothing it defines is started or contacted until `mcpc trust <file>` (exit 2).
  */
-export class UntrustedConfigError extends McpError {
+export class UntrustedConfigError extends CliError {
   static {
     brand(this, 'UntrustedConfigError');
   }
-  readonly exitCode: ExitCode = ExitCode.Usage;
   /** The config file, absolute. */
   readonly file: string;
-  readonly hint: string;
+  declare readonly hint: string;
   constructor(message: string, file: string, hint: string) {
-    super(message, { code: CliErrorCode.UntrustedConfig });
+    super(message, ExitCode.Usage, hint, { code: CliErrorCode.UntrustedConfig });
     this.file = file;
-    this.hint = hint;
   }
 }
 
 /** Two configured servers that differ carry the name given: mcpc names both rather than pick one (exit 2). */
-export class AmbiguousServerError extends McpError {
+export class AmbiguousServerError extends CliError {
   static {
     brand(this, 'AmbiguousServerError');
   }
-  readonly exitCode: ExitCode = ExitCode.Usage;
   /** The name given. */
   readonly server: string;
   /** Where each definition is (`Claude Code (./.mcp.json)`). */
   readonly sources: readonly string[];
-  readonly hint: string;
+  declare readonly hint: string;
   constructor(message: string, server: string, sources: readonly string[], hint: string) {
-    super(message, { code: CliErrorCode.AmbiguousServer });
+    super(message, ExitCode.Usage, hint, { code: CliErrorCode.AmbiguousServer });
     this.server = server;
     this.sources = sources;
-    this.hint = hint;
   }
 }
 
@@ -97,17 +98,15 @@ export class AmbiguousServerError extends McpError {
  * The sessions directory, a session record or its socket is not safely the user's own (another owner, open
  * to other users, a symbolic link, a socket elsewhere): nothing it names is read, deleted or connected to (exit 1).
  */
-export class UnsafeSessionError extends McpError {
+export class UnsafeSessionError extends CliError {
   static {
     brand(this, 'UnsafeSessionError');
   }
-  readonly exitCode: ExitCode = ExitCode.Error;
   /** The path found wrong. */
   readonly path: string;
-  readonly hint: string;
+  declare readonly hint: string;
   constructor(message: string, path: string, hint: string) {
-    super(message, { code: CliErrorCode.UnsafeSession });
+    super(message, ExitCode.Error, hint, { code: CliErrorCode.UnsafeSession });
     this.path = path;
-    this.hint = hint;
   }
 }

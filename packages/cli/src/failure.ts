@@ -19,20 +19,18 @@ import {
   TransportErrorCode,
   ValidationError,
 } from '@mcpc/client';
-import {
-  AmbiguousServerError,
-  CliError,
-  ExitCode,
-  UnsafeSessionError,
-  UntrustedConfigError,
-  UsageError,
-} from './exit.js';
+import { CliError, ExitCode, UsageError } from './exit.js';
+
+/** The error and its `cause` chain (8 deep at most): the errors a failure is read from. */
+function causes(error: unknown): (Error & { status?: unknown })[] {
+  const out: Error[] = [];
+  for (let e: unknown = error; e instanceof Error && out.length < 8; e = e.cause) out.push(e);
+  return out;
+}
 
 /** Whether the error, or anything in its `cause` chain, says the server wants authorization. */
 export function needsAuth(error: unknown): boolean {
-  for (let e: unknown = error, i = 0; e instanceof Error && i < 8; e = e.cause, i++)
-    if ((e as { code?: unknown }).code === TransportErrorCode.Unauthorized) return true;
-  return false;
+  return causes(error).some((e) => (e as { code?: unknown }).code === TransportErrorCode.Unauthorized);
 }
 
 /** A target as it is typed again in a hint: a command line goes back into --stdio "…". */
@@ -55,12 +53,6 @@ export function classify(error: unknown, target?: string): { code: ExitCode; hin
     };
   if (error instanceof CliError)
     return error.hint === undefined ? { code: error.exitCode } : { code: error.exitCode, hint: error.hint };
-  if (
-    error instanceof UntrustedConfigError ||
-    error instanceof AmbiguousServerError ||
-    error instanceof UnsafeSessionError
-  )
-    return { code: error.exitCode, hint: error.hint };
   if (needsAuth(error))
     return {
       code: ExitCode.AuthRequired,
@@ -112,21 +104,20 @@ const STDERR_LINES = 20;
 export function describeFailure(error: unknown, target?: string): { message: string; lines: string[] } {
   if (!(error instanceof Error)) return { message: String(error), lines: [] };
   if (needsAuth(error)) {
-    let status: unknown;
-    for (let e: unknown = error, i = 0; e instanceof Error && i < 8; e = e.cause, i++)
-      if ((e as { code?: unknown }).code === TransportErrorCode.Unauthorized)
-        status = (e as { status?: unknown }).status;
+    // The deepest 401/403 says the status (the outer errors wrap it).
+    const status = causes(error)
+      .reverse()
+      .find((e) => (e as { code?: unknown }).code === TransportErrorCode.Unauthorized)?.status;
     const who = target === undefined ? 'the server' : `the server ${target}`;
     return {
       message: `${who} needs authorization${typeof status === 'number' ? ` (HTTP ${status})` : ''}, and no login or token was accepted`,
       lines: [],
     };
   }
-  let tail: string | undefined;
-  for (let e: unknown = error, i = 0; e instanceof Error && i < 8; e = e.cause, i++) {
-    const found = (e as { stderrTail?: unknown }).stderrTail;
-    if (typeof found === 'string' && found.trim() !== '') tail = found;
-  }
+  const tail = causes(error)
+    .reverse()
+    .map((e) => (e as { stderrTail?: unknown }).stderrTail)
+    .find((found): found is string => typeof found === 'string' && found.trim() !== '');
   if (tail === undefined) return { message: error.message, lines: [] };
   const message = error.message.replace(/; its stderr ended with: '.*?'(?=;|$)/s, '');
   const lines = tail.trimEnd().split(/\r?\n/).slice(-STDERR_LINES);

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, discover, homeOf, trustStorePath } from '../configured.js';
 import type { CliContext, Command } from '../context.js';
 import { isObject } from '../discovery/entries.js';
-import { anyServers, hostFiles, tilde } from '../discovery/hosts.js';
+import { anyServers, filesToRead, tilde } from '../discovery/hosts.js';
 import { readConfigFile } from '../discovery/read.js';
 import { readTrust, trustOf, writeTrust } from '../discovery/trust.js';
 import { CliError, ExitCode, UsageError } from '../exit.js';
@@ -67,12 +67,7 @@ function serversOf(document: unknown): string[] {
 async function list(ctx: CliContext): Promise<ExitCode> {
   const home = homeOf(ctx);
   const options = { env: ctx.env, cwd: ctx.cwd, home, platform: process.platform };
-  const userPaths = new Set(
-    hostFiles(options)
-      .filter((f) => f.project !== true)
-      .map((f) => f.path),
-  );
-  const files = hostFiles(options).filter((f) => f.project === true && !userPaths.has(f.path));
+  const files = filesToRead(options).filter((f) => f.project === true);
   const store = await readTrust(trustStorePath(ctx.env));
   const states: FileState[] = [];
   for (const file of files) {

@@ -124,6 +124,19 @@ export function hostFiles(options: DiscoveryOptions): HostFile[] {
   ];
 }
 
+/**
+ * The files discovery reads, each once: a file two hosts share is read once, and one that is also a
+ * user-level file (the project is the home directory) is the user's own, not a repository's.
+ */
+export function filesToRead(options: DiscoveryOptions): HostFile[] {
+  const all = hostFiles(options);
+  const userPaths = new Set(all.filter((f) => f.project !== true).map((f) => f.path));
+  const seen = new Set<string>();
+  return all
+    .filter((f) => !seen.has(f.path) && seen.add(f.path))
+    .map(({ project, ...f }): HostFile => (project === true && !userPaths.has(f.path) ? { ...f, project } : f));
+}
+
 /** A path for people: the home directory shown as `~`. */
 export function tilde(path: string, home: string): string {
   if (home === '' || home === '/') return path;

@@ -1,7 +1,7 @@
 // Finding configured servers: `--config FILE` alone, else every host's files (mcpc, project, user); project files only once trusted.
 import { UsageError } from '../exit.js';
 import { isObject, normalizeEntry, type ExpandContext } from './entries.js';
-import { anyServers, hostFiles, tilde, type HostFile } from './hosts.js';
+import { anyServers, filesToRead, tilde, type HostFile } from './hosts.js';
 import { readConfigFile, type ReadResult } from './read.js';
 import { readTrust, trustOf } from './trust.js';
 import type { Discovered, DiscoveryOptions, NameConflict, ServerEntry, UntrustedFile } from './types.js';
@@ -23,14 +23,7 @@ export async function discoverServers(options: DiscoveryOptions): Promise<Discov
     if (read.kind === 'missing') throw new UsageError(`--config ${options.configFile}: no such file`);
     return collect([file], [read], options, expand, {});
   }
-  // A file two hosts share is read once; one that is also a user-level file (the project is the home
-  // directory) is the user's own, not a repository's.
-  const all = hostFiles(options);
-  const userPaths = new Set(all.filter((f) => f.project !== true).map((f) => f.path));
-  const seen = new Set<string>();
-  const files = all
-    .filter((f) => !seen.has(f.path) && seen.add(f.path))
-    .map(({ project, ...f }): HostFile => (project === true && !userPaths.has(f.path) ? { ...f, project } : f));
+  const files = filesToRead(options);
   const [reads, store] = await Promise.all([
     Promise.all(files.map((f) => readConfigFile(f.path, f.maxBytes))),
     options.trustFile === undefined || options.trustProject === true ? {} : readTrust(options.trustFile),
