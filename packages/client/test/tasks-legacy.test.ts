@@ -13,6 +13,7 @@ import {
   TaskCancelledError,
   TaskExpiredError,
   TaskFailedError,
+  TaskInputError,
   TaskNotFoundError,
   TaskReplacedError,
   TaskTimeoutError,
@@ -219,6 +220,33 @@ describe.each(['stdio', 'http'] as const)('MCP 2025-11-25 tasks over %s', (mode)
       expect(
         elicitations.every((e) => (e.request._meta?.[RELATED] as { taskId?: string })?.taskId === task.taskId),
       ).toBe(true);
+    });
+
+    it('ask-forever: the host is asked 10 times, the 11th request is refused, the wait is a TaskInputError', async () => {
+      elicitations.length = 0;
+      const task = await client.callToolAsTask('ask-forever', {});
+      const error = await client.waitForTask(task, { timeout: 20_000 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TaskInputError);
+      expect(error).toMatchObject({ code: 'MCPC_TASK_INPUT', reason: 'too-many-rounds', taskId: task.taskId });
+      // Unbounded before: one prompt per round for as long as tasks/result stayed open.
+      expect(elicitations.map((e) => e.request.message)).toEqual(Array.from({ length: 10 }, (_, i) => `give k${i}`));
+      // The server goes on asking (783 requests reached the host in 200 ms when the count ended with the wait).
+      await tick(200);
+      expect(elicitations).toHaveLength(10);
+      await client.cancelTask(task);
+    });
+
+    it('another task waited for at the same time is not counted against the first', async () => {
+      elicitations.length = 0;
+      const forever = await client.callToolAsTask('ask-forever', {});
+      const plain = await client.callToolAsTask('ask', { keys: ['z'] });
+      const [bounded, done] = await Promise.all([
+        client.waitForTask(forever, { timeout: 20_000 }).catch((e: unknown) => e),
+        client.waitForTask(plain, { timeout: 20_000 }),
+      ]);
+      expect(bounded).toBeInstanceOf(TaskInputError);
+      expect(done.status).toBe('completed');
+      expect(elicitations.filter((e) => e.request.message === 'give z')).toHaveLength(1);
     });
   });
 

@@ -2,6 +2,7 @@
 // where notifications and closes are reported.
 import type { JsonRpcParams, Logger } from '@mcpc/jsonrpc';
 import type { Connection } from './connection.js';
+import type { TaskInputRounds } from '../tasks/input-rounds.js';
 import type { HostBridge } from './era.js';
 import type { RequestMetaOption } from './meta.js';
 import type { InputLimits, InputRequiredWaitHook } from './mrtr.js';
@@ -19,6 +20,8 @@ export interface ConnectionContext {
   readonly inputLimits?: Partial<InputLimits> | undefined;
   /** Extensions declared to stateless servers (`clientCapabilities.extensions`). */
   readonly extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
+  /** The 2025-11-25 task waits whose input requests are counted (`related-task`), bounded per wait. */
+  readonly taskInputRounds?: TaskInputRounds | undefined;
   /** The host side, built when the connection opens, so capabilities reflect what is registered then. */
   readonly host: (server: string) => HostBridge;
   /** Called synchronously for each server notification the engine does not consume itself. */

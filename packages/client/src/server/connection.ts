@@ -13,6 +13,7 @@ import type { ConnectionContext } from './connection-context.js';
 import { CRASH_LOOP_MIN_UPTIME_MS, CrashLoopGuard } from './crash-loop.js';
 import type { EraCallOptions, EraRequestOptions, HostBridge, ProtocolEra, SessionFacts } from './era.js';
 import { handshakeBudget } from './handshake-budget.js';
+import { countingTaskInput } from '../tasks/input-rounds.js';
 import { hostForClassic, noticing } from './host-wrapping.js';
 import { openClassic, probeEra } from './probe.js';
 
@@ -223,7 +224,9 @@ export class Connection {
       let era: ProtocolEra | undefined = probed?.era;
       if (probed !== undefined) this.#facts = probed.facts;
       if (era === undefined) {
-        const classicHost = hostForClassic(this.name, host, transport, config, logger);
+        const rounds = this.#context.taskInputRounds;
+        const served = hostForClassic(this.name, host, transport, config, logger);
+        const classicHost = rounds === undefined ? served : countingTaskInput(served, rounds);
         this.#host = classicHost;
         const classic = await openClassic({
           server: this.name,

@@ -42,6 +42,7 @@ import type {
 } from '../subscriptions/subscription.js';
 import { ToolCalls, type CallToolAsTaskOptions, type CallToolOptions } from './tool-calls.js';
 import { DEFAULT_MAX_INPUT_REQUESTS } from './mrtr.js';
+import { TaskInputRounds } from '../tasks/input-rounds.js';
 import { ServerTasks, type TaskRef, type TaskRequestOptions } from '../tasks/server-tasks.js';
 import { supportsTask, type Task } from '../tasks/task.js';
 import { followTask, waitForTask, type WaitContext, type WaitForTaskOptions } from '../tasks/wait.js';
@@ -98,8 +99,10 @@ export class Server {
 
   constructor(name: string, config: ServerConfig, context: ServerContext) {
     this.#context = context;
+    const taskInputRounds = new TaskInputRounds();
     this.#connection = new Connection(name, config, {
       ...context,
+      taskInputRounds,
       onNotification: (_c, method, params) => this.#onNotification(method, params),
       onClose: () => this.clearCache(),
     });
@@ -131,6 +134,7 @@ export class Server {
       host: () => this.#connection.host,
       maxInputRequests: context.inputLimits?.maxInputRequests ?? DEFAULT_MAX_INPUT_REQUESTS,
       isModern: () => this.#connection.isModern,
+      inputRounds: taskInputRounds,
     };
     this.#tools = new ToolCalls(name, {
       connection: this.#connection,

@@ -152,7 +152,8 @@ export type TaskInputReason = 'unsupported' | 'malformed' | 'handler-failed' | '
  * A task asked for input (`input_required`) that the client could not give: no handler for it
  * (`'unsupported'`), a request that is not one (`'malformed'`), a handler that threw
  * (`'handler-failed'`), more requests at once than `maxInputRequests` (`'too-many'`), or new requests
- * after `MAX_ROUNDS` (10) rounds, the bound on a direct call's rounds (`'too-many-rounds'`). Answers the
+ * after `MAX_ROUNDS` (10) rounds, the bound on a direct call's rounds (`'too-many-rounds'`; on 2025-11-25,
+ * 10 server requests naming the task during one wait). Answers the
  * handlers already gave are kept and sent on the next wait; nothing answered is asked again.
  */
 export class TaskInputError extends TaskError {

@@ -12,6 +12,7 @@ import { fulfil, MAX_ROUNDS, UNSUPPORTED } from '../server/mrtr.js';
 import type { HostBridge } from '../server/era.js';
 import type { CallToolResult } from '../types/entities.js';
 import type { Lifetime } from './book.js';
+import type { TaskInputRounds } from './input-rounds.js';
 import { TaskCancelledError, TaskExpiredError, TaskFailedError, TaskInputError, TaskTimeoutError } from './errors.js';
 import { outcome, type ServerTasks } from './server-tasks.js';
 import type { Task, TaskErrorDetail } from './task.js';
@@ -40,6 +41,8 @@ export interface WaitContext {
   readonly host: () => HostBridge | undefined;
   readonly maxInputRequests: number;
   readonly isModern: () => boolean;
+  /** Counts a 2025-11-25 task's input requests while its `tasks/result` is open (absent: not counted). */
+  readonly inputRounds?: TaskInputRounds;
 }
 
 const NEVER = new AbortController().signal;
@@ -256,11 +259,29 @@ async function settleThroughResult(
   const timeout = Number.isFinite(bound) ? Math.max(1, bound) : 0;
   let result: CallToolResult | undefined;
   let failure: unknown;
+  // The server asks during tasks/result with requests of its own: past MAX_ROUNDS of them, the one over
+  // is refused to the server, the result is no longer waited for, and the wait fails as a modern one does.
+  let overAsked: TaskInputError | undefined;
+  const stop = new AbortController();
+  const unwatch = ctx.inputRounds?.watch(task.taskId, MAX_ROUNDS, () => {
+    overAsked = new TaskInputError(
+      tasks.name,
+      task.taskId,
+      task,
+      'too-many-rounds',
+      `it still asked for new input after ${MAX_ROUNDS} requests; nothing more was asked of the host`,
+    );
+    stop.abort(overAsked);
+  });
+  const waitSignal = signal === undefined ? stop.signal : AbortSignal.any([signal, stop.signal]);
   try {
-    result = await tasks.fetchResult(task, { timeout, ...(signal !== undefined && { signal }) });
+    result = await tasks.fetchResult(task, { timeout, signal: waitSignal });
   } catch (error) {
     failure = error;
+  } finally {
+    unwatch?.();
   }
+  if (overAsked !== undefined) throw overAsked;
   if (failure instanceof TaskCancelledError) return failure.task ?? task.with({ ...task, status: 'cancelled' });
   if (failure !== undefined && !isTaskFailure(failure)) {
     if (budget !== undefined && performance.now() >= deadline - 1 && failure instanceof RequestTimeoutError)
