@@ -86,6 +86,7 @@ export {
   type TaskJSON,
   type TaskErrorDetail,
 } from './tasks/task.js';
+export { declaredAnnotations } from './features/tools.js';
 export type { TaskRef, TaskRequestOptions } from './tasks/server-tasks.js';
 export type { WaitForTaskOptions } from './tasks/wait.js';
 export {

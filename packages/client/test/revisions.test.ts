@@ -1,6 +1,6 @@
 // The client against a server of each legacy revision: negotiation, tools, prompts, resources, subscriptions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, ServerError, textOf, type ElicitationAnswer } from '@mcpc/client';
+import { Client, ServerError, declaredAnnotations, textOf, type ElicitationAnswer } from '@mcpc/client';
 import { REVISIONS, recordingLogger, revision, type Revision, until } from './helpers.js';
 
 // revision-server 2025-03-26 runs on sdk 1.13.3, whose newest revision is 2025-06-18 (see the fixtures README);
@@ -55,7 +55,17 @@ describe.each(REVISIONS)('a %s server', (version) => {
         idempotentHint: false,
         openWorldHint: true,
       });
+      // What the server said, without the defaults: the read-only tool did not declare destructiveHint.
+      expect(declaredAnnotations(tools.find((t) => t.name === 'annotated')!)).toEqual({
+        readOnlyHint: true,
+        title: 'Annotated',
+      });
     }
+    expect(declaredAnnotations(tools.find((t) => t.name === 'echo')!)).toBeUndefined();
+    // A cached list hands back the same tools, so the same declarations.
+    const again = await client.listTools();
+    if (since(version, '2025-03-26'))
+      expect(declaredAnnotations(again.find((t) => t.name === 'annotated')!)).toMatchObject({ readOnlyHint: true });
   });
 
   it('calls tools: a result, a tool error (isError), and a JSON-RPC error as ServerError', async () => {

@@ -236,6 +236,30 @@ describe.each(['stdio', 'http'] as const)('MCP 2025-11-25 tasks over %s', (mode)
       await client.cancelTask(task);
     });
 
+    it('a dialog still open when the wait ends is told to stop (its signal fires)', async () => {
+      let aborted = false;
+      const stuck = new Client({
+        servers: [server.config('s')],
+        onElicitation: (_request, { signal }) =>
+          new Promise((resolve) =>
+            signal.addEventListener('abort', () => {
+              aborted = true;
+              resolve({ action: 'cancel' });
+            }),
+          ),
+      });
+      try {
+        await stuck.connect();
+        const task = await stuck.callToolAsTask('ask', {});
+        const error = await stuck.waitForTask(task, { timeout: 1_500 }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(TaskTimeoutError);
+        // The dialog stayed open after the wait gave up, before.
+        await until(() => aborted, 3_000);
+      } finally {
+        await stuck.close();
+      }
+    });
+
     it('another task waited for at the same time is not counted against the first', async () => {
       elicitations.length = 0;
       const forever = await client.callToolAsTask('ask-forever', {});

@@ -407,6 +407,36 @@ describe.each(['stdio', 'http'] as const)('tasks extension (2026-07-28) over %s'
     expect([...asked.values()].reduce((a, b) => a + b, 0)).toBe(10);
   });
 
+  it('a dialog still open when the ttl passes: its signal fires, the wait is TaskExpiredError at the ttl', async () => {
+    let aborted = false;
+    const stuck = open({
+      extensions: [TASKS],
+      // A person who never answers: resolves only when told to stop.
+      onElicitation: (_request, { signal }) =>
+        new Promise((resolve) =>
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            resolve({ action: 'cancel' });
+          }),
+        ),
+    });
+    await stuck.connect();
+    const started = performance.now();
+    const error = await stuck.callTool('ask', { ttl: 1_500 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskExpiredError);
+    expect(aborted).toBe(true);
+    // It waited on the dialog for ever before (the task read input_required with nothing to end it).
+    expect(performance.now() - started).toBeLessThan(8_000);
+  });
+
+  it('a handler that ignores its signal cannot hold the wait past the ttl either', async () => {
+    const deaf = open({ extensions: [TASKS], onElicitation: () => new Promise(() => undefined) });
+    await deaf.connect();
+    const error = await deaf.callTool('ask', { ttl: 1_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskExpiredError);
+    expect((error as Error).message).toMatch(/ran out while the host was still answering/);
+  });
+
   it('never sleeps past the ttl: a 1.5 s ttl with a 10^9 ms poll interval expires at the ttl', async () => {
     const started = performance.now();
     const error = await opted.callTool('never', { ttl: 1_500, poll: 1e9 }).catch((e: unknown) => e);

@@ -54,6 +54,7 @@ export function readTool(raw: unknown, server: string): Tool | string {
   tool.server = server;
   tool.inputSchema = inputSchema;
   tool.annotations = resolveAnnotations(raw.annotations);
+  if (isObject(raw.annotations)) DECLARED.set(tool, raw.annotations);
   tool.taskSupport = (
     isObject(execution) && TASK_SUPPORT.has(execution.taskSupport) ? execution.taskSupport : 'forbidden'
   ) as TaskSupport;
@@ -63,6 +64,18 @@ export function readTool(raw: unknown, server: string): Tool | string {
   if (description !== undefined && typeof description !== 'string') delete tool.description;
   if (icons !== undefined && !Array.isArray(icons)) delete tool.icons;
   return tool as unknown as Tool;
+}
+
+/** The annotations each tool's server sent, before the defaults: kept aside, so a list pays one WeakMap entry a tool. */
+const DECLARED = new WeakMap<object, Readonly<Record<string, unknown>>>();
+
+/**
+ * The annotations as the server sent them, without the defaults `tool.annotations` fills in: what a host
+ * shows as "declared" (a read-only tool that says nothing of `destructiveHint` did not declare it `true`).
+ * `undefined` when the server sent no annotations object, or the tool was not read from a list by this client.
+ */
+export function declaredAnnotations(tool: Tool): Readonly<Record<string, unknown>> | undefined {
+  return DECLARED.get(tool);
 }
 
 export const TOOLS: ListKind<Tool> = { method: 'tools/list', key: 'tools', noun: 'tool', read: readTool };

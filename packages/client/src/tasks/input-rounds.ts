@@ -1,5 +1,5 @@
 // MCP 2025-11-25 task input: the server requests naming a task that is being waited for, counted and bounded.
-import { ErrorCode, ErrorReply, type JsonRpcParams } from '@mcpc/jsonrpc';
+import { ErrorCode, ErrorReply, type JsonRpcParams, type RequestContext } from '@mcpc/jsonrpc';
 import type { HostBridge } from '../server/era.js';
 
 /** The `_meta` key by which a 2025-11-25 server ties a request to its task. */
@@ -9,6 +9,8 @@ interface Watch {
   asked: number;
   readonly limit: number;
   readonly exceeded: () => void;
+  /** Aborted when the wait ends: a dialog still open for the task is then abandoned. */
+  readonly ended: AbortController;
 }
 
 /**
@@ -25,28 +27,32 @@ export class TaskInputRounds {
 
   /** Starts counting a task's input requests (a refused task is given a fresh count); returns the function that stops. */
   watch(taskId: string, limit: number, exceeded: () => void): () => void {
-    const watch: Watch = { asked: 0, limit, exceeded };
+    const watch: Watch = { asked: 0, limit, exceeded, ended: new AbortController() };
     this.#refused.delete(taskId);
     this.#open.set(taskId, watch);
     return () => {
       if (this.#open.get(taskId) === watch) this.#open.delete(taskId);
+      watch.ended.abort(new Error('the wait for the task ended'));
     };
   }
 
-  /** Lets a server request through to the host, or throws the refusal the server is answered with. */
-  admit(params: JsonRpcParams | undefined): void {
+  /**
+   * Lets a server request through to the host, or throws the refusal the server is answered with. For a
+   * watched task, answers the signal that fires when its wait ends (the host's handler should stop then).
+   */
+  admit(params: JsonRpcParams | undefined): AbortSignal | undefined {
     const taskId = relatedTaskOf(params);
-    if (taskId === undefined) return;
+    if (taskId === undefined) return undefined;
     const watch = this.#open.get(taskId);
     if (watch !== undefined && ++watch.asked > watch.limit) {
       this.#refuse(taskId);
       watch.exceeded();
     }
-    if (this.#refused.has(taskId))
-      throw new ErrorReply(
-        ErrorCode.InvalidRequest,
-        `the client stopped answering input for task ${JSON.stringify(taskId).slice(0, 80)}: it asked for input more often than a wait allows`,
-      );
+    if (!this.#refused.has(taskId)) return watch?.ended.signal;
+    throw new ErrorReply(
+      ErrorCode.InvalidRequest,
+      `the client stopped answering input for task ${JSON.stringify(taskId).slice(0, 80)}: it asked for input more often than a wait allows`,
+    );
   }
 
   #refuse(taskId: string): void {
@@ -66,17 +72,14 @@ export function countingTaskInput(host: HostBridge, rounds: TaskInputRounds): Ho
     ...host,
     elicit:
       elicit &&
-      (async (params, context, options) => {
-        rounds.admit(params);
-        return elicit(params, context, options);
-      }),
-    sample:
-      sample &&
-      (async (params, context) => {
-        rounds.admit(params);
-        return sample(params, context);
-      }),
+      (async (params, context, options) => elicit(params, untilWaitEnds(context, rounds.admit(params)), options)),
+    sample: sample && (async (params, context) => sample(params, untilWaitEnds(context, rounds.admit(params)))),
   };
+}
+
+/** The request's context, its signal also firing when the task's wait ends. */
+function untilWaitEnds(context: RequestContext, ended: AbortSignal | undefined): RequestContext {
+  return ended === undefined ? context : { ...context, signal: AbortSignal.any([context.signal, ended]) };
 }
 
 function relatedTaskOf(params: JsonRpcParams | undefined): string | undefined {

@@ -113,9 +113,26 @@ export async function waitForTask(ctx: WaitContext, start: Task, options: WaitFo
           'too-many-rounds',
           `it still asked for new input after ${MAX_ROUNDS} rounds; nothing more was asked of the host`,
         );
-      await answerInputs(ctx, task, lifetime, requestOptions(), signal);
+      // The host's handlers (a person answering a dialog) get until the task expires or the wait's deadline,
+      // whichever is first: a dialog left open past the ttl was shown as "waiting for your answer" for ever.
+      const until = Math.min(expiryOf(task, lifetime), deadline);
+      const bound = boundedSignal(signal, until - performance.now());
+      try {
+        await answerInputs(ctx, task, lifetime, requestOptions(), bound.signal);
+      } catch (error) {
+        if (!bound.ran()) throw error;
+        if (performance.now() >= deadline - 5) throw new TaskTimeoutError(tasks.name, task.taskId, task, budget!);
+        throw new TaskExpiredError(
+          tasks.name,
+          task.taskId,
+          task,
+          `its ttlMs of ${task.ttlMs} ran out while the host was still answering its input`,
+        );
+      } finally {
+        bound.clear();
+      }
     }
-    const expiresAt = task.ttlMs === null ? Number.POSITIVE_INFINITY : lifetime.firstSeen + task.ttlMs;
+    const expiresAt = expiryOf(task, lifetime);
     const now = performance.now();
     if (polls > 0 && now >= expiresAt)
       throw new TaskExpiredError(
@@ -142,6 +159,48 @@ export async function waitForTask(ctx: WaitContext, start: Task, options: WaitFo
     }
     lifetime = tasks.lifetime(task);
   }
+}
+
+/** When the task expires on the wait's clock: its ttl from when the client first saw it (never: no ttl). */
+const expiryOf = (task: Task, lifetime: Lifetime): number =>
+  task.ttlMs === null ? Number.POSITIVE_INFINITY : lifetime.firstSeen + task.ttlMs;
+
+/**
+ * The caller's signal, and one that fires after `ms` (none for an endless bound). `ran()` tells whether the
+ * bound fired, not the caller; `clear()` stops its timer.
+ */
+function boundedSignal(
+  signal: AbortSignal | undefined,
+  ms: number,
+): { signal: AbortSignal | undefined; ran: () => boolean; clear: () => void } {
+  if (!Number.isFinite(ms)) return { signal, ran: () => false, clear: () => undefined };
+  const bound = new AbortController();
+  const timer = setTimeout(() => bound.abort(new Error('the task expired')), Math.max(0, ms));
+  return {
+    signal: signal === undefined ? bound.signal : AbortSignal.any([signal, bound.signal]),
+    ran: () => bound.signal.aborted && signal?.aborted !== true,
+    clear: () => clearTimeout(timer),
+  };
+}
+
+/** Settles as `promise`, or rejects with an `AbortError` once `signal` fires: a handler that ignores it cannot hold the wait. */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, method: string): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(new AbortError(method, signal.reason));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new AbortError(method, signal.reason));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The polling interval to use for a server's suggestion: its own, kept within the floor and the ceiling. */
@@ -199,7 +258,11 @@ async function answerInputs(
     const context: RequestContext = { id: key, method, signal: signal ?? NEVER };
     try {
       if (host === undefined) throw UNSUPPORTED;
-      const answer = await fulfil({ host, logger: tasks.logger, server: tasks.name }, method, params, context);
+      const answer = await unlessAborted(
+        (async () => fulfil({ host, logger: tasks.logger, server: tasks.name }, method, params, context))(),
+        signal,
+        method,
+      );
       tasks.book.answered(lifetime, key, answer);
     } catch (error) {
       if (error instanceof AbortError) throw error;
