@@ -181,14 +181,14 @@ function moveTask(task, status, fields = {}) {
   if (status !== 'input_required') task.inputRequests = undefined;
   task.terminal = status === 'completed' || status === 'failed' || status === 'cancelled';
 }
-function startTask(work) {
+function startTask(work, ttlMs = TASK_TTL_MS) {
   const task = {
     taskId: randomUUID(),
     status: 'working',
     statusMessage: 'Starting',
     createdAt: now(),
     lastUpdatedAt: now(),
-    ttlMs: TASK_TTL_MS,
+    ttlMs,
     pollIntervalMs: TASK_POLL_MS,
     controller: new AbortController(),
     answers: {},
@@ -196,7 +196,7 @@ function startTask(work) {
     terminal: false,
   };
   tasks.set(task.taskId, task);
-  setTimeout(() => tasks.delete(task.taskId), TASK_TTL_MS).unref();
+  setTimeout(() => tasks.delete(task.taskId), ttlMs).unref();
   queueMicrotask(async () => {
     try {
       const result = await work(task);
@@ -222,6 +222,10 @@ async function askTask(task, key, request) {
   moveTask(task, 'working', { statusMessage: 'Input received' });
   return task.answers[key];
 }
+
+/** A log message on the request's own stream (notifications/message, logger "slow-count"). */
+const log = (ctx, level, data) =>
+  ctx.mcpReq.notify({ method: 'notifications/message', params: { level, logger: 'slow-count', data } });
 
 const CONFIRM = z.object({ proceed: z.boolean() });
 const confirmRequest = (steps) =>
@@ -304,7 +308,8 @@ function build(serving) {
   server.registerTool(
     'slow-count',
     {
-      description: 'Counts to steps, one step every delayMs, sending notifications/progress each step',
+      description:
+        'Counts to steps, one step every delayMs, sending notifications/progress and a log message (debug, info) each step, and a warning at the end',
       inputSchema: {
         steps: z.number().int().min(1).max(MAX_STEPS).default(5),
         delayMs: z.number().int().min(0).max(10_000).default(200),
@@ -320,7 +325,10 @@ function build(serving) {
             method: 'notifications/progress',
             params: { progressToken: token, progress: i, total: steps, message: `step ${i}/${steps}` },
           });
+        await log(ctx, 'debug', `tick ${i}`);
+        await log(ctx, 'info', `step ${i} of ${steps}`);
       }
+      await log(ctx, 'warning', `counted to ${steps}: the count is done`);
       return text(`counted to ${steps}`);
     },
   );
@@ -471,7 +479,10 @@ function build(serving) {
     'long-task',
     {
       description: 'A long job; run it as a task (it asks one question midway)',
-      inputSchema: { steps: z.number().int().min(1).max(MAX_STEPS).default(5) },
+      inputSchema: {
+        steps: z.number().int().min(1).max(MAX_STEPS).default(5),
+        ttlMs: z.number().int().min(1_000).max(TASK_TTL_MS).optional().describe('The task ttl (as a task only)'),
+      },
     },
     async ({ steps }, ctx) => {
       const view = inputResponse(ctx.mcpReq.inputResponses, 'proceed');
@@ -632,11 +643,14 @@ function build(serving) {
     server.server.setRequestHandler('tools/call', async (request, ctx) => {
       if (request.params.name === 'long-task' && declaresTasks(ctx)) {
         const parsed = z
-          .object({ steps: z.number().int().min(1).max(MAX_STEPS).default(5) })
+          .object({
+            steps: z.number().int().min(1).max(MAX_STEPS).default(5),
+            ttlMs: z.number().int().min(1_000).max(TASK_TTL_MS).optional(),
+          })
           .safeParse(request.params.arguments ?? {});
         if (!parsed.success)
           throw new ProtocolError(-32602, `Invalid arguments for tool long-task: ${parsed.error.message}`);
-        return startTask((task) => runLongTask(parsed.data, task));
+        return startTask((task) => runLongTask(parsed.data, task), parsed.data.ttlMs);
       }
       return original(request, ctx);
     });

@@ -4,6 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { declaredAnnotations } from '@mcpc/client';
 import { compile } from '@mcpc/schema-validator';
 import { ApiError, errorJson } from './servers.mjs';
 
@@ -165,6 +166,11 @@ export function createApp(options) {
       case 'DELETE servers/:id':
         await registry.remove(registry.get(/** @type {string} */ (id)));
         return sendJson(res, 200, {});
+      case 'GET roots':
+        return sendJson(res, 200, registry.roots());
+      case 'PUT roots':
+        need(isObject(body), 'a JSON object { roots } is required');
+        return sendJson(res, 200, registry.setRoots(body.roots));
       case 'POST validate':
         return sendJson(res, 200, validate(body));
       case 'POST calls/:id/cancel':
@@ -205,6 +211,13 @@ export function createApp(options) {
         return entry.exchanges.toArray();
       case 'GET tasks':
         return registry.tasks(entry);
+      case 'GET logs':
+        return registry.logs(entry);
+      case 'POST log-level':
+        await registry.setLogLevel(entry, body?.level);
+        return {};
+      case 'POST request':
+        return registry.request(entry, body?.method, body?.params);
       case 'POST tasks/:sub/cancel':
         return registry.cancelTask(entry, /** @type {string} */ (subId));
     }
@@ -212,7 +225,8 @@ export function createApp(options) {
     const client = () => registry.clientOf(entry);
     switch (key) {
       case 'GET tools':
-        return client().listTools();
+        // Each with what its server declared, apart from the defaults the client fills in.
+        return (await client().listTools()).map((t) => ({ ...t, declaredAnnotations: declaredAnnotations(t) ?? {} }));
       case 'GET prompts':
         return client().listPrompts();
       case 'GET resources':

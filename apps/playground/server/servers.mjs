@@ -21,6 +21,8 @@ import { Ring, RING_SIZE, captured, capturingDispatcher } from './capture.mjs';
  *   error?: { code: string, message: string } }} ServerView
  * @typedef {{ taskId: string, status: string, statusMessage?: string, tool: string, callId: string, handle: Task }} TaskRecord
  * @typedef {{ callId: string, entry: Entry, controller: AbortController, task?: Task }} CallRecord
+ * @typedef {{ seq: number, at: number, level: string, logger?: string, data: unknown }} LogRecord
+ * @typedef {{ uri: string, name?: string }} RootSpec
  */
 
 /** A request error as the API shows it. */
@@ -44,6 +46,11 @@ export class ApiError extends Error {
 
 const STDERR_TAIL = 16 * 1024;
 const TASK_RECORDS = 500;
+/** Log messages kept per server (the page's log panel reads them back after a reload). */
+const LOG_RECORDS = 1_000;
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+/** At most this many roots, as a page could send any number. */
+const MAX_ROOTS = 100;
 
 class Entry {
   /** @param {string} id @param {ServerSpec} spec */
@@ -69,6 +76,9 @@ class Entry {
     this.closeDispatcher = undefined;
     /** @type {Map<string, TaskRecord>} */
     this.tasks = new Map();
+    /** @type {Ring<LogRecord>} */
+    this.logs = new Ring(LOG_RECORDS);
+    this.logSeq = 0;
     this.stderr = '';
     this.lastView = '';
     this.refreshQueued = false;
@@ -84,6 +94,8 @@ export class Registry {
   #entries = new Map();
   /** @type {Map<string, CallRecord>} */
   #calls = new Map();
+  /** The roots every server is offered (the host's, so one list for all). @type {RootSpec[]} */
+  #roots = [];
 
   /**
    * @param {{ emit: (event: PlaygroundEvent) => void, dialogs: import('./dialogs.mjs').Dialogs,
@@ -245,6 +257,7 @@ export class Registry {
     const client = new Client({
       servers: [config],
       clientInfo: this.clientInfo,
+      roots: this.#roots,
       logger: this.#logger(entry.id),
       deprecationNotices: false,
       requestTimeout: 300_000,
@@ -269,6 +282,19 @@ export class Registry {
     });
     client.onNotification((_server, method, params) => {
       if (current()) this.emit({ type: 'notification', serverId: entry.id, method, params: params ?? {} });
+    });
+    client.onLog((_server, message) => {
+      if (!current()) return;
+      /** @type {LogRecord} */
+      const log = {
+        seq: ++entry.logSeq,
+        at: Date.now(),
+        level: message.level,
+        ...(message.logger !== undefined && { logger: message.logger }),
+        data: message.data,
+      };
+      entry.logs.push(log);
+      this.emit({ type: 'log', serverId: entry.id, log });
     });
     entry.client = client;
     entry.error = undefined;
@@ -371,6 +397,71 @@ export class Registry {
     return id;
   }
 
+  // ——— roots and logs ———
+
+  roots() {
+    return this.#roots.map((r) => ({ ...r }));
+  }
+
+  /**
+   * Replaces the roots: every open client is told (`notifications/roots/list_changed` where declared).
+   * @param {unknown} roots
+   */
+  setRoots(roots) {
+    if (!Array.isArray(roots)) throw new ApiError(400, 'bad_request', '"roots" must be an array');
+    if (roots.length > MAX_ROOTS) throw new ApiError(400, 'bad_request', `at most ${MAX_ROOTS} roots`);
+    /** @type {RootSpec[]} */
+    const checked = roots.map((r, i) => {
+      if (!isRecord(r) || typeof r.uri !== 'string')
+        throw new ApiError(400, 'bad_request', `roots[${i}] needs a "uri" (a string)`);
+      if (!r.uri.startsWith('file://'))
+        throw new ApiError(400, 'bad_request', `roots[${i}].uri must be a file:// URI (MCP roots are)`);
+      if (r.name !== undefined && typeof r.name !== 'string')
+        throw new ApiError(400, 'bad_request', `roots[${i}].name must be a string`);
+      return { uri: r.uri, ...(typeof r.name === 'string' && r.name !== '' && { name: r.name }) };
+    });
+    for (const entry of this.#entries.values()) {
+      if (entry.client === undefined) continue;
+      try {
+        entry.client.roots = checked;
+      } catch (error) {
+        throw new ApiError(400, 'bad_roots', error instanceof Error ? error.message : String(error));
+      }
+    }
+    this.#roots = checked;
+    this.emit({ type: 'roots', roots: this.roots() });
+    return this.roots();
+  }
+
+  /** @param {Entry} entry */
+  logs(entry) {
+    return entry.logs.toArray();
+  }
+
+  /** The level the server should send from (`logging/setLevel`, or the 2026-07-28 `_meta`). @param {Entry} entry @param {unknown} level */
+  async setLogLevel(entry, level) {
+    if (typeof level !== 'string' || !LEVELS.includes(level))
+      throw new ApiError(400, 'bad_request', `"level" is one of ${LEVELS.join(', ')}`);
+    await this.#client(entry).setLogLevel(/** @type {any} */ (level), { server: entry.id });
+  }
+
+  /**
+   * Sends one request as the page wrote it (a replay, or an edit, from the protocol view) and answers with
+   * its raw result. The client adds its own `_meta` (revision, capabilities) as on any request.
+   * @param {Entry} entry @param {unknown} method @param {unknown} params
+   */
+  async request(entry, method, params) {
+    if (typeof method !== 'string' || method === '')
+      throw new ApiError(400, 'bad_request', '"method" (a string) is required');
+    if (params !== undefined && !isRecord(params)) throw new ApiError(400, 'bad_request', '"params" must be an object');
+    if (method === 'initialize' || method.startsWith('notifications/'))
+      throw new ApiError(400, 'bad_request', `"${method}" is the client's own to send`);
+    const client = this.#client(entry);
+    const server = client.servers[0];
+    if (server === undefined) throw new ApiError(409, 'not_open', `server "${entry.id}" is not open`);
+    return { result: await server.request(method, /** @type {any} */ (params), { timeout: 60_000 }) };
+  }
+
   // ——— calls and tasks ———
 
   /**
@@ -420,7 +511,15 @@ export class Registry {
         }
         this.emit({ type: 'result', callId, result });
       } catch (error) {
-        this.emit({ type: 'result', callId, error: errorJson(error) });
+        const failure = errorJson(error);
+        // A task whose ttl ran out (while a dialog was open, or while polling) is over for the page: it says
+        // "expired", not the input_required it was last seen in, and cannot be cancelled any more.
+        if (failure.code === 'MCPC_TASK_EXPIRED' && call.task !== undefined && !call.task.terminal)
+          this.#recordTask(entry, call.task, callId, body.tool, {
+            status: 'expired',
+            statusMessage: 'its ttl passed before it ended',
+          });
+        this.emit({ type: 'result', callId, error: failure });
       } finally {
         this.#calls.delete(callId);
       }
@@ -455,13 +554,18 @@ export class Registry {
     return task.toJSON();
   }
 
-  /** @param {Entry} entry @param {Task} task @param {string} callId @param {string} tool */
-  #recordTask(entry, task, callId, tool) {
+  /**
+   * @param {Entry} entry @param {Task} task @param {string} callId @param {string} tool
+   * @param {{ status: string, statusMessage: string }} [shown] what the page shows instead of the task's own status
+   */
+  #recordTask(entry, task, callId, tool, shown) {
+    const status = shown?.status ?? task.status;
+    const statusMessage = shown?.statusMessage ?? task.statusMessage;
     entry.tasks.delete(task.taskId);
     entry.tasks.set(task.taskId, {
       taskId: task.taskId,
-      status: task.status,
-      ...(task.statusMessage !== undefined && { statusMessage: task.statusMessage }),
+      status,
+      ...(statusMessage !== undefined && { statusMessage }),
       tool: task.tool ?? tool,
       callId,
       handle: task,
@@ -471,7 +575,7 @@ export class Registry {
       if (oldest === undefined) break;
       entry.tasks.delete(oldest);
     }
-    this.emit({ type: 'task', callId, serverId: entry.id, task: task.toJSON() });
+    this.emit({ type: 'task', callId, serverId: entry.id, task: { ...task.toJSON(), ...shown } });
   }
 
   /** @param {Entry} entry */

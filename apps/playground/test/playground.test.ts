@@ -346,6 +346,186 @@ describe('playground in a real browser', () => {
     });
   }, 70_000);
 
+  it('a task whose ttl runs out while its dialog is open: the dialog closes, the task reads expired', async () => {
+    await withPage('tasks-expired', async (p) => {
+      const form = await openTool(p, 'demo', 'long-task');
+      await form.getByTestId('field-steps').fill('2');
+      await form.getByTestId('field-ttlMs').fill('3000');
+      await form.getByTestId('tool-run-task').click();
+      const dialog = p.getByTestId('elicitation-dialog');
+      await dialog.waitFor({ timeout: 15_000 });
+      // Nobody answers. Before, the task read "input_required — waiting for your answer" for ever.
+      await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
+      await expect
+        .poll(() => p.getByTestId('tool-task-status').getAttribute('data-status'), { timeout: 10_000 })
+        .toBe('expired');
+      expect(await p.getByTestId('tool-result').textContent()).toContain('MCPC_TASK_EXPIRED');
+      const tasks = await view(p, 'tasks');
+      const row = tasks.locator('[data-testid^="task-row-"][data-status="expired"]').first();
+      await row.waitFor({ timeout: 10_000 });
+      expect(await row.locator('button[data-testid^="task-cancel-"]').isDisabled()).toBe(true);
+      expect(await row.textContent()).not.toContain('waiting for your answer');
+    });
+  }, 60_000);
+
+  it('shows only the hints a tool declared, the rest marked as defaults', async () => {
+    await withPage('tool-hints', async (p) => {
+      await openTool(p, 'demo', 'add');
+      const hints = p.getByTestId('tool-hints');
+      // add declares readOnlyHint: true and nothing else.
+      expect(await hints.getByTestId('hint-readOnlyHint').getAttribute('data-declared')).toBe('yes');
+      expect(await hints.getByTestId('hint-readOnlyHint').textContent()).toBe('readOnlyHint: true');
+      // Before: "destructiveHint: true" read as if the server had said so.
+      expect(await hints.getByTestId('hint-destructiveHint').count()).toBe(0);
+      expect(await hints.getByTestId('hint-openWorldHint').textContent()).toBe('openWorldHint: true (default)');
+      await openTool(p, 'demo', 'echo');
+      expect(await p.getByTestId('hint-destructiveHint').textContent()).toBe('destructiveHint: true (default)');
+    });
+  }, 45_000);
+
+  it('never overflows sideways: an array field with many items on a 760- and a 360-pixel window', async () => {
+    await withPage('array-overflow', async (p) => {
+      const form = await openTool(p, 'demo', 'show-chart');
+      for (let i = 0; i < 6; i++) await form.getByTestId('field-values-add').click();
+      const sideways = () =>
+        p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      for (const width of [760, 360]) {
+        await p.setViewportSize({ width, height: 700 });
+        expect(await sideways(), `overflow at ${width}px`).toBeLessThanOrEqual(0);
+      }
+      await screenshot(p, 'array-field-360');
+    });
+  }, 45_000);
+
+  it('searches the tools by name, title and description', async () => {
+    await withPage('tool-search', async (p) => {
+      const root = await view(p, 'tools');
+      await selectServer(p, 'demo');
+      const items = root.locator('[data-testid^="tool-item-"]');
+      await expect.poll(() => items.count()).toBeGreaterThan(3);
+      const all = await items.count();
+      await root.getByTestId('tools-search').fill('two numbers');
+      await expect.poll(() => items.count()).toBe(1);
+      expect(await items.first().getAttribute('data-testid')).toBe('tool-item-add');
+      expect(await root.getByTestId('tools-search-count').textContent()).toBe(`1 of ${all}`);
+      await root.getByTestId('tools-search').fill('LONG-TASK');
+      await expect.poll(() => items.count()).toBe(1);
+      await root.getByTestId('tools-search').fill('');
+      await expect.poll(() => items.count()).toBe(all);
+    });
+  }, 45_000);
+
+  it('offers roots: server-everything lists get-roots-list and reads back the roots saved in the page', async () => {
+    const { pg } = started();
+    const everything = join(
+      repoRoot,
+      'tooling/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+    );
+    await pg.api('/api/servers', {
+      kind: 'stdio',
+      name: 'everything',
+      command: process.execPath,
+      args: [everything, 'stdio'],
+    });
+    await withPage('roots', async (p) => {
+      const roots = await view(p, 'roots');
+      await roots.getByTestId('root-add').click();
+      await roots.getByTestId('root-uri-0').fill('file:///tmp/mcpc-project');
+      await roots.getByTestId('root-name-0').fill('project');
+      await roots.getByTestId('roots-save').click();
+      await expect.poll(() => roots.getByTestId('roots-saved').textContent()).toContain('project');
+      // A root that is not file:// is refused with the reason.
+      await roots.getByTestId('root-add').click();
+      await roots.getByTestId('root-uri-1').fill('https://example.invalid/');
+      await roots.getByTestId('roots-save').click();
+      await expect.poll(() => roots.getByTestId('roots-error').textContent()).toContain('file://');
+      await roots.getByTestId('root-remove-1').click();
+      await screenshot(p, 'roots');
+
+      const form = await openTool(p, 'everything', 'get-roots-list');
+      await form.getByTestId('tool-run').click();
+      await expect
+        .poll(() => p.getByTestId('tool-result').textContent(), { timeout: 15_000 })
+        .toContain('file:///tmp/mcpc-project');
+    });
+  }, 60_000);
+
+  it('streams log messages, filters them by level, and sets the level the server sends from', async () => {
+    await withPage('logs', async (p) => {
+      const form = await openTool(p, 'demo', 'slow-count');
+      await form.getByTestId('field-steps').fill('3');
+      await form.getByTestId('field-delayMs').fill('50');
+      await form.getByTestId('tool-run').click();
+      await p.getByTestId('tool-result').waitFor({ timeout: 15_000 });
+      const logs = await view(p, 'logs');
+      const rows = logs.getByTestId('log-row');
+      await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      const levels = await rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-level')));
+      const warnings = levels.filter((l) => l === 'warning').length;
+      expect(warnings).toBeGreaterThan(0);
+      expect(levels).toContain('debug');
+      await logs.getByTestId('logs-shown-level').selectOption('warning');
+      await expect.poll(() => rows.count()).toBe(warnings);
+      await logs.getByTestId('logs-shown-level').selectOption('debug');
+      await logs.getByTestId('logs-server-level').selectOption('error');
+      await expect.poll(() => logs.getByTestId('logs-note').textContent()).toContain('error and above');
+      await screenshot(p, 'logs');
+    });
+  }, 45_000);
+
+  it('replays a request from the protocol view, and sends an edited one', async () => {
+    await withPage('replay', async (p) => {
+      const form = await openTool(p, 'demo', 'add');
+      await form.getByTestId('field-a').fill('1');
+      await form.getByTestId('field-b').fill('2');
+      await form.getByTestId('tool-run').click();
+      await expect.poll(() => p.getByTestId('structured-content').textContent()).toMatch(/"sum":\s*3\b/);
+      const protocol = await view(p, 'protocol');
+      const calls = protocol.locator('[data-testid="frame-row"][data-method="tools/call"][data-kind="request"]');
+      await expect.poll(() => calls.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      const before = await calls.count();
+      await calls.last().getByTestId('frame-replay').first().click();
+      const result = protocol.getByTestId('composer-result');
+      await expect.poll(() => result.getAttribute('data-state'), { timeout: 10_000 }).toBe('ok');
+      expect(await result.textContent()).toMatch(/"sum":\s*3\b/);
+      await expect.poll(() => calls.count()).toBe(before + 1);
+
+      await calls.last().getByTestId('frame-edit').first().click();
+      const params = protocol.getByTestId('composer-params');
+      const edited = JSON.parse(await params.inputValue()) as { arguments: { a: number; b: number } };
+      // The client's own _meta keys are not carried over: the client writes them again.
+      expect(JSON.stringify(edited)).not.toContain('io.modelcontextprotocol/');
+      edited.arguments = { a: 40, b: 2 };
+      await params.fill(JSON.stringify(edited));
+      await protocol.getByTestId('composer-send').click();
+      await expect.poll(() => result.textContent(), { timeout: 10_000 }).toMatch(/"sum":\s*42\b/);
+      // Bad params are refused in the page, with the reason.
+      await params.fill('[1, 2]');
+      await protocol.getByTestId('composer-send').click();
+      await expect.poll(() => result.textContent()).toContain('must be a JSON object');
+      await screenshot(p, 'replay');
+    });
+  }, 45_000);
+
+  it('switches between light and dark themes and keeps the choice across a reload', async () => {
+    await withPage('theme', async (p) => {
+      const theme = () => p.evaluate(() => document.documentElement.dataset.theme);
+      const background = () => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      await p.getByTestId('theme-select').selectOption('dark');
+      expect(await theme()).toBe('dark');
+      const dark = await background();
+      await p.getByTestId('theme-select').selectOption('light');
+      expect(await theme()).toBe('light');
+      expect(await background()).not.toBe(dark);
+      await p.getByTestId('theme-select').selectOption('dark');
+      await p.reload();
+      await p.getByTestId('servers-view').waitFor();
+      expect(await theme()).toBe('dark');
+      expect(await p.getByTestId('theme-select').inputValue()).toBe('dark');
+      await screenshot(p, 'theme-dark');
+    });
+  }, 45_000);
+
   it('renders the MCP App in a sandboxed frame and round-trips a tool call from it', async () => {
     await withPage('mcp-app', async (p) => {
       const form = await openTool(p, 'demo', 'show-chart');

@@ -42,6 +42,8 @@ export interface Tool {
   inputSchema?: Obj;
   outputSchema?: Obj;
   annotations?: Obj;
+  /** The annotations as the server sent them (the client fills defaults into `annotations`). */
+  declaredAnnotations?: Obj;
   _meta?: Obj;
   [k: string]: unknown;
 }
@@ -134,6 +136,18 @@ export interface HttpExchange {
   /** The JSON-RPC method the exchange carried (`response` for a reply to the server), when known. */
   rpc?: string;
 }
+/** A log message a server sent (`notifications/message`), made safe by the client. */
+export interface LogRecord {
+  seq: number;
+  at: number;
+  level: string;
+  logger?: string;
+  data: unknown;
+}
+export interface Root {
+  uri: string;
+  name?: string;
+}
 export interface RpcError {
   code: number | string;
   message: string;
@@ -159,6 +173,8 @@ export type PlaygroundEvent =
   | { type: 'sampling'; dialogId: string; serverId: string; request: Obj }
   | { type: 'dialog-closed'; dialogId: string }
   | { type: 'oauth-step'; runId: string; step: Obj }
+  | { type: 'log'; serverId: string; log: LogRecord }
+  | { type: 'roots'; roots: Root[] }
   | { type: 'stream'; state: 'open' | 'closed' };
 
 export type EventType = PlaygroundEvent['type'];
@@ -245,6 +261,13 @@ export const api = {
   unsubscribe: (id: string, uri: string) => request<unknown>('POST', `${srv(id)}/unsubscribe`, { uri }),
   tasks: (id: string) => request<TaskRow[]>('GET', `${srv(id)}/tasks`),
   cancelTask: (id: string, taskId: string) => request<Task>('POST', `${srv(id)}/tasks/${enc(taskId)}/cancel`, {}),
+  logs: (id: string) => request<LogRecord[]>('GET', `${srv(id)}/logs`),
+  setLogLevel: (id: string, level: string) => request<unknown>('POST', `${srv(id)}/log-level`, { level }),
+  /** One request as written (a replay or an edit from the protocol view); answers with its raw result. */
+  send: (id: string, method: string, params?: Obj) =>
+    request<{ result: unknown }>('POST', `${srv(id)}/request`, { method, ...(params ? { params } : {}) }),
+  roots: () => request<Root[]>('GET', '/api/roots'),
+  setRoots: (roots: Root[]) => request<Root[]>('PUT', '/api/roots', { roots }),
   validate: (schema: unknown, value: unknown) => request<Validation>('POST', '/api/validate', { schema, value }),
   frames: (id: string) => request<Frame[]>('GET', `${srv(id)}/frames`),
   http: (id: string) => request<HttpExchange[]>('GET', `${srv(id)}/http`),

@@ -1,4 +1,4 @@
-// The page's shell: server list state, server selector, tabs (mounted on first visit, then kept), dialogs.
+// The page's shell: server list state, server selector, theme, tabs (mounted on first visit, then kept), dialogs.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, connectEvents, errorText, streamOpen, token, type ServerView } from './api.js';
@@ -12,8 +12,22 @@ import { ResourcesView } from './views/resources.js';
 import { ServersView } from './views/servers.js';
 import { TasksView } from './views/tasks.js';
 import { ToolsView } from './views/tools.js';
+import { LogsView } from './views/logs.js';
+import { RootsView } from './views/roots.js';
+import { applyTheme, storedTheme, THEME_CHOICES, type ThemeChoice } from './theme.js';
 
-const TABS = ['servers', 'tools', 'prompts', 'resources', 'tasks', 'protocol', 'network', 'oauth'] as const;
+const TABS = [
+  'servers',
+  'tools',
+  'prompts',
+  'resources',
+  'tasks',
+  'logs',
+  'roots',
+  'protocol',
+  'network',
+  'oauth',
+] as const;
 /** What each tab reads as (CSS capitalising "oauth" made it "Oauth"). */
 const TAB_LABELS: Readonly<Record<(typeof TABS)[number], string>> = {
   servers: 'Servers',
@@ -21,6 +35,8 @@ const TAB_LABELS: Readonly<Record<(typeof TABS)[number], string>> = {
   prompts: 'Prompts',
   resources: 'Resources',
   tasks: 'Tasks',
+  logs: 'Logs',
+  roots: 'Roots',
   protocol: 'Protocol',
   network: 'Network',
   oauth: 'OAuth',
@@ -40,6 +56,7 @@ function App() {
   const [dialogs, setDialogs] = useState<Dialog[]>([]);
   const [error, setError] = useState<string>();
   const [stream, setStream] = useState(streamOpen);
+  const [theme, setTheme] = useState<ThemeChoice>(storedTheme);
 
   const refresh = () =>
     api
@@ -104,6 +121,8 @@ function App() {
     prompts: () => <PromptsView server={server} />,
     resources: () => <ResourcesView server={server} />,
     tasks: () => <TasksView server={server} />,
+    logs: () => <LogsView server={server} />,
+    roots: () => <RootsView />,
     protocol: () => <ProtocolView server={server} />,
     network: () => <NetworkView server={server} />,
     oauth: () => <OAuthView />,
@@ -134,6 +153,24 @@ function App() {
             {server.era ? ` · ${server.era}` : ''}
           </span>
         )}
+        <label class="theme-select">
+          <span>Theme</span>
+          <select
+            data-testid="theme-select"
+            value={theme}
+            onChange={(e) => {
+              const next = (e.currentTarget as HTMLSelectElement).value as ThemeChoice;
+              setTheme(next);
+              applyTheme(next);
+            }}
+          >
+            {THEME_CHOICES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
         <span
           class={`stream ${stream ? 'ok' : 'down'}`}
           data-testid="events-status"
@@ -175,4 +212,6 @@ function App() {
   );
 }
 
+// Before the first render, so the page never paints in the wrong theme.
+applyTheme(storedTheme());
 render(<App />, document.getElementById('app')!);

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, callState, connectEvents, errorText, on, streamOpen, type CallState, type Tool } from '../api.js';
 import { AppHostBridge, RpcCode, RpcFailure, type JsonObject, type LogEntry } from './bridge.js';
 import { buildCsp, injectCsp, type AppCsp } from './csp.js';
+import { THEME_EVENT } from '../theme.js';
 
 export interface AppPanelProps {
   serverId: string;
@@ -200,7 +201,6 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
     let bridge: AppHostBridge | undefined;
     let resizeObserver: ResizeObserver | undefined;
     let resizeTimer: ReturnType<typeof setTimeout> | undefined;
-    let themeQuery: MediaQueryList | undefined;
     const onTheme = (): void => bridge?.sendHostContextChanged({ theme: currentTheme() });
     let toolsCache: Tool[] | undefined;
     sentResult.current = undefined;
@@ -479,10 +479,7 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
         });
         resizeObserver.observe(host);
       }
-      if (typeof matchMedia === 'function') {
-        themeQuery = matchMedia('(prefers-color-scheme: dark)');
-        themeQuery.addEventListener('change', onTheme);
-      }
+      window.addEventListener(THEME_EVENT, onTheme);
     })();
 
     return () => {
@@ -490,7 +487,7 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
       aborter.abort();
       resizeObserver?.disconnect();
       clearTimeout(resizeTimer);
-      themeQuery?.removeEventListener('change', onTheme);
+      window.removeEventListener(THEME_EVENT, onTheme);
       // The spec asks for ui/resource-teardown before the View goes; on unmount there is no time to wait for it.
       if (bridge) void bridge.teardown('closed by the host');
       close();

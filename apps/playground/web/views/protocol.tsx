@@ -1,4 +1,5 @@
-// Protocol view: every JSON-RPC frame of a server, requests paired with responses, MRTR rounds grouped, filter, copy.
+// Protocol view: every JSON-RPC frame of a server, requests paired with responses, MRTR rounds grouped, filter, copy,
+// and a composer that replays a request or sends an edited one.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, errorText, isObject, type Frame, type Obj, type ServerView } from '../api.js';
 import { CopyButton, JsonView } from './content.js';
@@ -77,6 +78,32 @@ function outcome(resp: Frame | undefined, cancelled?: Frame): { label: string; c
   return { label: 'ok', cls: 'ok' };
 }
 
+/** The `_meta` keys the client writes on every request itself (revision, capabilities, identity): not replayed. */
+const CLIENT_META = /^io\.modelcontextprotocol\//;
+
+/** A request's params as a replay sends them: the client's own `_meta` keys left for the client to write again. */
+export function replayParams(message: Obj): Obj | undefined {
+  const params = paramsOf(message);
+  if (params === undefined) return undefined;
+  const { _meta, ...rest } = params;
+  if (!isObject(_meta)) return rest;
+  const kept = Object.fromEntries(Object.entries(_meta).filter(([k]) => !CLIENT_META.test(k) && k !== 'progressToken'));
+  return Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest;
+}
+
+/** Requests a replay may not send: the handshake is the client's, and a message without an id is no request. */
+const canReplay = (e: Entry) => e.kind === 'request' && e.frame.dir === 'out' && e.method !== 'initialize';
+
+interface Draft {
+  method: string;
+  params: string;
+}
+interface Sent {
+  busy: boolean;
+  result?: unknown;
+  error?: string;
+}
+
 function time(ms: number): string {
   const d = new Date(ms);
   return `${d.toLocaleTimeString([], { hour12: false })}.${String(d.getMilliseconds()).padStart(3, '0')}`;
@@ -88,7 +115,45 @@ export function ProtocolView({ server }: { server: ServerView | undefined }) {
   const [filter, setFilter] = useState('');
   const [hideNotifications, setHideNotifications] = useState(false);
   const [tick, setTick] = useState(0);
+  const [draft, setDraft] = useState<Draft>();
+  const [sent, setSent] = useState<Sent>();
   const id = server?.id;
+  useEffect(() => {
+    setDraft(undefined);
+    setSent(undefined);
+  }, [id]);
+
+  const send = async (method: string, paramsText: string) => {
+    if (!id) return;
+    let params: unknown;
+    try {
+      params = paramsText.trim() === '' ? undefined : JSON.parse(paramsText);
+    } catch (e) {
+      setSent({ busy: false, error: `params are not JSON: ${errorText(e)}` });
+      return;
+    }
+    if (params !== undefined && (!isObject(params) || Array.isArray(params))) {
+      setSent({ busy: false, error: 'params must be a JSON object' });
+      return;
+    }
+    setSent({ busy: true });
+    try {
+      const { result } = await api.send(id, method.trim(), params);
+      setSent({ busy: false, result });
+    } catch (e) {
+      setSent({ busy: false, error: errorText(e) });
+    }
+  };
+  const replay = (e: Entry) => {
+    const params = replayParams(e.frame.message);
+    setDraft(undefined);
+    void send(e.method, params === undefined ? '' : JSON.stringify(params));
+  };
+  const edit = (e: Entry) => {
+    const params = replayParams(e.frame.message);
+    setSent(undefined);
+    setDraft({ method: e.method, params: params === undefined ? '' : JSON.stringify(params, null, 2) });
+  };
 
   useEffect(() => {
     setFrames(new Map());
@@ -150,6 +215,18 @@ export function ProtocolView({ server }: { server: ServerView | undefined }) {
         <button type="button" class="small" onClick={() => setTick((t) => t + 1)}>
           Reload
         </button>
+        <button
+          type="button"
+          class="small"
+          data-testid="frames-compose"
+          disabled={server?.state !== 'connected'}
+          onClick={() => {
+            setSent(undefined);
+            setDraft({ method: 'tools/list', params: '{}' });
+          }}
+        >
+          New request
+        </button>
         <CopyButton
           label="Copy all"
           text={() =>
@@ -166,10 +243,63 @@ export function ProtocolView({ server }: { server: ServerView | undefined }) {
       </div>
       {!server && <p class="muted">Select a server.</p>}
       {error && <p class="error">{error}</p>}
+      {draft && (
+        <form
+          class="composer"
+          data-testid="composer"
+          onSubmit={(ev) => {
+            ev.preventDefault();
+            void send(draft.method, draft.params);
+          }}
+        >
+          <label>
+            <span>Method</span>
+            <input
+              data-testid="composer-method"
+              class="mono"
+              value={draft.method}
+              onInput={(ev) => setDraft({ ...draft, method: (ev.currentTarget as HTMLInputElement).value })}
+            />
+          </label>
+          <label>
+            <span>Params (JSON object; the client adds its own _meta)</span>
+            <textarea
+              data-testid="composer-params"
+              class="mono"
+              rows={8}
+              value={draft.params}
+              onInput={(ev) => setDraft({ ...draft, params: (ev.currentTarget as HTMLTextAreaElement).value })}
+            />
+          </label>
+          <div class="actions">
+            <button type="submit" data-testid="composer-send" disabled={sent?.busy || !draft.method.trim()}>
+              Send
+            </button>
+            <button type="button" class="small" onClick={() => setDraft(undefined)}>
+              Close
+            </button>
+          </div>
+        </form>
+      )}
+      {sent && (
+        <div
+          class="composer-result"
+          data-testid="composer-result"
+          data-state={sent.busy ? 'busy' : sent.error ? 'error' : 'ok'}
+        >
+          {sent.busy ? (
+            <p class="muted">Sending…</p>
+          ) : sent.error !== undefined ? (
+            <p class="error">{sent.error}</p>
+          ) : (
+            <JsonView value={sent.result} />
+          )}
+        </div>
+      )}
       {shown.length > visible.length && <p class="muted">Showing the last {MAX_ROWS}.</p>}
       <div class="frames">
         {visible.map((e) => (
-          <FrameRow key={e.frame.seq} e={e} />
+          <FrameRow key={e.frame.seq} e={e} onReplay={replay} onEdit={edit} />
         ))}
       </div>
     </div>
@@ -183,7 +313,17 @@ function trim(m: Map<number, Frame>): Map<number, Frame> {
   return m;
 }
 
-function FrameRow({ e, round }: { e: Entry; round?: number }) {
+function FrameRow({
+  e,
+  round,
+  onReplay,
+  onEdit,
+}: {
+  e: Entry;
+  round?: number;
+  onReplay?: (e: Entry) => void;
+  onEdit?: (e: Entry) => void;
+}) {
   const [open, setOpen] = useState(false);
   const m: Obj = e.frame.message;
   const params = paramsOf(m);
@@ -225,6 +365,34 @@ function FrameRow({ e, round }: { e: Entry; round?: number }) {
         {e.rounds.length > 0 && <span class="badge">{e.rounds.length + 1} rounds</span>}
         <span class="muted">{e.frame.bytes} B</span>
         <span class="spacer" />
+        {!round && canReplay(e) && onReplay && onEdit && (
+          <>
+            <button
+              type="button"
+              class="small"
+              data-testid="frame-replay"
+              title="send this request again"
+              onClick={(ev) => {
+                ev.stopPropagation();
+                onReplay(e);
+              }}
+            >
+              Replay
+            </button>
+            <button
+              type="button"
+              class="small"
+              data-testid="frame-edit"
+              title="edit this request, then send it"
+              onClick={(ev) => {
+                ev.stopPropagation();
+                onEdit(e);
+              }}
+            >
+              Edit
+            </button>
+          </>
+        )}
         <CopyButton text={json} testid="frame-copy" />
       </div>
       {open && (

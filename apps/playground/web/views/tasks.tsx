@@ -18,7 +18,8 @@ interface Row extends TaskRow {
   updatedAt?: number;
 }
 
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** Statuses after which nothing more happens; 'expired' is the page's own word for a task whose ttl ran out. */
+const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'expired']);
 
 export function TasksView({ server }: { server: ServerView | undefined }) {
   const [rows, setRows] = useState<Row[]>([]);

@@ -25,8 +25,10 @@ export function isCancellation(code: unknown): boolean {
 export function ToolsView({ server }: { server: ServerView | undefined }) {
   const tools = useServerList(server, api.tools, 'notifications/tools/list_changed');
   const [name, setName] = useState<string>();
+  const [query, setQuery] = useState('');
   const tool = tools.data?.find((t) => t.name === name);
   useEffect(() => setName(undefined), [server?.id]);
+  const listed = tools.data?.filter((t) => matches(t, query));
 
   return (
     <div data-testid="tools-view" class="split">
@@ -40,8 +42,24 @@ export function ToolsView({ server }: { server: ServerView | undefined }) {
         {!server && <p class="muted">Select a server.</p>}
         {server && server.state !== 'connected' && <p class="muted">Server is {server.state}.</p>}
         {tools.error && <p class="error">{tools.error}</p>}
+        {tools.data && tools.data.length > 0 && (
+          <input
+            type="search"
+            class="sidebar-search"
+            data-testid="tools-search"
+            placeholder="search name, title, description"
+            aria-label="search tools"
+            value={query}
+            onInput={(e) => setQuery((e.currentTarget as HTMLInputElement).value)}
+          />
+        )}
+        {tools.data && query && (
+          <p class="muted" data-testid="tools-search-count">
+            {listed?.length ?? 0} of {tools.data.length}
+          </p>
+        )}
         <ul class="items">
-          {tools.data?.map((t) => (
+          {listed?.map((t) => (
             <li
               key={t.name}
               data-testid={`tool-item-${t.name}`}
@@ -63,6 +81,47 @@ export function ToolsView({ server }: { server: ServerView | undefined }) {
           <p class="muted">Pick a tool.</p>
         )}
       </div>
+    </div>
+  );
+}
+
+/** Whether a tool matches the search: every word in its name, title or description, any case. */
+export function matches(tool: Tool, query: string): boolean {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const text = `${tool.name}\n${tool.title ?? ''}\n${tool.description ?? ''}`.toLowerCase();
+  return words.every((w) => text.includes(w));
+}
+
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+/**
+ * The hints the server declared, as badges; an undeclared hint shows the value the client assumes, marked as
+ * a default. destructiveHint and idempotentHint mean something only when readOnlyHint is false (the spec), so
+ * a read-only tool shows them only when its server declared them.
+ */
+function ToolHints({ tool }: { tool: Tool }) {
+  const declared = tool.declaredAnnotations ?? {};
+  const resolved = tool.annotations ?? {};
+  const readOnly = resolved.readOnlyHint === true;
+  return (
+    <div data-testid="tool-hints">
+      {HINTS.map((hint) => {
+        const given = typeof declared[hint] === 'boolean';
+        if (!given && readOnly && (hint === 'destructiveHint' || hint === 'idempotentHint')) return null;
+        return (
+          <span
+            key={hint}
+            class={given ? 'badge' : 'badge muted'}
+            data-testid={`hint-${hint}`}
+            data-declared={given ? 'yes' : 'no'}
+            title={given ? 'declared by the server' : 'not declared: the value MCP assumes'}
+          >
+            {hint}: {String(resolved[hint])}
+            {!given && ' (default)'}
+          </span>
+        );
+      })}
     </div>
   );
 }
@@ -170,15 +229,7 @@ function ToolPanel({ server, tool }: { server: ServerView; tool: Tool }) {
     <div class="tool-panel">
       <h2>{tool.title ?? tool.name}</h2>
       {tool.description && <p class="desc">{tool.description}</p>}
-      {tool.annotations && (
-        <div>
-          {Object.entries(tool.annotations).map(([k, v]) => (
-            <span key={k} class="badge">
-              {k}: {String(v)}
-            </span>
-          ))}
-        </div>
-      )}
+      <ToolHints tool={tool} />
       <form
         data-testid="tool-form"
         onSubmit={(e) => {
