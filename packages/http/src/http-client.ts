@@ -24,7 +24,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       const undici = await importUndici();
       if (undici !== undefined)
         return (await import('./undici-client.js')).ownAgent(undici, { connectTimeout, proxy, maxConnections });
-      if (choice === 'undici') throw new HttpClientUnavailableError("httpClient: 'undici' was asked for");
+      if (choice === 'undici')
+        throw new HttpClientUnavailableError(
+          "httpClient: 'undici' was asked for (on Bun, `undici` is Bun's own shim until the undici package is installed)",
+        );
     }
     // Node's client goes through the proxy the environment names (see proxy.ts), never around it.
     return (await import('./node-client.js')).nodeClient({
@@ -44,14 +47,24 @@ export async function defaultHttpClient(): Promise<'undici' | 'node'> {
 }
 
 async function importUndici(): Promise<typeof Undici | undefined> {
+  let undici: typeof Undici;
   try {
-    return await import('undici');
+    undici = await import('undici');
   } catch (error) {
     // Only its absence means "use Node's"; a broken install must not be papered over.
     const e = error as { code?: unknown; message?: unknown } | null;
     if (e?.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes("'undici'")) return undefined;
     throw error;
   }
+  // Bun answers `import('undici')` with a built-in shim of its own (its fetch, and classes without
+  // `dispatch`), where undici is not installed: taken for undici, every request failed there.
+  return isUndici(undici) ? undici : undefined;
+}
+
+/** Whether a module that answers to the name `undici` is undici: its `Agent` dispatches. */
+export function isUndici(module: unknown): boolean {
+  const agent = (module as { Agent?: { prototype?: { dispatch?: unknown } } } | null)?.Agent;
+  return typeof agent?.prototype?.dispatch === 'function';
 }
 
 /** Resolves the real client on first use; after that, a request costs no extra await. */
