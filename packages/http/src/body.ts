@@ -1,20 +1,22 @@
-// Response bodies: incremental decompression within a cap, plain reads, quiet discards.
+// Response bodies: incremental decompression within a cap, plain reads, quiet discards — on any HttpBody.
 import type { Readable } from 'node:stream';
-import {
-  constants,
-  createBrotliDecompress,
-  createGunzip,
-  createInflate,
-  type Gunzip,
-  type BrotliDecompress,
-  type Inflate,
-} from 'node:zlib';
+import type * as Zlib from 'node:zlib';
+import type { BrotliDecompress, Gunzip, Inflate } from 'node:zlib';
+import { allocBytes, concatBytes, utf8 } from './bytes.js';
 import { ResponseTooLargeError } from './errors.js';
+import type { HttpBody } from './types.js';
 
 /** What we accept; the server may compress with any of them. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
+/**
+ * Node's zlib, loaded the first time a body comes compressed: only Node's own clients hand one over
+ * (`fetch` decodes bodies itself), so a browser or a Worker never loads it.
+ */
+let zlib: typeof Zlib | undefined;
+
 function decompressorFor(encoding: string): Gunzip | Inflate | BrotliDecompress | undefined {
+  const { constants, createBrotliDecompress, createGunzip, createInflate } = zlib!;
   switch (encoding) {
     case 'gzip':
     case 'x-gzip':
@@ -38,13 +40,14 @@ function decompressorFor(encoding: string): Gunzip | Inflate | BrotliDecompress 
  * chunks are still decompressed one at a time and never accumulated here.
  */
 export async function* bodyChunks(
-  body: Readable,
+  body: HttpBody,
   contentEncoding: string | undefined,
   limit: number | undefined,
-): AsyncGenerator<Buffer> {
+): AsyncGenerator<Uint8Array> {
   const encodings = codings(contentEncoding);
-  let source: AsyncIterable<Buffer> = body;
+  let source: AsyncIterable<Uint8Array> = body;
   const stages: (Gunzip | Inflate | BrotliDecompress)[] = [];
+  if (encodings.length > 0) zlib ??= await import('node:zlib');
   // Encodings are listed in the order they were applied; undo them in reverse.
   for (const encoding of encodings.reverse()) {
     const stage = decompressorFor(encoding);
@@ -52,13 +55,14 @@ export async function* bodyChunks(
     stages.push(stage);
   }
   if (stages.length > 0) {
-    let upstream: Readable = body;
+    // Compressed bodies come from Node's clients only: a Readable, piped through the stages.
+    let upstream = body as unknown as Readable;
     for (const stage of stages) {
       upstream.on('error', (e) => stage.destroy(e));
       upstream.pipe(stage);
       upstream = stage;
     }
-    source = upstream as AsyncIterable<Buffer>;
+    source = upstream as AsyncIterable<Uint8Array>;
   }
   let total = 0;
   try {
@@ -95,7 +99,7 @@ export function isIdentityEncoding(contentEncoding: string | undefined): boolean
  * reading as soon as the limit is passed (ResponseTooLargeError), and destroys the body then.
  */
 export function readPlainText(
-  body: Readable,
+  body: HttpBody,
   limit: number,
   declaredBytes?: number,
 ): Promise<{ text: string; bytes: number }> {
@@ -114,7 +118,7 @@ export function readPlainText(
       (end) => {
         if (end === 'end') {
           const bytes = collected.bytes;
-          resolve({ text: collected.take().toString('utf8'), bytes });
+          resolve({ text: utf8(collected.take()), bytes });
         } else if (end === 'close') {
           // Destroyed without an error (aborted): the body did not end.
           reject(
@@ -133,8 +137,8 @@ export function readPlainText(
  * `onEnd` once with which. Returns a function that stops following it early (no `onEnd` then).
  */
 export function followBody(
-  body: Readable,
-  onData: (chunk: Buffer) => void,
+  body: HttpBody,
+  onData: (chunk: Uint8Array) => void,
   onEnd: (end: 'end' | 'close' | Error) => void,
 ): () => void {
   const stop = (): void => {
@@ -159,19 +163,18 @@ export function followBody(
 
 /** Body bytes as they arrive: into one buffer of the declared size, else as a list of chunks. */
 class Collected {
-  #buffer: Buffer | undefined;
-  #parts: Buffer[] = [];
+  #buffer: Uint8Array | undefined;
+  #parts: Uint8Array[] = [];
   bytes = 0;
 
   constructor(declaredBytes: number | undefined) {
-    // Only for bodies large enough for the copy to pay; allocUnsafe leaves untouched pages unmapped.
-    if (declaredBytes !== undefined && declaredBytes >= PREALLOCATE_FROM)
-      this.#buffer = Buffer.allocUnsafe(declaredBytes);
+    // Only for bodies large enough for the copy to pay; an unfilled buffer leaves untouched pages unmapped.
+    if (declaredBytes !== undefined && declaredBytes >= PREALLOCATE_FROM) this.#buffer = allocBytes(declaredBytes);
   }
 
-  add(chunk: Buffer): void {
+  add(chunk: Uint8Array): void {
     const buffer = this.#buffer;
-    if (buffer !== undefined && this.bytes + chunk.length <= buffer.length) chunk.copy(buffer, this.bytes);
+    if (buffer !== undefined && this.bytes + chunk.length <= buffer.length) buffer.set(chunk, this.bytes);
     else {
       // More than declared (the client checks the framing; this only keeps the bytes straight).
       if (buffer !== undefined) {
@@ -184,13 +187,13 @@ class Collected {
   }
 
   /** The bytes, once; what is held here is dropped. */
-  take(): Buffer {
+  take(): Uint8Array {
     const buffer = this.#buffer;
     const parts = this.#parts;
     this.#buffer = undefined;
     this.#parts = [];
     if (buffer !== undefined) return buffer.length === this.bytes ? buffer : buffer.subarray(0, this.bytes);
-    return parts.length === 1 ? parts[0]! : Buffer.concat(parts, this.bytes);
+    return parts.length === 1 ? parts[0]! : concatBytes(parts, this.bytes);
   }
 }
 
@@ -200,7 +203,7 @@ const PREALLOCATE_FROM = 256 * 1024;
  * Stops reading a body we are done with. undici's bodies report a destroy as an error, which must find
  * a listener: one nobody hears would crash the host.
  */
-export function destroyQuietly(body: Readable): void {
+export function destroyQuietly(body: HttpBody): void {
   body.on('error', ignore);
   body.destroy();
 }
@@ -208,8 +211,12 @@ export function destroyQuietly(body: Readable): void {
 const ignore = (): void => {};
 
 /** The whole body as text, within `limit` decompressed bytes. */
-export async function readText(body: Readable, contentEncoding: string | undefined, limit: number): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const chunk of bodyChunks(body, contentEncoding, limit)) parts.push(chunk);
-  return Buffer.concat(parts).toString('utf8');
+export async function readText(body: HttpBody, contentEncoding: string | undefined, limit: number): Promise<string> {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of bodyChunks(body, contentEncoding, limit)) {
+    parts.push(chunk);
+    total += chunk.length;
+  }
+  return utf8(concatBytes(parts, total));
 }

@@ -1,5 +1,4 @@
 // One HTTP exchange with the retry policy (connection failures and 5xx, for what is safe to re-send) and the auth seam.
-import type { Readable } from 'node:stream';
 import type { AuthProvider } from '@mcpc/jsonrpc';
 import type { AbortLink } from './abort.js';
 import { destroyQuietly, followBody } from './body.js';
@@ -13,7 +12,7 @@ import {
   UnauthorizedError,
 } from './errors.js';
 import type { BackoffOptions } from './backoff.js';
-import type { HttpClient, HttpMethod, HttpResponse } from './types.js';
+import type { HttpBody, HttpClient, HttpMethod, HttpResponse } from './types.js';
 
 /** Where and how patiently to send: the part of a transport's options an exchange needs. */
 export interface ExchangeSettings {
@@ -157,13 +156,13 @@ const DISCARD_LIMIT = 64 * 1024;
  * 64 KiB is read off (so the connection can be reused), past that the body is destroyed.
  */
 export function discard(response: HttpResponse): Promise<void> {
-  const body = response.body as Readable & { dump?: (options: { limit: number }) => Promise<void> };
+  const body = response.body as HttpBody & { dump?: (options: { limit: number }) => Promise<void> };
   // undici's bodies have their own, cheaper way of doing exactly this.
   if (typeof body.dump === 'function') return body.dump({ limit: DISCARD_LIMIT }).catch(() => {});
   return drain(body);
 }
 
-function drain(body: Readable): Promise<void> {
+function drain(body: HttpBody): Promise<void> {
   if (body.readableEnded || body.destroyed) return Promise.resolve();
   return new Promise<void>((resolve) => {
     let read = 0;

@@ -4,6 +4,7 @@ export type {
   HeadersOption,
   HttpClient,
   HttpClientChoice,
+  HttpBody,
   HttpClientOptions,
   HttpHeaders,
   HttpMethod,
@@ -14,6 +15,7 @@ export type {
 export { proxyConfigured, proxiesFrom, type Proxies, type Proxy, type Environment } from './proxy.js';
 export { exchange, discard, header, type Exchange, type ExchangeSettings } from './exchange.js';
 export { bodyChunks, readText, readPlainText, isIdentityEncoding, destroyQuietly, ACCEPT_ENCODING } from './body.js';
+export { utf8Length } from './bytes.js';
 export { readSse, readSseBody, isAcceptableEventId, type SseEvent, type SseHandlers } from './sse.js';
 export { Sends, type Send } from './sends.js';
 export { Abort, linkTo, type AbortLink } from './abort.js';

@@ -1,5 +1,5 @@
 // An SSE parser over body bytes: lines found in the bytes, decoded once each, one event's memory bounded.
-import { StringDecoder } from 'node:string_decoder';
+import { allocBytes, bytesEqual, concatBytes, utf8, utf8Length, Utf8Stream } from './bytes.js';
 import { ResponseTooLargeError } from './errors.js';
 
 export interface SseEvent {
@@ -25,8 +25,8 @@ const SPACE = 32;
 const COLON = 58;
 const MAX_EVENT_ID_LENGTH = 256;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const EVENT_MESSAGE = Buffer.from('event: message');
-const EVENT_MESSAGE_TIGHT = Buffer.from('event:message');
+const EVENT_MESSAGE = new TextEncoder().encode('event: message');
+const EVENT_MESSAGE_TIGHT = new TextEncoder().encode('event:message');
 /**
  * An unfinished line past this many bytes is decoded as its chunks arrive, and its bytes let go: a
  * 16 MiB event is then held once, as text, rather than as bytes and again as their concatenation.
@@ -46,7 +46,7 @@ export function isAcceptableEventId(id: string): boolean {
 /**
  * The event stream format (WHATWG HTML §9.2) read straight from the body's bytes. Line ends are found
  * in the bytes (each byte looked at once), and each line is decoded once, whole, so a character split
- * across chunks needs no streaming decoder and a small event costs one `toString` per line. A line
+ * across chunks needs no streaming decoder and a small event costs one decode per line. A line
  * still unfinished at the end of a chunk is held as bytes; past {@link LONG_LINE_BYTES} it is decoded
  * chunk by chunk instead (a streaming decoder keeps split characters whole) and joined once at its end.
  * At most `maxBufferChars` characters are buffered for the unfinished line and event: past that,
@@ -64,13 +64,13 @@ export class SseParser {
   readonly #max: number;
   readonly #on: SseCallbacks;
   /** The unfinished line, as bytes (short) … */
-  #parts: Buffer[] = [];
+  #parts: Uint8Array[] = [];
   /** … or, once long, as decoded pieces. */
   #pieces: string[] | undefined;
   #piecesChars = 0;
-  #decoder: StringDecoder | undefined;
+  #decoder: Utf8Stream | undefined;
   /** A long line's bytes not decoded yet. */
-  #staged: Buffer | undefined;
+  #staged: Uint8Array | undefined;
   #stagedBytes = 0;
   /** Bytes of the unfinished line, either way. */
   #pendingBytes = 0;
@@ -92,18 +92,18 @@ export class SseParser {
   }
 
   /** Parses the next chunk of the body; events complete in it are reported before it returns. */
-  feed(chunk: Buffer): void {
+  feed(chunk: Uint8Array): void {
     if (this.overflow !== undefined || chunk.length === 0) return;
     let pos = 0;
     if (this.#atStart) {
-      if (this.#pendingBytes + chunk.length < 3 && isBomPrefix(Buffer.concat([...this.#parts, chunk]))) {
+      if (this.#pendingBytes + chunk.length < 3 && isBomPrefix(concatBytes([...this.#parts, chunk], this.#pendingBytes + chunk.length))) {
         this.#parts.push(chunk);
         this.#pendingBytes += chunk.length;
         return;
       }
       this.#atStart = false;
       if (this.#parts.length > 0) {
-        chunk = Buffer.concat([...this.#parts, chunk]);
+        chunk = concatBytes([...this.#parts, chunk], this.#pendingBytes + chunk.length);
         this.#parts = [];
         this.#pendingBytes = 0;
       }
@@ -137,7 +137,7 @@ export class SseParser {
   }
 
   /** A whole line, `buffer[start, end)`. */
-  #line(buffer: Buffer, start: number, end: number): void {
+  #line(buffer: Uint8Array, start: number, end: number): void {
     if (start === end) return this.#dispatch();
     const first = buffer[start];
     if (first === COLON) return; // a comment
@@ -149,20 +149,16 @@ export class SseParser {
       buffer[start + 4] === COLON
     ) {
       const from = start + 5 < end && buffer[start + 5] === SPACE ? start + 6 : start + 5;
-      return this.#addData(buffer.toString('utf8', from, end), end - from);
+      return this.#addData(utf8(buffer, from, end), end - from);
     }
     if (
       first === 0x65 && // event: message, the type nearly every event names: no string made for it
-      (end - start === 14 ? EVENT_MESSAGE : end - start === 13 ? EVENT_MESSAGE_TIGHT : undefined)?.compare(
-        buffer,
-        start,
-        end,
-      ) === 0
+      (bytesEqual(EVENT_MESSAGE, buffer, start, end) || bytesEqual(EVENT_MESSAGE_TIGHT, buffer, start, end))
     ) {
       this.#event = 'message';
       return;
     }
-    this.#field(buffer.toString('utf8', start, end));
+    this.#field(utf8(buffer, start, end));
   }
 
   /** A line that is not data (or was too long to look at as bytes): field, colon, optional space, value. */
@@ -174,7 +170,7 @@ export class SseParser {
       case '':
         return; // a comment
       case 'data':
-        return this.#addData(value, Buffer.byteLength(value));
+        return this.#addData(value, utf8Length(value));
       case 'event':
         this.#event = value === '' ? undefined : value;
         return;
@@ -218,14 +214,14 @@ export class SseParser {
   }
 
   /** The unfinished tail of a chunk. */
-  #hold(part: Buffer): void {
+  #hold(part: Uint8Array): void {
     this.#pendingBytes += part.length;
     if (this.#pieces !== undefined) return this.#stage(part);
     this.#parts.push(part);
     if (this.#pendingBytes <= LONG_LINE_BYTES) return;
     // Long: from now on decoded as it comes, so its bytes are not held alongside its text.
-    this.#decoder = new StringDecoder('utf8');
-    this.#staged = Buffer.allocUnsafeSlow(STAGE_BYTES);
+    this.#decoder = new Utf8Stream();
+    this.#staged = allocBytes(STAGE_BYTES);
     this.#pieces = [];
     this.#piecesChars = 0;
     for (const p of this.#parts) this.#stage(p);
@@ -237,11 +233,11 @@ export class SseParser {
    * chunks die young, and the text is a few large pieces (decoding each 64 KiB chunk on its own
    * made hundreds of small strings, which the young generation copies about: 40% more memory).
    */
-  #stage(part: Buffer): void {
+  #stage(part: Uint8Array): void {
     const staged = this.#staged!;
     for (let at = 0; at < part.length;) {
       const n = Math.min(part.length - at, staged.length - this.#stagedBytes);
-      part.copy(staged, this.#stagedBytes, at, at + n);
+      staged.set(part.subarray(at, at + n), this.#stagedBytes);
       this.#stagedBytes += n;
       at += n;
       if (this.#stagedBytes === staged.length) this.#flushStage();
@@ -256,13 +252,13 @@ export class SseParser {
   }
 
   /** The unfinished line ends at `buffer[start, end)`. */
-  #finishLine(buffer: Buffer, start: number, end: number): void {
+  #finishLine(buffer: Uint8Array, start: number, end: number): void {
     const pieces = this.#pieces;
     const lineBytes = this.#pendingBytes + (end - start);
     this.#pendingBytes = 0;
     if (pieces === undefined) {
       this.#parts.push(buffer.subarray(start, end));
-      const line = Buffer.concat(this.#parts, lineBytes);
+      const line = concatBytes(this.#parts, lineBytes);
       this.#parts = [];
       return this.#line(line, 0, line.length);
     }
@@ -289,7 +285,7 @@ export class SseParser {
     let pending = this.#pieces !== undefined ? this.#piecesChars + this.#stagedBytes : this.#pendingBytes;
     if (pending + this.#data.length <= this.#max) return;
     // Bytes outnumber characters beyond ASCII: count the characters before refusing.
-    if (this.#pieces === undefined) pending = Buffer.concat(this.#parts).toString('utf8').length;
+    if (this.#pieces === undefined) pending = utf8(concatBytes(this.#parts, this.#pendingBytes)).length;
     else {
       this.#flushStage();
       pending = this.#piecesChars;
@@ -304,5 +300,5 @@ export class SseParser {
   }
 }
 
-const isBomPrefix = (bytes: Buffer): boolean =>
+const isBomPrefix = (bytes: Uint8Array): boolean =>
   (bytes.length < 1 || bytes[0] === 0xef) && (bytes.length < 2 || bytes[1] === 0xbb);

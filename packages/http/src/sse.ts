@@ -1,7 +1,7 @@
 // Server-sent events read from a body or from byte chunks, each event bounded, ids checked before they are echoed.
-import type { Readable } from 'node:stream';
 import { bodyChunks, destroyQuietly, followBody, isIdentityEncoding } from './body.js';
 import { SseParser, type SseCallbacks } from './sse-parser.js';
+import type { HttpBody } from './types.js';
 
 export { isAcceptableEventId, type SseEvent } from './sse-parser.js';
 
@@ -16,7 +16,7 @@ export interface SseHandlers extends SseCallbacks {
  * ResponseTooLargeError.
  */
 export async function readSse(
-  chunks: AsyncIterable<Buffer>,
+  chunks: AsyncIterable<Uint8Array>,
   maxBufferChars: number,
   handlers: SseHandlers,
 ): Promise<void> {
@@ -36,7 +36,7 @@ export async function readSse(
  * end, or an event outgrows the bound.
  */
 export function readSseBody(
-  body: Readable,
+  body: HttpBody,
   contentEncoding: string | undefined,
   maxBufferChars: number,
   handlers: SseHandlers,

@@ -1,5 +1,4 @@
 // The shapes every HTTP client here shares: a request, a response, the client, the choice between them.
-import type { Readable } from 'node:stream';
 import type { AbortLink } from './abort.js';
 
 export type HttpMethod = 'POST' | 'GET' | 'DELETE';
@@ -7,12 +6,36 @@ export type HttpMethod = 'POST' | 'GET' | 'DELETE';
 /** Response headers, names in lower case (a repeated header as an array). */
 export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
+/**
+ * A response body, by the shape the readers here use: its chunks as events or by async iteration, and
+ * `destroy` to stop it. A Node `Readable` has this shape; the `fetch` client gives one over a
+ * `ReadableStream`, so nothing here needs Node's streams.
+ */
+export interface HttpBody extends AsyncIterable<Uint8Array> {
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  once(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'end' | 'close', listener: () => void): unknown;
+  off(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  off(event: 'error', listener: (error: Error) => void): unknown;
+  off(event: 'end' | 'close', listener: () => void): unknown;
+  destroy(error?: Error): unknown;
+  /** True once the body was read to its end. */
+  readonly readableEnded: boolean;
+  /** True once the body was destroyed. */
+  readonly destroyed: boolean;
+}
+
 /** A response as every HTTP client here delivers it. */
 export interface HttpResponse {
   readonly statusCode: number;
   readonly headers: HttpHeaders;
-  /** The body's bytes as they came (still compressed, if they were): read it, or `discard` it. */
-  readonly body: Readable;
+  /**
+   * The body's bytes as they came (still compressed, if they were and the client does not decode: `fetch`
+   * does, and says so by leaving `content-encoding` out of the headers): read it, or `discard` it.
+   */
+  readonly body: HttpBody;
 }
 
 export interface HttpRequest {

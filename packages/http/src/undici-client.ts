@@ -2,6 +2,7 @@
 import type * as Undici from 'undici';
 import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
+import { destroyQuietly } from './body.js';
 import { HttpErrorCode } from './codes.js';
 import { CONTROL_CONNECTIONS } from './pools.js';
 import { NodeHttpTimeoutError } from './timeouts.js';
@@ -120,7 +121,7 @@ function bounded(pending: Promise<HttpResponse>, r: HttpRequest, ms: number | un
     pending.then(
       (response) => {
         if (settle()) resolve(response);
-        else response.body.on('error', () => {}).destroy(); // undici's body errors on destroy
+        else destroyQuietly(response.body); // undici's body errors on destroy
       },
       (error: unknown) => {
         if (settle()) reject(error);

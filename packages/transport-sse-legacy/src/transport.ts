@@ -16,6 +16,7 @@ import {
   untilAborted,
   type ExchangeSettings,
   type HttpClient,
+  utf8Length,
 } from '@mcpc/http';
 import {
   ConnectionClosedError,
@@ -280,10 +281,10 @@ export class SseTransport implements Transport {
       const waiter = this.#answers.take(message.id);
       // A replayed initialize is the transport's own business, not the engine's.
       if (typeof message.id === 'string' && message.id.startsWith('mcpc-session-renewal-')) return waiter?.resolve();
-      if (this.#state === 'open') this.#sink?.message(message, { byteLength: Buffer.byteLength(data) });
+      if (this.#state === 'open') this.#sink?.message(message, { byteLength: utf8Length(data) });
       return waiter?.resolve();
     }
-    if (this.#state === 'open') this.#sink?.message(message, { byteLength: Buffer.byteLength(data) });
+    if (this.#state === 'open') this.#sink?.message(message, { byteLength: utf8Length(data) });
   }
 
   // ── sending ─────────────────────────────────────────────────────────────────────────────────────

@@ -1,6 +1,5 @@
 // The life of a request's SSE response stream: closed once its answer is in, and bounded when idle.
-import type { Readable } from 'node:stream';
-import { destroyQuietly } from '@mcpc/http';
+import { destroyQuietly, type HttpBody } from '@mcpc/http';
 import { StreamableHttpErrorCode } from './codes.js';
 
 /**
@@ -31,10 +30,10 @@ export class StreamIdleError extends Error {
  */
 export class AnswerStream {
   readonly #idleMs: number;
-  #body: Readable | undefined;
+  #body: HttpBody | undefined;
   #timer: NodeJS.Timeout | undefined;
   /** The stream the idle timer watches. */
-  #timerBody: Readable | undefined;
+  #timerBody: HttpBody | undefined;
   #answered = false;
   /** Chunks read since (and including) the one that carried the answer. */
   #chunksSinceAnswer = 0;
@@ -44,7 +43,7 @@ export class AnswerStream {
   }
 
   /** A stream of this request begins (the POST's, or a resumed one). */
-  follow(body: Readable): void {
+  follow(body: HttpBody): void {
     this.#body = body;
     if (!this.#answered) this.#armIdle();
   }

@@ -8,6 +8,7 @@ import {
   readText,
   ResponseTooLargeError,
   type HttpResponse,
+  utf8Length,
 } from '@mcpc/http';
 import { decodeMessage, type JsonRpcMessage, type JsonRpcProtocolError } from '@mcpc/jsonrpc';
 
@@ -60,7 +61,7 @@ export async function readJsonMessage(response: HttpResponse, limit: number, on:
     ));
   } else {
     text = await readText(response.body, encoding, limit);
-    bytes = Buffer.byteLength(text);
+    bytes = utf8Length(text);
   }
   if (text.trim() === '') return;
   deliver(text, bytes, on);
@@ -86,7 +87,7 @@ export function readEventStream(
     onWarning: on.warning,
     onEvent: (event) => {
       if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
-      deliver(event.data, event.bytes ?? Buffer.byteLength(event.data), on);
+      deliver(event.data, event.bytes ?? utf8Length(event.data), on);
     },
   });
 }

@@ -1,5 +1,5 @@
 // The scope a server's own 401 challenge names, asked before `mcpc login` authorizes: the spec's first choice of scope.
-import { createHttpClient } from '@mcpc/http';
+import { createHttpClient, destroyQuietly } from '@mcpc/http';
 import { parseWwwAuthenticate } from '@mcpc/oauth';
 import type { CliContext } from '../context.js';
 
@@ -41,7 +41,7 @@ export async function challengedScope(
       bodyTimeout: PROBE_MS,
     });
     // Not read (an SSE answer could stay open); destroyed quietly, as undici's body errors on destroy.
-    response.body.on('error', () => {}).destroy();
+    destroyQuietly(response.body);
     if (response.statusCode !== 401) return undefined;
     const raw = response.headers['www-authenticate'];
     const header = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];

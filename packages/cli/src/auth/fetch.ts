@@ -1,5 +1,5 @@
 // OAuth's requests through the proxy the environment names, as the transport's go: Node 20's global fetch ignores HTTP(S)_PROXY.
-import { bodyChunks, createHttpClient, header, proxyConfigured, type HttpClient } from '@mcpc/http';
+import { bodyChunks, createHttpClient, discard, header, proxyConfigured, type HttpClient } from '@mcpc/http';
 import type { FetchFunction } from '@mcpc/oauth';
 import type { CliContext } from '../context.js';
 
@@ -55,10 +55,10 @@ export function proxiedFetch(ctx: Pick<CliContext, 'env'>): { fetch: FetchFuncti
       for (const one of Array.isArray(value) ? value : [value]) out.append(name, one);
     }
     if (NULL_BODY.has(response.statusCode)) {
-      response.body.resume();
+      await discard(response);
       return new Response(null, { status: response.statusCode, headers: out });
     }
-    const chunks: Buffer[] = [];
+    const chunks: Uint8Array[] = [];
     for await (const chunk of bodyChunks(response.body, encoding, MAX_BODY_BYTES)) chunks.push(chunk);
     return new Response(Buffer.concat(chunks), { status: response.statusCode, headers: out });
   };
