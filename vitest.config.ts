@@ -8,6 +8,11 @@ const src = (pkg: string): string => fileURLToPath(new URL(`./packages/${pkg}/sr
 export default defineConfig({
   resolve: {
     alias: {
+      // @mcpc/http's platform clients (package.json "imports"): Node's, from the sources.
+      '#http-clients': fileURLToPath(new URL('./packages/http/src/clients-node.ts', import.meta.url)),
+      '#decompress': fileURLToPath(new URL('./packages/http/src/decompress-node.ts', import.meta.url)),
+      // @mcpc/client's Node-only parts (package.json "imports"), from the sources.
+      '#platform': fileURLToPath(new URL('./packages/client/src/platform-node.ts', import.meta.url)),
       '@mcpc/http/errors': fileURLToPath(new URL('./packages/http/src/errors-entry.ts', import.meta.url)),
       '@mcpc/http': src('http'),
       '@mcpc/transport-sse-legacy': src('transport-sse-legacy'),

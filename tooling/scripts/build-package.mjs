@@ -25,6 +25,18 @@ const entryPoints = Object.entries(pkg.exports ?? {})
     return join('src', `${match[1]}.ts`);
   });
 if (entryPoints.length === 0) throw new Error(`${pkg.name}: no entry points in its exports map`);
+// Each target of a subpath import (`#name`, one per condition: a platform's own module) is an entry point
+// too, and the import stays an import: the runtime, or the user's bundler, picks the target.
+const subpathImports = Object.keys(pkg.imports ?? {});
+for (const [name, targets] of Object.entries(pkg.imports ?? {})) {
+  for (const [condition, file] of Object.entries(typeof targets === 'string' ? { default: targets } : targets)) {
+    if (condition === 'types') continue;
+    const match = /^\.\/dist\/(.+)\.js$/.exec(file);
+    if (match === null) throw new Error(`${pkg.name}: imports["${name}"] must point at ./dist/<name>.js`);
+    const source = join('src', `${match[1]}.ts`);
+    if (!entryPoints.includes(source)) entryPoints.push(source);
+  }
+}
 // An executable (`bin`) is built the same way, but is no export: importing it would run it.
 for (const file of Object.values(typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : (pkg.bin ?? {}))) {
   const match = /^\.\/dist\/(.+)\.js$/.exec(file);
@@ -54,6 +66,7 @@ await build({
   target: 'node20',
   // Dependencies, peers and Node's built-ins are imported, never inlined.
   packages: 'external',
+  external: subpathImports,
   chunkNames: 'chunks/[name]-[hash]',
   // Readable output: no minification, the sources' own names; no source maps are published.
   minify: false,

@@ -216,6 +216,15 @@ export function checkArchitecture({ table = readTable(), packages = workspacePac
         } else if (specifier.startsWith('.')) {
           if (!resolve(dirname(file), specifier).startsWith(dist + sep))
             problems.push(`${where}: '${specifier}' reaches outside dist/`);
+        } else if (specifier.startsWith('#')) {
+          // A subpath import: the package's own module per runtime, which its "imports" map must name.
+          const targets = manifest.imports?.[specifier];
+          if (targets === undefined)
+            problems.push(`${where}: imports '${specifier}', which ${name}'s package.json "imports" does not map`);
+          else
+            for (const target of Object.values(typeof targets === 'string' ? { default: targets } : targets))
+              if (!existsSync(join(dir, target)))
+                problems.push(`${name}: imports["${specifier}"] names ${target}, which the build did not make`);
         } else if (isBuiltin(specifier)) {
           // Node's built-ins: allowed here; the client's root entry is checked on its own below.
         } else if (specifier.startsWith('@mcpc/')) {
@@ -279,10 +288,33 @@ export function nodeOnlyInEntry(entry = join(root, 'packages', 'client', 'dist',
   return { files: [...seen].map((f) => relative(root, f)), found };
 }
 
+/** The conditions a browser's or a Worker's bundler resolves a package's "imports" with. */
+const WEB_CONDITIONS = ['browser', 'workerd', 'worker', 'default'];
+
+/**
+ * The same check on every module a package's "imports" map gives a browser or a Worker (its `browser`,
+ * `workerd`, `worker` and `default` targets): what a web bundle of the HTTP path loads must be Node-free
+ * too (tooling/runtimes/test/web.test.ts runs such bundles).
+ */
+export function nodeOnlyInWebTargets() {
+  const found = [];
+  for (const { dir, manifest } of workspacePackages()) {
+    for (const targets of Object.values(manifest.imports ?? {})) {
+      const map = typeof targets === 'string' ? { default: targets } : targets;
+      for (const condition of WEB_CONDITIONS) {
+        const target = map[condition];
+        if (target === undefined || !existsSync(join(dir, target))) continue;
+        found.push(...nodeOnlyInEntry(join(dir, target)).found);
+      }
+    }
+  }
+  return [...new Set(found)];
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--arrows') {
   console.log(arrows());
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const problems = [...checkArchitecture(), ...nodeOnlyInEntry().found];
+  const problems = [...checkArchitecture(), ...nodeOnlyInEntry().found, ...nodeOnlyInWebTargets()];
   for (const problem of problems) console.error(`✖ ${problem}`);
   console.log(problems.length === 0 ? 'the packages match ARCHITECTURE.md' : `${problems.length} violations`);
   process.exit(problems.length === 0 ? 0 : 1);

@@ -61,9 +61,9 @@ export function serversFromConfig(document: unknown): ServerConfig[] {
 
 /** Reads a server definition file (JSON) into server configs; see {@link serversFromConfig}. */
 export async function readServerConfigFile(path: string | URL): Promise<ServerConfig[]> {
-  // Loaded on demand, so the package's entry point imports no Node-only module.
-  const { readFile } = await import('node:fs/promises');
-  const text = await readFile(path, 'utf8');
+  // Loaded on demand from this runtime's platform module: the entry point imports no Node-only module, and
+  // a browser's bundle takes none (`#platform` is platform-web.ts there).
+  const text = await (await import('#platform')).readTextFile(path);
   let document: unknown;
   try {
     document = JSON.parse(text);

@@ -53,8 +53,11 @@ export function withEra(
 
 async function loadStdio() {
   try {
-    return await import('@mcpc/transport-stdio');
+    return await (await import('#platform')).loadStdioPackage();
   } catch (error) {
+    // A browser or a Worker (platform-web.ts): not a missing package, a runtime without processes.
+    if ((error as { code?: unknown } | null)?.code === 'MCPC_NOT_IN_THIS_RUNTIME')
+      throw new TransportUnavailableError(STDIO_PACKAGE, (error as Error).message, error);
     throw new TransportUnavailableError(
       STDIO_PACKAGE,
       `connecting to a stdio server needs ${STDIO_PACKAGE}, which could not be loaded; install it next to @mcpc/client (npm install ${STDIO_PACKAGE})`,

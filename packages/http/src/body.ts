@@ -1,37 +1,10 @@
 // Response bodies: incremental decompression within a cap, plain reads, quiet discards — on any HttpBody.
-import type { Readable } from 'node:stream';
-import type * as Zlib from 'node:zlib';
-import type { BrotliDecompress, Gunzip, Inflate } from 'node:zlib';
 import { allocBytes, concatBytes, utf8 } from './bytes.js';
 import { ResponseTooLargeError } from './errors.js';
 import type { HttpBody } from './types.js';
 
 /** What we accept; the server may compress with any of them. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
-
-/**
- * Node's zlib, loaded the first time a body comes compressed: only Node's own clients hand one over
- * (`fetch` decodes bodies itself), so a browser or a Worker never loads it.
- */
-let zlib: typeof Zlib | undefined;
-
-function decompressorFor(encoding: string): Gunzip | Inflate | BrotliDecompress | undefined {
-  const { constants, createBrotliDecompress, createGunzip, createInflate } = zlib!;
-  switch (encoding) {
-    case 'gzip':
-    case 'x-gzip':
-      return createGunzip({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH });
-    case 'deflate':
-      return createInflate({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH });
-    case 'br':
-      return createBrotliDecompress({
-        flush: constants.BROTLI_OPERATION_FLUSH,
-        finishFlush: constants.BROTLI_OPERATION_FLUSH,
-      });
-    default:
-      return undefined;
-  }
-}
 
 /**
  * The body's bytes as they arrive, decompressed incrementally. With `limit`, reading stops as soon as
@@ -45,25 +18,10 @@ export async function* bodyChunks(
   limit: number | undefined,
 ): AsyncGenerator<Uint8Array> {
   const encodings = codings(contentEncoding);
-  let source: AsyncIterable<Uint8Array> = body;
-  const stages: (Gunzip | Inflate | BrotliDecompress)[] = [];
-  if (encodings.length > 0) zlib ??= await import('node:zlib');
-  // Encodings are listed in the order they were applied; undo them in reverse.
-  for (const encoding of encodings.reverse()) {
-    const stage = decompressorFor(encoding);
-    if (stage === undefined) throw new TypeError(`unsupported Content-Encoding "${encoding.slice(0, 40)}"`);
-    stages.push(stage);
-  }
-  if (stages.length > 0) {
-    // Compressed bodies come from Node's clients only: a Readable, piped through the stages.
-    let upstream = body as unknown as Readable;
-    for (const stage of stages) {
-      upstream.on('error', (e) => stage.destroy(e));
-      upstream.pipe(stage);
-      upstream = stage;
-    }
-    source = upstream as AsyncIterable<Uint8Array>;
-  }
+  // The decoder is loaded the first time a body comes coded: only Node's own clients hand one over
+  // (fetch decodes its own), so a browser or a Worker never loads node:zlib.
+  const decoding = encodings.length > 0 ? (await import('#decompress')).decode(body, encodings) : undefined;
+  const source: AsyncIterable<Uint8Array> = decoding?.chunks ?? body;
   let total = 0;
   try {
     for await (const chunk of source) {
@@ -73,7 +31,7 @@ export async function* bodyChunks(
     }
   } finally {
     // Stops reading (and decompressing) at once when the consumer leaves early, for whatever reason.
-    for (const stage of stages) stage.destroy();
+    decoding?.stop();
     destroyQuietly(body);
   }
 }

@@ -3,7 +3,7 @@
 // `TransportErrorCode`; these are the ones only HTTP plumbing meets.
 
 export const HttpErrorCode = Object.freeze({
-  /** `HttpClientUnavailableError`: undici is needed and not installed. */
+  /** `HttpClientUnavailableError`: the HTTP client asked for cannot run here (undici not installed, no `node:http`). */
   HttpClientUnavailable: 'MCPC_HTTP_CLIENT_UNAVAILABLE',
   /** `ProxyConfigError`: a proxy variable names no usable proxy. */
   ProxyConfigInvalid: 'MCPC_PROXY_CONFIG_INVALID',

@@ -48,18 +48,18 @@ export class UnauthorizedError extends HttpError {
 }
 
 /**
- * The HTTP client the transport needs is not installed: undici, asked for with `httpClient: 'undici'`,
- * or needed for an `https:` proxy (Node's own client here speaks plain HTTP to a proxy).
+ * The HTTP client the transport needs cannot run here: undici, asked for with `httpClient: 'undici'` or
+ * needed for an `https:` proxy (Node's own client here speaks plain HTTP to a proxy), is not installed;
+ * or `'node'` / `'undici'` was asked for where there is no `node:http` (a browser, a Worker).
  */
 export class HttpClientUnavailableError extends TransportError {
   static {
     brand(this, 'HttpClientUnavailableError');
   }
 
-  constructor(why: string) {
-    super(`${why}, but undici is not installed: install it next to this package (npm install undici)`, {
-      code: HttpErrorCode.HttpClientUnavailable,
-    });
+  /** `missing`: what is not there (undici, by default). */
+  constructor(why: string, missing = 'undici is not installed: install it next to this package (npm install undici)') {
+    super(`${why}, but ${missing}`, { code: HttpErrorCode.HttpClientUnavailable });
   }
 }
 

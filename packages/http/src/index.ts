@@ -1,6 +1,7 @@
 // @mcpc/http: the HTTP plumbing of mcpc's HTTP transports, for any transport built on HTTP.
 export { createHttpClient, defaultHttpClient } from './http-client.js';
 export type {
+  FetchFunction,
   HeadersOption,
   HttpClient,
   HttpClientChoice,

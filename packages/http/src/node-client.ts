@@ -7,7 +7,7 @@ import type { AbortLink } from './abort.js';
 import { HttpErrorCode } from './codes.js';
 import { CONTROL_CONNECTIONS } from './pools.js';
 import type { Proxies } from './proxy.js';
-import { NodeHttpTimeoutError } from './timeouts.js';
+import { ClientTimeoutError } from './timeouts.js';
 import { tunnellingAgent } from './tunnel.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './types.js';
 
@@ -109,7 +109,7 @@ class NodeHttpClient implements HttpClient {
         req.destroy();
       };
       const headersTimer = setTimeout(
-        () => end(new NodeHttpTimeoutError(HttpErrorCode.HeadersTimeout, r.headersTimeout)),
+        () => end(new ClientTimeoutError(HttpErrorCode.HeadersTimeout, r.headersTimeout)),
         r.headersTimeout,
       );
       if (r.abort !== undefined) abortOnLink(req, r.abort, end);
@@ -152,7 +152,7 @@ class NodeHttpClient implements HttpClient {
     if (!socket.connecting) return; // A kept-alive socket, already connected.
     const ready = secure ? 'secureConnect' : 'connect';
     const timer = setTimeout(
-      () => end(new NodeHttpTimeoutError(HttpErrorCode.ConnectTimeout, this.#connectTimeout)),
+      () => end(new ClientTimeoutError(HttpErrorCode.ConnectTimeout, this.#connectTimeout)),
       this.#connectTimeout,
     );
     const done = (): void => {
@@ -191,7 +191,7 @@ function watchBody(res: IncomingMessage, ms: number): void {
   if (ms === 0) return;
   // Destroyed with the error (its reader hears it); the socket goes with it, reporting nothing itself.
   const onIdle = (): void => {
-    res.destroy(new NodeHttpTimeoutError(HttpErrorCode.BodyTimeout, ms));
+    res.destroy(new ClientTimeoutError(HttpErrorCode.BodyTimeout, ms));
   };
   socket.on('timeout', onIdle);
   res.once('close', () => socket.off('timeout', onIdle));

@@ -96,7 +96,10 @@ export class SseParser {
     if (this.overflow !== undefined || chunk.length === 0) return;
     let pos = 0;
     if (this.#atStart) {
-      if (this.#pendingBytes + chunk.length < 3 && isBomPrefix(concatBytes([...this.#parts, chunk], this.#pendingBytes + chunk.length))) {
+      if (
+        this.#pendingBytes + chunk.length < 3 &&
+        isBomPrefix(concatBytes([...this.#parts, chunk], this.#pendingBytes + chunk.length))
+      ) {
         this.#parts.push(chunk);
         this.#pendingBytes += chunk.length;
         return;

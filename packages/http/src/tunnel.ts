@@ -8,7 +8,7 @@ import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'n
 import { HttpErrorCode } from './codes.js';
 import { ProxyConnectError } from './errors.js';
 import type { Proxies } from './proxy.js';
-import { NodeHttpTimeoutError } from './timeouts.js';
+import { ClientTimeoutError } from './timeouts.js';
 
 type Created = (error: Error | null, socket?: Socket) => void;
 
@@ -87,7 +87,7 @@ function tunnel(
     created(error);
   };
   opening.add(fail);
-  const timer = setTimeout(() => fail(new NodeHttpTimeoutError(HttpErrorCode.ConnectTimeout, timeoutMs)), timeoutMs);
+  const timer = setTimeout(() => fail(new ClientTimeoutError(HttpErrorCode.ConnectTimeout, timeoutMs)), timeoutMs);
   connect.once('error', fail);
   connect.once('response', (res: IncomingMessage) => {
     // Any answer but a tunnel (a proxy that does not CONNECT answers as to a plain request).

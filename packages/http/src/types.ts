@@ -68,6 +68,12 @@ export interface HttpRequest {
   readonly control?: boolean;
 }
 
+/**
+ * A `fetch`: the global one, or your own (a Worker's service binding, an instrumented fetch, a test
+ * double). Called as `fetch(url, init)`, with `init.signal` always set.
+ */
+export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
+
 /** Sends HTTP requests; see {@link createHttpClient}. */
 export interface HttpClient {
   request(request: HttpRequest): Promise<HttpResponse>;
@@ -77,13 +83,16 @@ export interface HttpClient {
 
 /**
  * Which HTTP client carries the requests:
- * - `'auto'` (default): undici when it is installed, else Node's `node:http`/`node:https`;
+ * - `'auto'` (default): undici when it is installed, else Node's `node:http`/`node:https`; `fetch` where
+ *   there is no `node:http` (a browser, a Worker) and on Bun (whose `node:http` is built on its fetch);
  * - `'undici'`: undici, which must be installed (`HttpClientUnavailableError` otherwise);
- * - `'node'`: `node:http`/`node:https`, even when undici is installed.
+ * - `'node'`: `node:http`/`node:https`, even when undici is installed;
+ * - `'fetch'`: WHATWG `fetch` — the global one, or the `fetch` option.
  *
- * A `dispatcher` is always used through undici's API. Proxy variables are honoured by both.
+ * A `dispatcher` is always used through undici's API. Proxy variables are honoured by undici and Node's
+ * client; with `fetch` the runtime decides.
  */
-export type HttpClientChoice = 'auto' | 'undici' | 'node';
+export type HttpClientChoice = 'auto' | 'undici' | 'node' | 'fetch';
 
 /**
  * An undici `Dispatcher` (an `Agent` with TLS options, a `ProxyAgent`, one composed with interceptors),
@@ -96,8 +105,14 @@ export interface UndiciDispatcher {
 }
 
 export interface HttpClientOptions {
+  /** `'fetch'` when `fetch` is given, else `'auto'`. */
   readonly choice?: HttpClientChoice;
   readonly dispatcher?: UndiciDispatcher | undefined;
+  /**
+   * The `fetch` to send with (implies `choice: 'fetch'`): a Worker's service binding, an instrumented
+   * fetch, a test double. Called as `fetch(url, init)`.
+   */
+  readonly fetch?: FetchFunction | undefined;
   /** Milliseconds to establish a connection, with the client's own connections (10 000). */
   readonly connectTimeout?: number;
   /**

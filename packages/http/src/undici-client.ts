@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
 import { destroyQuietly } from './body.js';
 import { HttpErrorCode } from './codes.js';
 import { CONTROL_CONNECTIONS } from './pools.js';
-import { NodeHttpTimeoutError } from './timeouts.js';
+import { ClientTimeoutError } from './timeouts.js';
 import type { HttpClient, HttpRequest, HttpResponse, UndiciDispatcher } from './types.js';
 
 /**
@@ -114,7 +114,7 @@ function bounded(pending: Promise<HttpResponse>, r: HttpRequest, ms: number | un
       ms === undefined
         ? undefined
         : setTimeout(() => {
-            if (settle()) reject(new NodeHttpTimeoutError(HttpErrorCode.HeadersTimeout, ms));
+            if (settle()) reject(new ClientTimeoutError(HttpErrorCode.HeadersTimeout, ms));
           }, ms);
     if (r.signal.aborted) return onAbort();
     r.signal.addEventListener('abort', onAbort, { once: true });

@@ -48,7 +48,8 @@ export class Deadlines<T extends Timed> {
     if (lane === undefined) this.#lanes.set(ms, (lane = new Set()));
     lane.add(entry);
     entry.timerSlot = lane as Set<Timed>;
-    if (this.#laned++ === 0) this.#timer?.ref();
+    // A timer is an object with ref/unref on Node, Deno and Bun, and a number in browsers and Workers.
+    if (this.#laned++ === 0) this.#timer?.ref?.();
     this.#arm(entry.timerDeadline, now);
   }
 
@@ -110,7 +111,7 @@ export class Deadlines<T extends Timed> {
   };
 
   #unrefWhenIdle(): void {
-    if (this.#laned === 0) this.#timer?.unref();
+    if (this.#laned === 0) this.#timer?.unref?.();
   }
 
   #dropEmptyLanes(): void {

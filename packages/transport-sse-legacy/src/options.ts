@@ -5,6 +5,7 @@ import {
   DEFAULT_MAX_CONCURRENT_REPLIES,
   DEFAULT_MAX_QUEUED_REPLIES,
   type BackoffOptions,
+  type FetchFunction,
   type HeadersOption,
   type HttpClientChoice,
   type UndiciDispatcher,
@@ -14,8 +15,10 @@ export interface SseTransportOptions {
   /** The SSE endpoint (GET), e.g. `https://example.com/sse`. */
   readonly url: string | URL;
   readonly headers?: HeadersOption;
-  /** Which HTTP client carries the requests (`'auto'`: undici when installed, else `node:http`); as in `@mcpc/transport-streamable-http`. */
+  /** Which HTTP client carries the requests (`'auto'`: undici when installed, else `node:http`, else `fetch`); as in `@mcpc/transport-streamable-http`. */
   readonly httpClient?: HttpClientChoice;
+  /** The `fetch` to send with; implies `httpClient: 'fetch'`. */
+  readonly fetch?: FetchFunction;
   /**
    * An undici dispatcher (needs undici). Never closed when yours. Default: the transport's own
    * connections; with undici, an `EnvHttpProxyAgent` when HTTP_PROXY / HTTPS_PROXY is set.

@@ -81,8 +81,9 @@ export class SseTransport implements Transport {
     };
     this.#logger = options.logger ?? warningsToConsole;
     this.#http = createHttpClient({
-      choice: options.httpClient ?? 'auto',
+      ...(options.httpClient !== undefined && { choice: options.httpClient }),
       dispatcher: options.dispatcher,
+      fetch: options.fetch,
       connectTimeout: this.#options.connectTimeout,
       maxConnections: this.#options.maxConnections,
     });
@@ -368,7 +369,8 @@ export class SseTransport implements Transport {
       this.#pingOutstanding = id;
       this.#post({ jsonrpc: '2.0', id, method: 'ping' }, this.#closing.signal, false, undefined).catch(() => {});
     }, every);
-    this.#pingTimer.unref();
+    // An object with unref on Node, Deno and Bun; a number in browsers and Workers.
+    this.#pingTimer.unref?.();
   }
 
   // ── plumbing ────────────────────────────────────────────────────────────────────────────────────

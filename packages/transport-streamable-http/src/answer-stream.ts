@@ -79,8 +79,10 @@ export class AnswerStream {
   #armIdle(): void {
     const body = this.#body;
     if (this.#idleMs <= 0 || body === undefined) return;
-    // The same stream's timer is restarted in place: one timer per stream, not one per event.
-    if (this.#timer !== undefined && this.#timerBody === body) return void this.#timer.refresh();
+    // The same stream's timer is restarted in place where timers can be (Node, Deno, Bun: one timer per
+    // stream, not one per event); in browsers and Workers a timer is a number, made anew.
+    const timer = this.#timer as { refresh?: () => unknown } | undefined;
+    if (timer?.refresh !== undefined && this.#timerBody === body) return void timer.refresh();
     clearTimeout(this.#timer);
     this.#timerBody = body;
     const ms = this.#idleMs;

@@ -4,6 +4,7 @@ import {
   DEFAULT_MAX_CONCURRENT_REPLIES,
   DEFAULT_MAX_QUEUED_REPLIES,
   type BackoffOptions,
+  type FetchFunction,
   type HeadersOption,
   type HttpClientChoice,
   type UndiciDispatcher,
@@ -16,10 +17,14 @@ export interface StreamableHttpTransportOptions {
   readonly headers?: HeadersOption;
   /**
    * Which HTTP client carries the requests (`'auto'`): undici when it is installed, else Node's
-   * `node:http`/`node:https`; `'undici'` requires it, `'node'` never uses it. Same behaviour either way
-   * (limits, timeouts, retries, errors, proxy variables); `dispatcher` needs undici.
+   * `node:http`/`node:https`, and WHATWG `fetch` where there is no `node:http` (a browser, a Worker) and
+   * on Bun; `'undici'` requires it, `'node'` never uses it, `'fetch'` always does. The same behaviour each
+   * way (limits, timeouts, retries, errors); proxy variables are read by undici and Node's client (with
+   * fetch, the runtime decides); `dispatcher` needs undici. `'fetch'` by default when `fetch` is given.
    */
   readonly httpClient?: HttpClientChoice;
+  /** The `fetch` to send with (a Worker's service binding, an instrumented fetch); implies `httpClient: 'fetch'`. */
+  readonly fetch?: FetchFunction;
   /**
    * An undici dispatcher for every request: your own `Agent` (TLS options, a custom CA), a `ProxyAgent`,
    * or one composed with interceptors. Never closed by the transport. Without it the transport makes its

@@ -23,7 +23,6 @@ import {
   type AbortLink,
   type HttpResponse,
 } from '@mcpc/http';
-import { createHash } from 'node:crypto';
 import { Answers } from './answers.js';
 import { SessionExpiredError } from './errors.js';
 import { Listener } from './listener.js';
@@ -68,8 +67,9 @@ export class StreamableHttpTransport implements Transport {
     this.#options = resolveOptions(options);
     this.#logger = options.logger ?? warningsToConsole;
     const http = createHttpClient({
-      choice: options.httpClient ?? 'auto',
+      ...(options.httpClient !== undefined && { choice: options.httpClient }),
       dispatcher: options.dispatcher,
+      fetch: options.fetch,
       connectTimeout: this.#options.connectTimeout,
       maxConnections: this.#options.maxConnections,
     });
@@ -171,7 +171,7 @@ export class StreamableHttpTransport implements Transport {
         if (name.toLowerCase() === 'authorization') value = v;
       }
     }
-    return value === undefined ? undefined : createHash('sha256').update(value).digest('base64url');
+    return value === undefined ? undefined : sha256Base64url(value);
   }
 
   // ── requests ────────────────────────────────────────────────────────────────────────────────────
@@ -305,3 +305,11 @@ export class StreamableHttpTransport implements Transport {
 }
 
 const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** SHA-256 of `text` (UTF-8), base64url, with the Web Crypto every runtime has (Node's `crypto` module is Node's). */
+async function sha256Base64url(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  let binary = '';
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}

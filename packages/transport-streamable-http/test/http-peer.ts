@@ -93,7 +93,7 @@ export function recordingLogger(): Logger & { lines: string[] } {
 }
 
 /** The transport's two HTTP clients, which must behave the same. */
-export const HTTP_CLIENTS = ['undici', 'node'] as const;
+export const HTTP_CLIENTS = ['undici', 'node', 'fetch'] as const;
 export type HttpClientUnderTest = (typeof HTTP_CLIENTS)[number];
 let underTest: HttpClientUnderTest = 'undici';
 

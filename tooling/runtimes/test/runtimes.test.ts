@@ -1,6 +1,9 @@
-// The libraries in each runtime: the smoke script under Deno and Bun (pinned, fetched from the npm registry
-// through npx) gives what it gives under the Node running the suite.
+// The libraries in each runtime where processes exist: the smoke script under Deno and Bun (pinned, fetched
+// from the npm registry through npx) gives what it gives under the Node running the suite, fetch client included.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type Fixture } from '../../fixtures/http/spawn.mjs';
@@ -15,7 +18,8 @@ const BUN = 'bun@1.4.5';
 interface Smoke {
   stdio: Record<string, unknown>;
   http: Record<string, unknown>;
-  schema: boolean[];
+  httpFetch: Record<string, unknown>;
+  schema: boolean[][];
 }
 
 /** Runs a command to its end (bounded), with its stdout and stderr. */
@@ -23,11 +27,13 @@ function run(
   command: string,
   args: string[],
   timeoutMs: number,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      cwd: options.cwd ?? fileURLToPath(new URL('..', import.meta.url)),
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.env !== undefined && { env: options.env }),
     });
     let out = '';
     let err = '';
@@ -54,32 +60,71 @@ async function smoke(command: string, args: string[]): Promise<Smoke> {
   return JSON.parse(line) as Smoke;
 }
 
+const CLI = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
+
+/** The mcpc commands every runtime runs, each one's exit code and output kept (a home and a directory of their own). */
+async function cli(command: string, args: string[]): Promise<string[]> {
+  const home = mkdtempSync(join(tmpdir(), 'mcpc-runtime-'));
+  try {
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1' };
+    const stdioServer = `${process.execPath} ${EVERYTHING} stdio`;
+    const outputs: string[] = [];
+    for (const line of [
+      ['--version'],
+      [fixture.url, 'tools', '--json'],
+      [fixture.url, 'call', 'get-sum', 'a=2', 'b=40'],
+      ['--stdio', stdioServer, 'call', 'echo', 'message=hi'],
+    ]) {
+      const { code, out, err } = await run(command, [...args, CLI, ...line], 240_000, { cwd: home, env });
+      outputs.push(`${code}\n${out}${code === 0 ? '' : err}`);
+    }
+    return outputs;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
 let fixture: Fixture;
 let reference: Smoke;
+let referenceCli: string[];
 
 beforeAll(async () => {
   fixture = await startFixture('everything.mjs', ['streamableHttp']);
   reference = await smoke(process.execPath, []);
-}, 60_000);
+  referenceCli = await cli(process.execPath, []);
+}, 120_000);
 afterAll(() => fixture?.stop());
 
 describe('the same smoke run in every runtime', () => {
-  it(`Node ${process.versions.node}: stdio and Streamable HTTP work, the schema verdicts are right`, () => {
+  it(`Node ${process.versions.node}: stdio and Streamable HTTP (its own client and fetch) work, the schema verdicts are right`, () => {
     expect(reference.stdio).toMatchObject({ transport: 'stdio', echo: 'Echo: hello from a runtime' });
     expect(reference.http).toMatchObject({ transport: 'streamable-http', echo: 'Echo: hello from a runtime' });
+    expect(reference.httpFetch).toEqual(reference.http);
     expect(reference.stdio.sum).toContain('42');
-    expect(reference.schema).toEqual([true, false, false]);
+    expect(reference.schema).toEqual([
+      [true, false, false],
+      [true, false, true],
+      [true, true],
+    ]);
   });
 
-  it.each([
+  it(`the mcpc CLI on Node ${process.versions.node}: version, tools, a call over HTTP and over stdio`, () => {
+    expect(referenceCli.map((o) => o.split('\n')[0])).toEqual(['0', '0', '0', '0']);
+    expect(referenceCli[2]).toContain('The sum of 2 and 40 is 42.');
+    expect(referenceCli[3]).toContain('Echo: hi');
+  });
+
+  describe.each([
     [DENO, ['-y', DENO, 'run', '--allow-all', '--quiet']],
     // Before: "could not reach …: this.#pick(r).request is not a function" over HTTP (Bun's undici shim).
     [BUN, ['-y', BUN]],
-  ])(
-    '%s gives what Node gives',
-    async (_name, args) => {
+  ])('%s', (_name, args) => {
+    it('the smoke run gives what Node gives', async () => {
       expect(await smoke('npx', args)).toEqual(reference);
-    },
-    300_000,
-  );
+    }, 300_000);
+
+    it('the mcpc CLI prints what it prints on Node', async () => {
+      expect(await cli('npx', args)).toEqual(referenceCli);
+    }, 300_000);
+  });
 });

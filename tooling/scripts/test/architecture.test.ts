@@ -11,6 +11,7 @@ import {
   checkArchitecture,
   nodeGlobalsOf,
   nodeOnlyInEntry,
+  nodeOnlyInWebTargets,
   readTable,
   specifiersOf,
   workspacePackages,
@@ -70,6 +71,15 @@ describe('the packages', () => {
     const { files, found } = nodeOnlyInEntry() as { files: string[]; found: string[] };
     expect(files).toContain(join('packages', 'client', 'dist', 'index.js'));
     expect(found).toEqual([]);
+  });
+
+  it('the modules the packages\' "imports" maps give a browser or a Worker load nothing Node-only', () => {
+    expect(nodeOnlyInWebTargets()).toEqual([]);
+    // And the check sees what it must: the Node targets do load Node's modules.
+    const http = join(root, 'packages', 'http', 'dist');
+    expect((nodeOnlyInEntry(join(http, 'decompress-node.js')) as { found: string[] }).found.join('\n')).toContain(
+      "imports 'node:zlib'",
+    );
   });
 });
 

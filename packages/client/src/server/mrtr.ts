@@ -1,4 +1,5 @@
 // Multi-round-trip requests: answering `input_required` rounds, within bounds on rounds, requests and state.
+import { neverAborted } from './never-signal.js';
 import {
   AbortError,
   ErrorCode,
@@ -98,7 +99,6 @@ export interface RoundContext {
 
 type MrtrMethod = InputRequiredContinuation['method'];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const NEVER = new AbortController().signal;
 
 /**
  * A first round the caller already sent (with `firstRoundTimeout`) and whose answer was `input_required`,
@@ -305,7 +305,7 @@ async function fulfilAll(
       stop('malformed', `input request "${escapeForLog(key, 64)}" is not a { method, params } request`, kept, false);
     }
     const method = entry.method as string;
-    const context: RequestContext = { id: key, method, signal: signal ?? NEVER };
+    const context: RequestContext = { id: key, method, signal: signal ?? neverAborted() };
     let answer: unknown;
     try {
       answer = await fulfil(ctx, method, entry.params as JsonRpcParams | undefined, context);

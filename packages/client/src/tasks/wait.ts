@@ -1,4 +1,5 @@
 // Driving a task to its end: polling at the server's pace within bounds, answering its input, the TTL backstop.
+import { neverAborted } from '../server/never-signal.js';
 import {
   AbortError,
   ErrorReply,
@@ -44,8 +45,6 @@ export interface WaitContext {
   /** Counts a 2025-11-25 task's input requests while its `tasks/result` is open (absent: not counted). */
   readonly inputRounds?: TaskInputRounds;
 }
-
-const NEVER = new AbortController().signal;
 
 /**
  * Waits for a task to end and hands back its final state. Polls `tasks/get` at the server's
@@ -255,7 +254,7 @@ async function answerInputs(
       break;
     }
     const { method, params } = entry as { method: string; params?: Record<string, unknown> };
-    const context: RequestContext = { id: key, method, signal: signal ?? NEVER };
+    const context: RequestContext = { id: key, method, signal: signal ?? neverAborted() };
     try {
       if (host === undefined) throw UNSUPPORTED;
       const answer = await unlessAborted(

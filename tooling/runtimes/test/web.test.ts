@@ -1,0 +1,149 @@
+// The libraries where only web APIs exist: web-smoke.mjs bundled as a browser's and a Worker's bundler would
+// (the `browser` / `workerd` conditions), checked to hold no Node module and no undici, then run in Debian's
+// Chromium (a page on 127.0.0.1) and in workerd (miniflare), against server-everything over Streamable HTTP.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixture, type Fixture } from '../../fixtures/http/spawn.mjs';
+
+const HERE = fileURLToPath(new URL('..', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** What a bundle must not hold: Node's modules, undici, the stdio transport, the Node-only modules of ours. */
+const NODE_ONLY =
+  /(^|\/)node:|\/undici\/|transport-stdio|node-client|undici-client|clients-node|decompress-node|platform-node|pattern-worker/;
+
+interface WebSmoke {
+  http: Record<string, unknown>;
+  stdio: { error?: { name?: string; code?: string; message?: string } };
+  schema: boolean[][];
+}
+
+/** web-smoke.mjs bundled for a platform, with the inputs the bundler took. */
+async function bundle(
+  conditions: string[],
+  entry: string,
+): Promise<{ code: string; inputs: string[]; externals: string[] }> {
+  const result = await build({
+    stdin: { contents: entry, resolveDir: HERE, sourcefile: 'entry.mjs', loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    // The packages' own tsconfig points the @mcpc packages at their sources: a user bundles the built ones.
+    tsconfigRaw: '{}',
+  });
+  const meta: Metafile = result.metafile;
+  const externals = Object.values(meta.inputs).flatMap((i) => i.imports.filter((x) => x.external).map((x) => x.path));
+  return { code: result.outputFiles[0]!.text, inputs: Object.keys(meta.inputs), externals };
+}
+
+let fixture: Fixture;
+let url: string;
+
+beforeAll(async () => {
+  fixture = await startFixture('everything.mjs', ['streamableHttp']);
+  url = fixture.url;
+}, 60_000);
+afterAll(() => fixture?.stop());
+
+/** What every runtime without processes must give (Node gives the same http result: see runtimes.test.ts). */
+function expectWebSmoke(smoke: WebSmoke): void {
+  expect(smoke.http).toMatchObject({
+    protocolVersion: '2025-11-25',
+    transport: 'streamable-http',
+    echo: 'Echo: hello from a runtime',
+    sum: 'The sum of 2 and 40 is 42.',
+  });
+  expect(smoke.http.tools).toBeGreaterThan(5);
+  expect(smoke.stdio.error).toMatchObject({ name: 'TransportUnavailableError', code: 'MCPC_TRANSPORT_UNAVAILABLE' });
+  expect(smoke.stdio.error?.message).toContain('cannot start processes');
+  expect(smoke.schema).toEqual([
+    [true, false, false],
+    [true, false, true],
+    [true, true],
+  ]);
+}
+
+describe('in a browser (Chromium)', () => {
+  let page: { code: string; inputs: string[]; externals: string[] };
+  let server: Server;
+  let origin: string;
+
+  beforeAll(async () => {
+    page = await bundle(['browser'], "import { webSmoke } from './web-smoke.mjs'; globalThis.webSmoke = webSmoke;");
+    server = createServer((req, res) => {
+      if (req.url === '/smoke.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript' });
+        return void res.end(page.code);
+      }
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>mcpc</title><script type="module" src="/smoke.js"></script>');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }, 60_000);
+  afterAll(() => server?.close());
+
+  it("the browser bundle holds no Node module, no undici, no stdio transport (the packages' browser condition)", () => {
+    expect(page.inputs.filter((i) => NODE_ONLY.test(i))).toEqual([]);
+    expect(page.externals).toEqual([]);
+  });
+
+  it('connects over fetch, lists, calls, validates; a stdio server is a typed error', async () => {
+    // Fails (does not skip) without Chromium: the test command installs it.
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM} (the test command installs it)`);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+    });
+    try {
+      const tab = await browser.newPage();
+      const errors: string[] = [];
+      tab.on('pageerror', (e) => errors.push(String(e)));
+      await tab.goto(`${origin}/`);
+      await tab.waitForFunction(() => typeof (globalThis as { webSmoke?: unknown }).webSmoke === 'function');
+      // A page on one origin, the server on another: the server's CORS headers let it read Mcp-Session-Id.
+      const smoke = (await tab.evaluate(
+        (u) => (globalThis as unknown as { webSmoke: (u: string) => Promise<unknown> }).webSmoke(u),
+        url,
+      )) as WebSmoke;
+      expectWebSmoke(smoke);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
+
+describe('in a Worker (workerd, through miniflare)', () => {
+  it('the Worker bundle holds no Node module, and the smoke run gives what the browser gives', async () => {
+    const worker = await bundle(
+      ['workerd', 'worker', 'browser'],
+      `import { webSmoke } from './web-smoke.mjs';
+       export default { async fetch(request) {
+         const target = new URL(request.url).searchParams.get('url');
+         return Response.json(await webSmoke(target));
+       } };`,
+    );
+    expect(worker.inputs.filter((i) => NODE_ONLY.test(i))).toEqual([]);
+    expect(worker.externals).toEqual([]);
+    const mf = new Miniflare({ modules: true, script: worker.code, compatibilityDate: '2026-07-01' });
+    try {
+      const response = await mf.dispatchFetch(`http://worker.invalid/?url=${encodeURIComponent(url)}`);
+      expect(response.status).toBe(200);
+      expectWebSmoke((await response.json()) as WebSmoke);
+    } finally {
+      await mf.dispose();
+    }
+  }, 90_000);
+});
