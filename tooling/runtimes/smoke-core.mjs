@@ -1,6 +1,6 @@
 // What every runtime must do with the built packages, as functions each runtime's entry calls: a server over
 // a config (list, call, close), and schema verdicts. Returns plain JSON, compared across runtimes by the test.
-import { Client, textOf } from '@mcpc/client';
+import { Client, streamableHttp, textOf } from '@mcpc/client';
 import { compile } from '@mcpc/schema-validator';
 
 /** Connects one server, lists and calls, closes; what it saw, or the error as `{ error: { name, code, message } }`. */
@@ -40,4 +40,75 @@ export function schemaVerdicts() {
     const validator = compile(schema);
     return values.map((v) => validator.validate(v).valid);
   });
+}
+
+/** Settles as `promise`, or with `fallback` after `ms`: no step of a scenario can hang the run. */
+const within = (promise, ms, fallback) =>
+  Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve(fallback), ms))]);
+
+/** A failure as JSON: its class and code, which every runtime must agree on. */
+const failure = (error) => ({ name: error?.name, code: error?.code });
+
+/**
+ * The features every runtime must have, against the playground's demo server (Streamable HTTP, MCP
+ * 2026-07-28 and, with `era: 'legacy'`, 2025-11-25): structured output checked strictly, an abort that
+ * cancels a slow call, an elicitation answered, a task-augmented call (2026-07-28), a resource
+ * subscription that receives an update, and a close. Each feature's result, or its error's class and code.
+ */
+export async function scenario(url, era) {
+  const elicited = [];
+  const client = new Client({
+    servers: [streamableHttp({ name: 'demo', url, protocol: era })],
+    extensions: ['io.modelcontextprotocol/tasks'],
+    onElicitation: (request) => {
+      elicited.push(request.message);
+      if (request.message === 'Who are you?')
+        return { action: 'accept', content: { name: 'Ada', age: 36, color: 'blue', subscribe: true } };
+      return { action: 'accept', content: { proceed: true } };
+    },
+  });
+  const out = {};
+  const step = async (name, run) => {
+    try {
+      out[name] = await within(run(), 15_000, 'timed out');
+    } catch (error) {
+      out[name] = failure(error);
+    }
+  };
+  await step('connect', async () => {
+    await client.connect();
+    return { era: client.servers[0].protocolEra, protocolVersion: client.servers[0].protocolVersion };
+  });
+  await step('structured', async () => {
+    const r = await client.callTool('add', { a: 1, b: 2 }, { validateStructuredContent: 'strict' });
+    return r.structuredContent;
+  });
+  await step('abort', async () => {
+    const started = Date.now();
+    const error = await client
+      .callTool('slow-count', { steps: 50, delayMs: 100 }, { signal: AbortSignal.timeout(300) })
+      .then(() => undefined, failure);
+    return { ...error, bounded: Date.now() - started < 3_000 };
+  });
+  await step('elicitation', async () => textOf(await client.callTool('ask-name', {})));
+  if (era !== 'legacy') await step('task', async () => textOf(await client.callTool('long-task', { steps: 2 })));
+  await step('subscription', async () => {
+    const updated = new Promise((resolve) => {
+      const off = client.onNotification((_server, method, params) => {
+        if (method === 'notifications/resources/updated' && params?.uri === 'demo://counter') {
+          off();
+          resolve(true);
+        }
+      });
+    });
+    await client.servers[0].subscribeResource('demo://counter');
+    // The counter ticks every 2 s.
+    return within(updated, 8_000, false);
+  });
+  await step('close', async () => {
+    await client.close();
+    return client.servers[0].state;
+  });
+  out.elicited = elicited;
+  return out;
 }

@@ -1,12 +1,13 @@
 // The smoke run where processes exist (Node, Deno, Bun): stdio and Streamable HTTP (the default client and
-// fetch) against server-everything, and the schema verdicts; prints one JSON line.
-// usage: <runtime> smoke.mjs <node-binary> <server-everything script> <streamable-http url>
+// fetch) against server-everything, the schema verdicts, and the feature scenario against the demo server
+// in both eras; prints one JSON line.
+// usage: <runtime> smoke.mjs <node-binary> <server-everything script> <everything url> <demo url>
 import { stdio, streamableHttp } from '@mcpc/client';
-import { exercise, schemaVerdicts } from './smoke-core.mjs';
+import { exercise, scenario, schemaVerdicts } from './smoke-core.mjs';
 
-const [node, everything, url] = process.argv.slice(2);
-if (node === undefined || everything === undefined || url === undefined) {
-  console.error('usage: smoke.mjs <node-binary> <server-everything script> <streamable-http url>');
+const [node, everything, url, demo] = process.argv.slice(2);
+if (node === undefined || everything === undefined || url === undefined || demo === undefined) {
+  console.error('usage: smoke.mjs <node-binary> <server-everything script> <everything url> <demo url>');
   process.exit(2);
 }
 
@@ -15,5 +16,7 @@ const report = {
   http: await exercise(streamableHttp({ name: 'everything', url })),
   httpFetch: await exercise(streamableHttp({ name: 'everything', url, httpClient: 'fetch' })),
   schema: schemaVerdicts(),
+  modern: await scenario(demo, undefined),
+  legacy: await scenario(demo, 'legacy'),
 };
 console.log(JSON.stringify(report));

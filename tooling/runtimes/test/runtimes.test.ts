@@ -7,11 +7,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type Fixture } from '../../fixtures/http/spawn.mjs';
+import { LEGACY, MODERN } from './expected.js';
 
 const SMOKE = fileURLToPath(new URL('../smoke.mjs', import.meta.url));
 const EVERYTHING = fileURLToPath(
   new URL('../../fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
 );
+const DEMO = fileURLToPath(new URL('../../../apps/playground/demo-server/server.mjs', import.meta.url));
 const DENO = 'deno@2.9.6';
 const BUN = 'bun@1.4.5';
 
@@ -20,6 +22,8 @@ interface Smoke {
   http: Record<string, unknown>;
   httpFetch: Record<string, unknown>;
   schema: boolean[][];
+  modern: Record<string, unknown>;
+  legacy: Record<string, unknown>;
 }
 
 /** Runs a command to its end (bounded), with its stdout and stderr. */
@@ -53,7 +57,11 @@ function run(
 
 async function smoke(command: string, args: string[]): Promise<Smoke> {
   // The first run of a runtime fetches it through npx: minutes on a cold cache.
-  const { code, out, err } = await run(command, [...args, SMOKE, process.execPath, EVERYTHING, fixture.url], 240_000);
+  const { code, out, err } = await run(
+    command,
+    [...args, SMOKE, process.execPath, EVERYTHING, fixture.url, demo.url],
+    240_000,
+  );
   const line = out.trim().split('\n').at(-1) ?? '';
   if (code !== 0 || !line.startsWith('{'))
     throw new Error(`${command} ${args.join(' ')} exited ${code}\n${out}\n${err}`);
@@ -85,15 +93,19 @@ async function cli(command: string, args: string[]): Promise<string[]> {
 }
 
 let fixture: Fixture;
+let demo: Fixture;
 let reference: Smoke;
 let referenceCli: string[];
 
 beforeAll(async () => {
-  fixture = await startFixture('everything.mjs', ['streamableHttp']);
+  [fixture, demo] = await Promise.all([
+    startFixture('everything.mjs', ['streamableHttp']),
+    startFixture(DEMO, ['http']),
+  ]);
   reference = await smoke(process.execPath, []);
   referenceCli = await cli(process.execPath, []);
 }, 120_000);
-afterAll(() => fixture?.stop());
+afterAll(() => Promise.all([fixture?.stop(), demo?.stop()]));
 
 describe('the same smoke run in every runtime', () => {
   it(`Node ${process.versions.node}: stdio and Streamable HTTP (its own client and fetch) work, the schema verdicts are right`, () => {
@@ -106,6 +118,8 @@ describe('the same smoke run in every runtime', () => {
       [true, false, true],
       [true, true],
     ]);
+    expect(reference.modern).toEqual(MODERN);
+    expect(reference.legacy).toEqual(LEGACY);
   });
 
   it(`the mcpc CLI on Node ${process.versions.node}: version, tools, a call over HTTP and over stdio`, () => {

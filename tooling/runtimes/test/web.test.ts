@@ -1,7 +1,7 @@
 // The libraries where only web APIs exist: web-smoke.mjs bundled as a browser's and a Worker's bundler would
 // (the `browser` / `workerd` conditions), checked to hold no Node module and no undici, then run in Debian's
 // Chromium (a page on 127.0.0.1) and in workerd (miniflare), against server-everything over Streamable HTTP.
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +10,11 @@ import { Miniflare } from 'miniflare';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type Fixture } from '../../fixtures/http/spawn.mjs';
+import { LEGACY, MODERN } from './expected.js';
 
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const DEMO = fileURLToPath(new URL('../../../apps/playground/demo-server/server.mjs', import.meta.url));
 
 /** What a bundle must not hold: Node's modules, undici, the stdio transport, the Node-only modules of ours. */
 const NODE_ONLY =
@@ -22,6 +24,8 @@ interface WebSmoke {
   http: Record<string, unknown>;
   stdio: { error?: { name?: string; code?: string; message?: string } };
   schema: boolean[][];
+  modern: Record<string, unknown>;
+  legacy: Record<string, unknown>;
 }
 
 /** web-smoke.mjs bundled for a platform, with the inputs the bundler took. */
@@ -47,13 +51,17 @@ async function bundle(
 }
 
 let fixture: Fixture;
+let demo: Fixture;
 let url: string;
 
 beforeAll(async () => {
-  fixture = await startFixture('everything.mjs', ['streamableHttp']);
+  [fixture, demo] = await Promise.all([
+    startFixture('everything.mjs', ['streamableHttp']),
+    startFixture(DEMO, ['http']),
+  ]);
   url = fixture.url;
 }, 60_000);
-afterAll(() => fixture?.stop());
+afterAll(() => Promise.all([fixture?.stop(), demo?.stop()]));
 
 /** What every runtime without processes must give (Node gives the same http result: see runtimes.test.ts). */
 function expectWebSmoke(smoke: WebSmoke): void {
@@ -71,6 +79,8 @@ function expectWebSmoke(smoke: WebSmoke): void {
     [true, false, true],
     [true, true],
   ]);
+  expect(smoke.modern).toEqual(MODERN);
+  expect(smoke.legacy).toEqual(LEGACY);
 }
 
 describe('in a browser (Chromium)', () => {
@@ -81,6 +91,20 @@ describe('in a browser (Chromium)', () => {
   beforeAll(async () => {
     page = await bundle(['browser'], "import { webSmoke } from './web-smoke.mjs'; globalThis.webSmoke = webSmoke;");
     server = createServer((req, res) => {
+      // The demo server sends no CORS headers: the page reaches it on its own origin, through here.
+      if (req.url?.startsWith('/mcp') === true) {
+        const target = new URL(demo.url);
+        const upstream = httpRequest(
+          { host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        upstream.on('error', () => res.destroy());
+        req.pipe(upstream);
+        return;
+      }
       if (req.url === '/smoke.js') {
         res.writeHead(200, { 'content-type': 'text/javascript' });
         return void res.end(page.code);
@@ -114,15 +138,15 @@ describe('in a browser (Chromium)', () => {
       await tab.waitForFunction(() => typeof (globalThis as { webSmoke?: unknown }).webSmoke === 'function');
       // A page on one origin, the server on another: the server's CORS headers let it read Mcp-Session-Id.
       const smoke = (await tab.evaluate(
-        (u) => (globalThis as unknown as { webSmoke: (u: string) => Promise<unknown> }).webSmoke(u),
-        url,
+        ([u, d]) => (globalThis as unknown as { webSmoke: (u: string, d: string) => Promise<unknown> }).webSmoke(u, d),
+        [url, `${origin}/mcp`] as const,
       )) as WebSmoke;
       expectWebSmoke(smoke);
       expect(errors).toEqual([]);
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('in a Worker (workerd, through miniflare)', () => {
@@ -131,19 +155,21 @@ describe('in a Worker (workerd, through miniflare)', () => {
       ['workerd', 'worker', 'browser'],
       `import { webSmoke } from './web-smoke.mjs';
        export default { async fetch(request) {
-         const target = new URL(request.url).searchParams.get('url');
-         return Response.json(await webSmoke(target));
+         const query = new URL(request.url).searchParams;
+         return Response.json(await webSmoke(query.get('url'), query.get('demo')));
        } };`,
     );
     expect(worker.inputs.filter((i) => NODE_ONLY.test(i))).toEqual([]);
     expect(worker.externals).toEqual([]);
     const mf = new Miniflare({ modules: true, script: worker.code, compatibilityDate: '2026-07-01' });
     try {
-      const response = await mf.dispatchFetch(`http://worker.invalid/?url=${encodeURIComponent(url)}`);
+      const response = await mf.dispatchFetch(
+        `http://worker.invalid/?url=${encodeURIComponent(url)}&demo=${encodeURIComponent(demo.url)}`,
+      );
       expect(response.status).toBe(200);
       expectWebSmoke((await response.json()) as WebSmoke);
     } finally {
       await mf.dispose();
     }
-  }, 90_000);
+  }, 120_000);
 });
