@@ -1,6 +1,7 @@
 // What every runtime must do with the built packages, as functions each runtime's entry calls: a server over
 // a config (list, call, close), and schema verdicts. Returns plain JSON, compared across runtimes by the test.
 import { Client, streamableHttp, textOf } from '@mcpc/client';
+import { OAuthProvider } from '@mcpc/oauth';
 import { compile } from '@mcpc/schema-validator';
 
 /** Connects one server, lists and calls, closes; what it saw, or the error as `{ error: { name, code, message } }`. */
@@ -111,4 +112,36 @@ export async function scenario(url, era) {
   });
   out.elicited = elicited;
   return out;
+}
+
+/**
+ * OAuth's client credentials grant against the demo server's protected endpoint (`/mcp-protected`, its
+ * pre-registered machine client): discovery from the 401, the token, then a call with it.
+ */
+export async function clientCredentials(protectedUrl) {
+  let client;
+  try {
+    const metadata = new URL('/.well-known/oauth-protected-resource/mcp-protected', protectedUrl);
+    const issuer = (await (await fetch(metadata)).json()).authorization_servers[0];
+    client = new Client({
+      servers: [
+        streamableHttp({
+          name: 'protected',
+          url: protectedUrl,
+          auth: new OAuthProvider({
+            serverUrl: protectedUrl,
+            grantType: 'client_credentials',
+            scope: 'mcp',
+            clientInfo: { issuer, clientId: 'playground-demo', clientSecret: 'playground-demo-secret' },
+          }),
+        }),
+      ],
+    });
+    await client.connect();
+    return (await client.callTool('add', { a: 20, b: 22 })).structuredContent;
+  } catch (error) {
+    return { error: { name: error?.name, code: error?.code, message: String(error?.stack ?? error).slice(0, 600) } };
+  } finally {
+    await client?.close();
+  }
 }

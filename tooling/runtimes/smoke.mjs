@@ -1,13 +1,15 @@
 // The smoke run where processes exist (Node, Deno, Bun): stdio and Streamable HTTP (the default client and
-// fetch) against server-everything, the schema verdicts, and the feature scenario against the demo server
-// in both eras; prints one JSON line.
-// usage: <runtime> smoke.mjs <node-binary> <server-everything script> <everything url> <demo url>
+// fetch) against server-everything, the schema verdicts, the feature scenario against the demo server in
+// both eras, and OAuth client credentials on its protected endpoint; prints one JSON line.
+// usage: <runtime> smoke.mjs <node-binary> <server-everything script> <everything url> <demo url> <demo protected url>
 import { stdio, streamableHttp } from '@mcpc/client';
-import { exercise, scenario, schemaVerdicts } from './smoke-core.mjs';
+import { clientCredentials, exercise, scenario, schemaVerdicts } from './smoke-core.mjs';
 
-const [node, everything, url, demo] = process.argv.slice(2);
-if (node === undefined || everything === undefined || url === undefined || demo === undefined) {
-  console.error('usage: smoke.mjs <node-binary> <server-everything script> <everything url> <demo url>');
+const [node, everything, url, demo, protectedUrl] = process.argv.slice(2);
+if ([node, everything, url, demo, protectedUrl].includes(undefined)) {
+  console.error(
+    'usage: smoke.mjs <node-binary> <server-everything script> <everything url> <demo url> <demo protected url>',
+  );
   process.exit(2);
 }
 
@@ -18,5 +20,6 @@ const report = {
   schema: schemaVerdicts(),
   modern: await scenario(demo, undefined),
   legacy: await scenario(demo, 'legacy'),
+  clientCredentials: await clientCredentials(protectedUrl),
 };
 console.log(JSON.stringify(report));

@@ -1,11 +1,15 @@
 // The smoke run where only web APIs exist (a browser page, a Worker): Streamable HTTP over fetch against
-// server-everything, the schema verdicts, and the feature scenario against the demo server in both eras.
+// server-everything, the schema verdicts, the feature scenario against the demo server in both eras, and
+// OAuth client credentials on its protected endpoint.
 // Bundled by the test with the `browser` or `workerd` condition.
 import { stdio, streamableHttp } from '@mcpc/client';
-import { exercise, scenario, schemaVerdicts } from './smoke-core.mjs';
+import { clientCredentials, exercise, scenario, schemaVerdicts } from './smoke-core.mjs';
 
-/** What a runtime without processes gives for server-everything at `url` and the demo server at `demo`. */
-export async function webSmoke(url, demo) {
+/**
+ * What a runtime without processes gives for server-everything at `url`, the demo server at `demo`, and
+ * its OAuth-protected endpoint at `protectedUrl`.
+ */
+export async function webSmoke(url, demo, protectedUrl) {
   return {
     http: await exercise(streamableHttp({ name: 'everything', url })),
     // A stdio server cannot run here: a typed error that says why, not a broken bundle.
@@ -13,5 +17,6 @@ export async function webSmoke(url, demo) {
     schema: schemaVerdicts(),
     modern: await scenario(demo, undefined),
     legacy: await scenario(demo, 'legacy'),
+    clientCredentials: await clientCredentials(protectedUrl),
   };
 }

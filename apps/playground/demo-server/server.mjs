@@ -788,6 +788,18 @@ if (mode === 'stdio') {
   }
   const oauth = flags.oauth ? await import('./oauth.mjs') : undefined;
   const http = createServer(async (req, res) => {
+    // A public MCP server that browsers may use allows any origin (CORS), and exposes what a client reads:
+    // the session id, the protocol version and the OAuth challenge. Credentials are bearer tokens, never cookies.
+    res.setHeader('access-control-allow-origin', '*');
+    res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version, www-authenticate');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+        'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
+        'access-control-max-age': '600',
+      });
+      return void res.end();
+    }
     try {
       const chunks = [];
       for await (const chunk of req) chunks.push(chunk);

@@ -1,11 +1,13 @@
 // BrowserOAuth: the loopback redirect listener and the system browser, for interactive authorization.
-import { spawn } from 'node:child_process';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type * as ChildProcess from 'node:child_process';
+import type * as Http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AbortError, safeLog, warningsToConsole, type Logger } from '@mcpc/jsonrpc';
 import { AuthorizationResponseError, AuthorizationTimeoutError, OAuthConfigError, OAuthError } from './errors.js';
 import type { AuthorizationInteraction, PreparedInteraction } from './interaction.js';
 import { classifyHost } from './discovery/url-policy.js';
+import { nodeModule } from './node-modules.js';
 
 export interface BrowserOAuthOptions {
   /**
@@ -34,10 +36,12 @@ const FAILURE = page('Authorization failed', 'Return to the application for deta
 export function openSystemBrowser(url: URL): Promise<void> {
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return Promise.reject(new OAuthError(`refusing to open a ${url.protocol} URL`));
+  const { spawn } = nodeModule<typeof ChildProcess>('node:child_process', 'opening the system browser');
+  const platform = (globalThis as { process?: { platform?: string } }).process?.platform;
   const [command, args] =
-    process.platform === 'darwin'
+    platform === 'darwin'
       ? ['open', [url.href]]
-      : process.platform === 'win32'
+      : platform === 'win32'
         ? ['rundll32', ['url.dll,FileProtocolHandler', url.href]]
         : ['xdg-open', [url.href]];
   return new Promise((resolve, reject) => {
@@ -136,6 +140,7 @@ export class BrowserOAuth implements AuthorizationInteraction {
       settle?.resolve(target);
     };
 
+    const { createServer } = nodeModule<typeof Http>('node:http', 'the loopback redirect listener');
     const server = createServer(handle);
     server.keepAliveTimeout = 1000;
     await new Promise<void>((resolve, reject) => {

@@ -24,6 +24,7 @@ interface Smoke {
   schema: boolean[][];
   modern: Record<string, unknown>;
   legacy: Record<string, unknown>;
+  clientCredentials: unknown;
 }
 
 /** Runs a command to its end (bounded), with its stdout and stderr. */
@@ -59,7 +60,7 @@ async function smoke(command: string, args: string[]): Promise<Smoke> {
   // The first run of a runtime fetches it through npx: minutes on a cold cache.
   const { code, out, err } = await run(
     command,
-    [...args, SMOKE, process.execPath, EVERYTHING, fixture.url, demo.url],
+    [...args, SMOKE, process.execPath, EVERYTHING, fixture.url, demo.url, demo.url.replace(/\/mcp$/, '/mcp-protected')],
     240_000,
   );
   const line = out.trim().split('\n').at(-1) ?? '';
@@ -100,7 +101,7 @@ let referenceCli: string[];
 beforeAll(async () => {
   [fixture, demo] = await Promise.all([
     startFixture('everything.mjs', ['streamableHttp']),
-    startFixture(DEMO, ['http']),
+    startFixture(DEMO, ['http', '--oauth'], { timeoutMs: 60_000 }),
   ]);
   reference = await smoke(process.execPath, []);
   referenceCli = await cli(process.execPath, []);
@@ -120,6 +121,7 @@ describe('the same smoke run in every runtime', () => {
     ]);
     expect(reference.modern).toEqual(MODERN);
     expect(reference.legacy).toEqual(LEGACY);
+    expect(reference.clientCredentials).toEqual({ sum: 42 });
   });
 
   it(`the mcpc CLI on Node ${process.versions.node}: version, tools, a call over HTTP and over stdio`, () => {

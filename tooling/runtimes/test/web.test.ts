@@ -1,7 +1,7 @@
 // The libraries where only web APIs exist: web-smoke.mjs bundled as a browser's and a Worker's bundler would
 // (the `browser` / `workerd` conditions), checked to hold no Node module and no undici, then run in Debian's
 // Chromium (a page on 127.0.0.1) and in workerd (miniflare), against server-everything over Streamable HTTP.
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ interface WebSmoke {
   schema: boolean[][];
   modern: Record<string, unknown>;
   legacy: Record<string, unknown>;
+  clientCredentials: unknown;
 }
 
 /** web-smoke.mjs bundled for a platform, with the inputs the bundler took. */
@@ -57,7 +58,7 @@ let url: string;
 beforeAll(async () => {
   [fixture, demo] = await Promise.all([
     startFixture('everything.mjs', ['streamableHttp']),
-    startFixture(DEMO, ['http']),
+    startFixture(DEMO, ['http', '--oauth'], { timeoutMs: 60_000 }),
   ]);
   url = fixture.url;
 }, 60_000);
@@ -81,6 +82,7 @@ function expectWebSmoke(smoke: WebSmoke): void {
   ]);
   expect(smoke.modern).toEqual(MODERN);
   expect(smoke.legacy).toEqual(LEGACY);
+  expect(smoke.clientCredentials).toEqual({ sum: 42 });
 }
 
 describe('in a browser (Chromium)', () => {
@@ -91,20 +93,6 @@ describe('in a browser (Chromium)', () => {
   beforeAll(async () => {
     page = await bundle(['browser'], "import { webSmoke } from './web-smoke.mjs'; globalThis.webSmoke = webSmoke;");
     server = createServer((req, res) => {
-      // The demo server sends no CORS headers: the page reaches it on its own origin, through here.
-      if (req.url?.startsWith('/mcp') === true) {
-        const target = new URL(demo.url);
-        const upstream = httpRequest(
-          { host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: req.headers },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-          },
-        );
-        upstream.on('error', () => res.destroy());
-        req.pipe(upstream);
-        return;
-      }
       if (req.url === '/smoke.js') {
         res.writeHead(200, { 'content-type': 'text/javascript' });
         return void res.end(page.code);
@@ -136,10 +124,12 @@ describe('in a browser (Chromium)', () => {
       tab.on('pageerror', (e) => errors.push(String(e)));
       await tab.goto(`${origin}/`);
       await tab.waitForFunction(() => typeof (globalThis as { webSmoke?: unknown }).webSmoke === 'function');
-      // A page on one origin, the server on another: the server's CORS headers let it read Mcp-Session-Id.
+      // A page on one origin, the servers on others: their CORS headers let it read Mcp-Session-Id and the
+      // OAuth challenge, and reach the authorization server's metadata and token endpoint.
       const smoke = (await tab.evaluate(
-        ([u, d]) => (globalThis as unknown as { webSmoke: (u: string, d: string) => Promise<unknown> }).webSmoke(u, d),
-        [url, `${origin}/mcp`] as const,
+        ([u, d, p]) =>
+          (globalThis as unknown as { webSmoke: (...urls: string[]) => Promise<unknown> }).webSmoke(u, d, p),
+        [url, demo.url, demo.url.replace(/\/mcp$/, '/mcp-protected')] as const,
       )) as WebSmoke;
       expectWebSmoke(smoke);
       expect(errors).toEqual([]);
@@ -156,7 +146,7 @@ describe('in a Worker (workerd, through miniflare)', () => {
       `import { webSmoke } from './web-smoke.mjs';
        export default { async fetch(request) {
          const query = new URL(request.url).searchParams;
-         return Response.json(await webSmoke(query.get('url'), query.get('demo')));
+         return Response.json(await webSmoke(query.get('url'), query.get('demo'), query.get('protected')));
        } };`,
     );
     expect(worker.inputs.filter((i) => NODE_ONLY.test(i))).toEqual([]);
@@ -164,7 +154,8 @@ describe('in a Worker (workerd, through miniflare)', () => {
     const mf = new Miniflare({ modules: true, script: worker.code, compatibilityDate: '2026-07-01' });
     try {
       const response = await mf.dispatchFetch(
-        `http://worker.invalid/?url=${encodeURIComponent(url)}&demo=${encodeURIComponent(demo.url)}`,
+        `http://worker.invalid/?url=${encodeURIComponent(url)}&demo=${encodeURIComponent(demo.url)}` +
+          `&protected=${encodeURIComponent(demo.url.replace(/\/mcp$/, '/mcp-protected'))}`,
       );
       expect(response.status).toBe(200);
       expectWebSmoke((await response.json()) as WebSmoke);

@@ -1,5 +1,4 @@
 // DPoP (RFC 9449): the key pair, its thumbprint, the proofs of requests to the MCP server, and nonces per origin.
-import { createHash, randomUUID } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 
 type CryptoKey = oauth.CryptoKey;
@@ -44,9 +43,13 @@ function algorithmOf(key: CryptoKey): DPoPAlgorithm {
   );
 }
 
-/** base64url(SHA-256(token)): a proof's `ath` (RFC 9449 §4.2). */
-export const accessTokenHash = (token: string): string =>
-  createHash('sha256').update(token, 'ascii').digest('base64url');
+/** base64url(SHA-256(token)): a proof's `ath` (RFC 9449 §4.2), with the Web Crypto every runtime has. */
+export async function accessTokenHash(token: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
+  let binary = '';
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
 
 /**
  * A DPoP key (RFC 9449) and the nonces servers handed out. Token requests use oauth4webapi's handle,
@@ -102,8 +105,8 @@ export class DPoPKey {
     return new SignJWT({
       htm: method,
       htu: `${url.origin}${url.pathname}`,
-      ath: accessTokenHash(accessToken),
-      jti: randomUUID(),
+      ath: await accessTokenHash(accessToken),
+      jti: crypto.randomUUID(),
       ...(nonce === undefined ? {} : { nonce }),
     })
       .setProtectedHeader({ alg: this.alg, typ: 'dpop+jwt', jwk: this.#publicJwk })

@@ -1,8 +1,8 @@
 // FileStorage: one JSON file, written atomically with mode 0600, writers in one process serialized.
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import type * as FsPromises from 'node:fs/promises';
+import type * as Path from 'node:path';
 import { OAuthStorageError } from '../errors.js';
+import { nodeModule } from '../node-modules.js';
 import type { OAuthStorage, StoredValue } from './storage.js';
 
 interface FileShape {
@@ -28,6 +28,14 @@ function serialized<T>(path: string, op: () => Promise<T>): Promise<T> {
   return next;
 }
 
+const fs = (): typeof FsPromises => nodeModule('node:fs/promises', 'FileStorage');
+const paths = (): typeof Path => nodeModule('node:path', 'FileStorage');
+
+/** `bytes` random bytes as hex: a temporary file name no other writer picks. */
+function randomHex(bytes: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /**
  * One JSON file holding every record, readable by its owner only (mode 0600, in a directory created
  * 0700). Each write goes to a temporary file in the same directory, is flushed, and is renamed over the
@@ -38,13 +46,13 @@ export class FileStorage implements OAuthStorage {
   readonly path: string;
 
   constructor(path: string) {
-    this.path = resolve(path);
+    this.path = paths().resolve(path);
   }
 
   async #read(): Promise<FileShape> {
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      text = await fs().readFile(this.path, 'utf8');
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ENOENT') return { version: 1, entries: {} };
       throw new OAuthStorageError(`cannot read ${this.path}: ${(error as Error).message}`, { cause: error });
@@ -71,9 +79,10 @@ export class FileStorage implements OAuthStorage {
   }
 
   async #write(data: FileShape): Promise<void> {
-    const dir = dirname(this.path);
+    const { mkdir, open, rename, unlink } = fs();
+    const dir = paths().dirname(this.path);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const tmp = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    const tmp = `${this.path}.${randomHex(8)}.tmp`;
     let handle;
     try {
       handle = await open(tmp, 'wx', 0o600);
