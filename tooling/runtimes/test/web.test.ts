@@ -1,9 +1,10 @@
-// The libraries where only web APIs exist: web-smoke.mjs bundled as a browser's and a Worker's bundler would
+// The libraries where only web APIs exist, and the browser and Worker examples: web-smoke.mjs bundled as a browser's and a Worker's bundler would
 // (the `browser` / `workerd` conditions), checked to hold no Node module and no undici, then run in Debian's
 // Chromium (a page on 127.0.0.1) and in workerd (miniflare), against server-everything over Streamable HTTP.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { Miniflare } from 'miniflare';
@@ -15,6 +16,7 @@ import { LEGACY, MODERN } from './expected.js';
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DEMO = fileURLToPath(new URL('../../../apps/playground/demo-server/server.mjs', import.meta.url));
+const EXAMPLES = fileURLToPath(new URL('../../../apps/examples/', import.meta.url));
 
 /** What a bundle must not hold: Node's modules, undici, the stdio transport, the Node-only modules of ours. */
 const NODE_ONLY =
@@ -29,13 +31,14 @@ interface WebSmoke {
   clientCredentials: unknown;
 }
 
-/** web-smoke.mjs bundled for a platform, with the inputs the bundler took. */
+/** A module bundled for a platform (resolved from `dir`), with the inputs the bundler took. */
 async function bundle(
   conditions: string[],
   entry: string,
+  dir = HERE,
 ): Promise<{ code: string; inputs: string[]; externals: string[] }> {
   const result = await build({
-    stdin: { contents: entry, resolveDir: HERE, sourcefile: 'entry.mjs', loader: 'js' },
+    stdin: { contents: entry, resolveDir: dir, sourcefile: 'entry.mjs', loader: 'js' },
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -163,4 +166,71 @@ describe('in a Worker (workerd, through miniflare)', () => {
       await mf.dispose();
     }
   }, 120_000);
+});
+
+describe('the examples', () => {
+  it('apps/examples/browser/app.mjs: a page that connects, lists, calls, and answers a question in a form', async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM} (the test command installs it)`);
+    const app = await bundle(['browser'], "import './app.mjs';", join(EXAMPLES, 'browser'));
+    expect(app.inputs.filter((i) => NODE_ONLY.test(i))).toEqual([]);
+    const html = readFileSync(join(EXAMPLES, 'browser', 'index.html'));
+    const pages = createServer((req, res) => {
+      if (req.url === '/dist/app.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript' });
+        return void res.end(app.code);
+      }
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(html);
+    });
+    await new Promise<void>((r) => pages.listen(0, '127.0.0.1', r));
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+    });
+    try {
+      const tab = await browser.newPage();
+      await tab.goto(`http://127.0.0.1:${(pages.address() as AddressInfo).port}/`);
+      await tab.fill('#url', demo.url);
+      await tab.click('#connect button');
+      await tab.waitForSelector('button[data-tool="ask-name"]', { timeout: 15_000 });
+      expect(await tab.textContent('#status')).toMatch(/^Connected to .+ \(MCP 2026-07-28\)\.$/);
+      await tab.click('button[data-tool="ask-name"]');
+      await tab.waitForSelector('#question form input[name="name"]', { timeout: 15_000 });
+      expect(await tab.textContent('#question form strong')).toBe('Who are you?');
+      await tab.fill('#question form input[name="name"]', 'Ada');
+      await tab.click('#question form button');
+      await tab.waitForFunction(() => document.querySelector('#result')?.textContent?.startsWith('Hello') === true);
+      expect(await tab.textContent('#result')).toMatch(/^Hello, Ada/);
+    } finally {
+      await browser.close();
+      pages.close();
+    }
+  }, 60_000);
+
+  it("apps/examples/worker/worker.mjs: a Worker calls the remote server's tool per request", async () => {
+    const worker = await bundle(
+      ['workerd', 'worker', 'browser'],
+      "export { default } from './worker.mjs';",
+      join(EXAMPLES, 'worker'),
+    );
+    expect(worker.inputs.filter((i) => NODE_ONLY.test(i))).toEqual([]);
+    const mf = new Miniflare({
+      modules: true,
+      script: worker.code,
+      compatibilityDate: '2026-07-01',
+      bindings: { MCP_URL: demo.url },
+    });
+    try {
+      for (const [a, b] of [
+        [2, 40],
+        [1, 1],
+      ]) {
+        const response = await mf.dispatchFetch(`http://worker.invalid/?a=${a}&b=${b}`);
+        expect(await response.json()).toEqual({ result: { sum: a + b }, isError: false });
+      }
+    } finally {
+      await mf.dispose();
+    }
+  }, 60_000);
 });

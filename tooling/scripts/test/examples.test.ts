@@ -142,6 +142,9 @@ const EXAMPLES: Record<string, Entry> = {
   },
   // Against oidc-provider and a protected MCP server, which that test starts and stops.
   'packages/oauth/examples/browser-login.mjs': { runBy: 'packages/oauth/test/readme.test.ts' },
+  // A page and a Worker: run in Chromium and workerd with the other web runs.
+  'apps/examples/browser/app.mjs': { runBy: 'tooling/runtimes/test/web.test.ts' },
+  'apps/examples/worker/worker.mjs': { runBy: 'tooling/runtimes/test/web.test.ts' },
 };
 
 /**
@@ -240,9 +243,11 @@ describe('the examples', () => {
   for (const [file, entry] of Object.entries(EXAMPLES)) {
     if ('runBy' in entry) {
       it(`${file} is run by ${entry.runBy}`, () => {
-        expect(readFileSync(join(root, entry.runBy), 'utf8')).toContain(
-          `examples/${file.slice(file.lastIndexOf('/') + 1)}`,
-        );
+        const runner = readFileSync(join(root, entry.runBy), 'utf8');
+        expect(
+          runner.includes(file) || runner.includes(`examples/${file.slice(file.lastIndexOf('/') + 1)}`),
+          `${entry.runBy} names ${file}`,
+        ).toBe(true);
       });
     } else {
       it(
