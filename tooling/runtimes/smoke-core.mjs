@@ -36,6 +36,12 @@ export function schemaVerdicts() {
     ],
     [{ type: 'string', pattern: '^[a-z]+(-[a-z]+)*$' }, ['kebab-case', 'Not-Kebab', 'x'.repeat(10_000)]],
     [{ type: 'string', format: 'email' }, ['a@example.com', 'not an email']],
+    // Past the fast engines: the backtracking matcher, on counted steps (a worker thread before, none here).
+    [
+      { type: 'string', pattern: '^(\\w+)(?:,\\s?\\1)*$' },
+      ['ab, ab,ab', 'a,b', Array.from({ length: 5_000 }, () => 'word').join(',')],
+    ],
+    [{ type: 'string', pattern: '(?<=(a))(b+)+\\1' }, ['abba', 'abbb']],
   ];
   return checks.map(([schema, values]) => {
     const validator = compile(schema);

@@ -56,7 +56,7 @@ async function loadStdio() {
     return await (await import('#platform')).loadStdioPackage();
   } catch (error) {
     // A browser or a Worker (platform-web.ts): not a missing package, a runtime without processes.
-    if ((error as { code?: unknown } | null)?.code === 'MCPC_NOT_IN_THIS_RUNTIME')
+    if ((error as { notInThisRuntime?: unknown } | null)?.notInThisRuntime === true)
       throw new TransportUnavailableError(STDIO_PACKAGE, (error as Error).message, error);
     throw new TransportUnavailableError(
       STDIO_PACKAGE,

@@ -11,7 +11,7 @@ export const SchemaErrorCode = Object.freeze({
   UnsupportedVocabulary: 'MCPC_SCHEMA_UNSUPPORTED_VOCABULARY',
   /** `SchemaError`: a `$ref` cycle that never reaches the instance. */
   RefCycle: 'MCPC_SCHEMA_REF_CYCLE',
-  /** `SchemaError`: a pattern whose matching cannot be bounded. */
+  /** `SchemaError`: a pattern whose matching cannot be bounded. No longer raised (every pattern runs on counted steps); kept for code that checks it. */
   PatternUnbounded: 'MCPC_SCHEMA_PATTERN_UNBOUNDED',
   /** `UnsupportedDialectError`. */
   UnsupportedDialect: 'MCPC_SCHEMA_UNSUPPORTED_DIALECT',

@@ -144,9 +144,9 @@ export class EvaluationLimitError extends ValidationError {
 
 /**
  * Thrown by `validateOrThrow` when a `pattern` or `patternProperties` check could not answer: `reason`
- * says why (`'timeout'`: past `patternBudgetMs`; `'budget'`: past `validationBudgetMs`; `'overflow'`:
- * the pattern overflowed V8's backtracking stack; `'too-costly'`: a lookaround pattern past its bound,
- * not run; `'unavailable'`: no worker thread). The value could not be validated, which says nothing
+ * says why (`'timeout'`: past `patternBudgetMs`, counted in steps; `'budget'`: past `validationBudgetMs`;
+ * `'overflow'`: the match needed more backtracking memory than a check may use, or overflowed V8's stack;
+ * `'too-costly'`: a pattern past its bound the bounded matchers cannot read). The value could not be validated, which says nothing
  * about it. A `ValidationError` (`validate` and `isValid` report the same as a failed result).
  */
 export class PatternCheckError extends ValidationError {

@@ -17,4 +17,4 @@ export {
   PatternCheckError,
 } from './errors.js';
 export { SchemaErrorCode } from './codes.js';
-export { stopPatternWorker } from './pattern-worker.js';
+export { stopPatternWorker } from './pattern.js';

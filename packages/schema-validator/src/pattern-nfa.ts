@@ -47,7 +47,7 @@ type NfaNode =
   | { readonly op: typeof MATCH };
 
 /** Does the code point belong to the leaf? Backed by V8's own RegExp for the leaf's source. */
-interface CharTest {
+export interface CharTest {
   readonly ascii: Uint8Array;
   readonly re: RegExp;
   readonly wide: Map<number, boolean>;
@@ -68,7 +68,7 @@ export class NfaUnsupported extends Error {}
  */
 export class NfaDeadline extends Error {}
 
-function charTest(raw: string): CharTest {
+export function charTest(raw: string): CharTest {
   const re = new RegExp(`^(?:${raw})$`, 'u');
   const ascii = new Uint8Array(128);
   for (let c = 0; c < 128; c++) ascii[c] = re.test(String.fromCharCode(c)) ? 1 : 0;
@@ -76,7 +76,7 @@ function charTest(raw: string): CharTest {
 }
 
 /** A literal character (no flags: no case folding) is itself and nothing else; no RegExp needed. */
-function literalTest(value: number): CharTest {
+export function literalTest(value: number): CharTest {
   const ascii = new Uint8Array(128);
   if (value < 128) ascii[value] = 1;
   // Answers for every other code point: `wide` is consulted first and holds the one that matches.
@@ -85,7 +85,7 @@ function literalTest(value: number): CharTest {
 
 const NOTHING = /(?!)/u;
 
-function matches(t: CharTest, cp: number): boolean {
+export function matches(t: CharTest, cp: number): boolean {
   if (cp < 128) return t.ascii[cp] === 1;
   let hit = t.wide.get(cp);
   if (hit === undefined) {
@@ -96,7 +96,7 @@ function matches(t: CharTest, cp: number): boolean {
 }
 
 /** `\w` without the `i` flag, which is what `\b` looks at in `u` mode. */
-function isWordChar(cp: number): boolean {
+export function isWordChar(cp: number): boolean {
   return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x30 && cp <= 0x39) || cp === 0x5f;
 }
 

@@ -1,26 +1,24 @@
 // `pattern` and `patternProperties`: ECMA-262 regular expressions with the `u` flag, as JSON Schema
-// 2020-12 §6.4 asks, compiled once per pattern (and shared between compiles), bounded in time.
+// 2020-12 §6.4 asks, compiled once per pattern (and shared between compiles), bounded by counted work.
 //
 // Which engine runs a check is decided per string, cheapest first:
-// 1. V8's own RegExp on the calling thread, when the static bound of `pattern-analysis.ts` proves the
-//    match cheap for a string of that length;
-// 2. the linear-time matcher of `pattern-nfa.ts` on the calling thread, under the deadline (every
-//    pattern without backreferences that expands to an automaton of bounded size);
-// 3. otherwise (backreferences, huge expansions) V8's RegExp on a worker thread under the deadline —
-//    only for patterns without lookarounds, because V8 cannot always interrupt a match inside nested
-//    lookarounds and a worker that cannot be stopped would outlive the validation. A lookaround pattern
-//    past its static bound that the linear matcher cannot take is not run at all.
-// A pattern no engine can bound (exponential backtracking that the linear matcher cannot run) is refused
-// at compile time. A check that cannot finish fails the whole validation (it never counts as a match or
-// a non-match), and so does running out of the validation's total budget (`validationBudgetMs`).
+// 1. V8's own RegExp, when the static bound of `pattern-analysis.ts` proves the match cheap for a string
+//    of that length;
+// 2. the linear-time matcher of `pattern-nfa.ts` (every pattern without backreferences that expands to an
+//    automaton of bounded size), on a budget of steps;
+// 3. otherwise (backreferences, huge expansions) the backtracking matcher of `pattern-backtrack.ts`, on a
+//    budget of steps too. It replaced V8 on a worker thread under a wall-clock deadline: a verdict then
+//    depended on how busy the machine was, lookaround patterns could not be run at all, and browsers and
+//    Workers, which have no worker threads, could not check such patterns.
+// Every pattern compiles and is run bounded, on the calling thread, in every runtime. A check that
+// cannot finish within its budget fails the whole validation (it never counts as a match or a non-match),
+// and so does running out of the validation's total budget (`validationBudgetMs`).
 
 import type { AST } from '@eslint-community/regexpp';
-import { SchemaErrorCode } from './codes.js';
-import { SchemaError } from './errors.js';
 import { analysePattern, longestWithin, parsePattern } from './pattern-analysis.js';
 import type { PatternCost } from './pattern-analysis.js';
+import { BACKTRACK_STEPS_PER_MS, BacktrackBudget, BacktrackMatcher } from './pattern-backtrack.js';
 import { NfaDeadline, NfaMatcher, NfaUnsupported } from './pattern-nfa.js';
-import { testWithDeadline } from './pattern-worker.js';
 
 /** Steps the calling thread may spend on one V8 match: about a millisecond of backtracking. */
 const NATIVE_STEP_BUDGET = 1e6;
@@ -51,6 +49,14 @@ export interface CompiledPattern {
   readonly untimedUpTo: number;
   /** The linear-time matcher, when the pattern is one it runs; built on first use (most never need it). */
   readonly linear: () => NfaMatcher | undefined;
+  /** The backtracking matcher (any pattern regexpp reads); built on first use. */
+  readonly backtrack: () => BacktrackMatcher | undefined;
+}
+
+/** Builds the backtracking matcher once, on first call. */
+function lazyBacktracker(ast: AST.Pattern | undefined): () => BacktrackMatcher | undefined {
+  let m: BacktrackMatcher | undefined;
+  return () => (m ??= ast === undefined ? undefined : new BacktrackMatcher(ast));
 }
 
 /** Builds the linear-time matcher once, on first call. */
@@ -71,9 +77,6 @@ function lazyMatcher(ast: AST.Pattern | undefined): () => NfaMatcher | undefined
     return m;
   };
 }
-
-/** A lookaround in a pattern's source (conservatively: an escaped `\(?=` counts too). */
-const LOOKAROUND = /\(\?<?[=!]/;
 
 /** Steps per input character, at most, for a bound to count as linear. */
 const LINEAR_STEPS_PER_CHAR = 64;
@@ -108,6 +111,7 @@ export function compilePattern(source: string): CompiledPattern | SyntaxError {
       nativeUpTo,
       untimedUpTo: linearCost ? Infinity : longestWithin(cost, UNTIMED_STEP_BUDGET, nativeUpTo),
       linear: lazyMatcher(ast),
+      backtrack: lazyBacktracker(ast),
     };
   } catch (e) {
     out = e instanceof SyntaxError ? e : new SyntaxError(String(e));
@@ -118,11 +122,11 @@ export function compilePattern(source: string): CompiledPattern | SyntaxError {
 }
 
 /**
- * Why a pattern check could not answer: its deadline (`timeout`), the validation's total budget
- * (`budget`), V8's backtracking stack (`overflow`), a lookaround pattern past its bound that nothing may
- * run (`too-costly`), no worker thread (`unavailable`).
+ * Why a pattern check could not answer: its budget (`timeout`, `patternBudgetMs` counted in steps), the
+ * validation's total budget (`budget`), V8's backtracking stack (`overflow`), or a pattern past its static
+ * bound that the bounded matchers cannot read (`too-costly`).
  */
-export type PatternAbortReason = 'timeout' | 'budget' | 'overflow' | 'too-costly' | 'unavailable';
+export type PatternAbortReason = 'timeout' | 'budget' | 'overflow' | 'too-costly';
 
 /**
  * Thrown out of an evaluation that cannot finish; `validate` turns it into an invalid result, and
@@ -153,13 +157,15 @@ export function startPatternBudget(budgetMs: number): void {
 
 export type PatternTest = (input: string) => boolean;
 
+/**
+ * Kept for compatibility: pattern checks once ran on a worker thread, which this stopped. They run on the
+ * calling thread now, on counted steps, so there is nothing to stop.
+ */
+export async function stopPatternWorker(): Promise<void> {}
+
 const shown = (source: string): string => (source.length > 80 ? source.slice(0, 77) + '...' : source);
 
-/**
- * A matcher for `pattern` under the budget; throws `EvaluationAborted` when a check cannot finish.
- * Called at compile time: throws a `SchemaError` (`MCPC_SCHEMA_PATTERN_UNBOUNDED`) for a pattern no
- * engine here can bound.
- */
+/** A matcher for `pattern` under the budget; throws `EvaluationAborted` when a check cannot finish. */
 export function patternTester(p: CompiledPattern, budgetMs: number, keyword: string, schemaPath: string): PatternTest {
   const { regexp, nativeUpTo, untimedUpTo, source } = p;
   const stop = (reason: PatternAbortReason, input: string, detail: string): EvaluationAborted =>
@@ -185,15 +191,6 @@ export function patternTester(p: CompiledPattern, budgetMs: number, keyword: str
       const nfa = p.linear();
       return nfa === undefined || (p.cost.bounded && nfa.size > LARGE_NFA) ? native(input) : nfa.test(input);
     };
-  }
-  // Whether the linear matcher can take the pattern is only worth knowing now when nothing else bounds it.
-  // Without lookarounds, V8 on a worker runs it under the deadline (ordinary patterns servers publish,
-  // `^(\w+)(?:,\s?\1)*$` or `^(?:\w|-|\.){1,5000}$`, were refused here); with them nothing could stop it.
-  if (!p.cost.bounded && (p.cost.lookaround || LOOKAROUND.test(source)) && p.linear() === undefined) {
-    throw new SchemaError(
-      `the pattern at ${schemaPath} can take exponential time to match (a repeated sub-pattern that matches in several ways, with a backreference or too large to run in linear time): /${shown(source)}/`,
-      { code: SchemaErrorCode.PatternUnbounded, schemaPath },
-    );
   }
   if (untimedUpTo === Infinity) return native;
   let nfa: NfaMatcher | undefined;
@@ -243,19 +240,22 @@ export function patternTester(p: CompiledPattern, budgetMs: number, keyword: str
           remaining -= nfa.lastSteps / NFA_STEPS_PER_MS;
         }
       }
-      if (p.cost.lookaround) {
-        const steps = p.cost.steps(input.length);
-        throw stop(
-          'too-costly',
-          input,
-          `has lookarounds V8 cannot always interrupt and may need up to ${steps.toExponential(1)} steps`,
-        );
+      // Backreferences, or an automaton too large: the backtracking matcher, on counted steps as well.
+      const backtracker = p.backtrack();
+      if (backtracker === undefined)
+        throw stop('too-costly', input, 'is past its static bound and could not be read by the bounded matchers');
+      const steps = Math.max(1, Math.floor(allowed * BACKTRACK_STEPS_PER_MS));
+      charged = true;
+      try {
+        return backtracker.test(input, steps);
+      } catch (e) {
+        if (e instanceof BacktrackBudget && e.kind === 'stack')
+          throw stop('overflow', input, 'needed more backtracking memory than a check may use');
+        if (e instanceof BacktrackBudget) throw late();
+        throw e;
+      } finally {
+        remaining -= backtracker.lastSteps / BACKTRACK_STEPS_PER_MS;
       }
-      const r = testWithDeadline(source, input, allowed);
-      if (r === true || r === false) return r;
-      if (r === 'timeout') throw late();
-      if (r === 'overflow') throw stop('overflow', input, 'overflowed the regular expression stack');
-      throw stop('unavailable', input, 'needs a worker thread to run under a deadline and none could be started');
     } finally {
       if (!charged) remaining -= performance.now() - started;
     }

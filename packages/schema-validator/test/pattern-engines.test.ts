@@ -1,12 +1,14 @@
-// Which engine runs a pattern: common tool-schema patterns never need the worker.
+// Which engine runs a pattern: common tool-schema patterns never need the backtracking matcher (the slow path).
 import { describe, expect, it, vi } from 'vitest';
 
-// Any check that reached the worker would throw here.
-vi.mock('../src/pattern-worker.js', () => ({
-  testWithDeadline: () => {
-    throw new Error('the pattern worker was used');
+// Any check that reached the backtracking matcher would throw here.
+vi.mock('../src/pattern-backtrack.js', async (original) => ({
+  ...(await original<typeof import('../src/pattern-backtrack.js')>()),
+  BacktrackMatcher: class {
+    test(): boolean {
+      throw new Error('the backtracking matcher was used');
+    }
   },
-  stopPatternWorker: async () => {},
 }));
 
 const { compile } = await import('../src/index.js');
@@ -41,7 +43,7 @@ const BENIGN: [string, string, string[], string[]][] = [
 
 describe('common tool-schema patterns', () => {
   for (const [name, pattern, good, bad] of BENIGN) {
-    it(`never need the worker: ${name}`, () => {
+    it(`never need the backtracking matcher: ${name}`, () => {
       const v = compile({ type: 'string', pattern });
       const re = new RegExp(pattern, 'u');
       for (const s of good) expect(v.isValid(s), s.slice(0, 40)).toBe(true);

@@ -118,6 +118,8 @@ describe('the same smoke run in every runtime', () => {
       [true, false, false],
       [true, false, true],
       [true, true],
+      [true, false, true],
+      [true, false],
     ]);
     expect(reference.modern).toEqual(MODERN);
     expect(reference.legacy).toEqual(LEGACY);

@@ -82,6 +82,8 @@ function expectWebSmoke(smoke: WebSmoke): void {
     [true, false, false],
     [true, false, true],
     [true, true],
+    [true, false, true],
+    [true, false],
   ]);
   expect(smoke.modern).toEqual(MODERN);
   expect(smoke.legacy).toEqual(LEGACY);
