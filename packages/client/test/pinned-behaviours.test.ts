@@ -1,10 +1,12 @@
-// Behaviours that worked without a test to keep them: a transport forced for a URL, and a request's own timeout.
+// Behaviours that worked without a test to keep them: a transport forced for a URL, a request's own timeout, the
+// era options a /sse URL drops, sampling with tools refused locally on 2026-07-28.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, RequestTimeoutError, connect, stdio } from '@mcpc/client';
+import { Client, InputRequiredError, RequestTimeoutError, connect, stdio, textOf } from '@mcpc/client';
 import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
+import { modernFixture } from './helpers.js';
 
 let everything: Fixture;
 let dir: string;
@@ -75,4 +77,60 @@ process.stdin.on('end', () => process.exit(0));`,
       await client.close();
     }
   }, 20_000);
+});
+
+describe('the era options on a /sse URL', () => {
+  let sseServer: Fixture;
+  beforeAll(async () => {
+    sseServer = await startFixture('sdk-sse-server.mjs');
+  });
+  afterAll(() => sseServer?.stop());
+
+  it('are dropped: HTTP+SSE is 2024-11-05-era and has no era to choose, so protocol: modern still connects', async () => {
+    // Applied, `protocol: 'modern'` would insist on server/discover, which no HTTP+SSE server answers.
+    const client = await connect(sseServer.url, { protocol: 'modern', discoverTimeout: 200, handshakeTimeout: 10_000 });
+    try {
+      const server = client.servers[0]!;
+      expect(server.transportKind).toBe('sse');
+      expect(server.protocolEra).toBe('legacy');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('sampling with tools on MCP 2026-07-28', () => {
+  it('is refused by the client itself when it did not declare sampling.tools: the handler never sees it', async () => {
+    const seen: unknown[] = [];
+    const make = (samplingSupportsTools: boolean): Client =>
+      new Client({
+        servers: [modernFixture('scripted-server.mjs', ['stdio'], { name: 's' })],
+        samplingSupportsTools,
+        onSampling: (request) => {
+          seen.push(request);
+          return { role: 'assistant', model: 'm', content: { type: 'text', text: 'sunny' } };
+        },
+      });
+    const plain = make(false);
+    try {
+      await plain.connect();
+      const error = await plain.callTool('sample-tools').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputRequiredError);
+      expect(error).toMatchObject({ reason: 'malformed', resumable: false });
+      expect((error as Error).message).toMatch(/tool use in sampling is not enabled on this client/);
+      expect(seen).toEqual([]);
+    } finally {
+      await plain.close();
+    }
+    // Declared, the same request reaches the handler, and its answer goes back.
+    const opted = make(true);
+    try {
+      await opted.connect();
+      const result = await opted.callTool('sample-tools');
+      expect(seen).toHaveLength(1);
+      expect(textOf(result)).toContain('sunny');
+    } finally {
+      await opted.close();
+    }
+  });
 });

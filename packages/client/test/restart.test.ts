@@ -101,3 +101,36 @@ describe('a stdio server whose process exits on its own', () => {
     expect(lines(starts)).toHaveLength(5);
   });
 });
+
+describe('a 2026-07-28 stdio server whose replacement dies right after discovery', () => {
+  it('fails each call with a typed error in bounded time, and ends in CrashLoopError: no endless restarts', async () => {
+    const starts = scratch();
+    const server = fileURLToPath(new URL('../../../tooling/fixtures/modern/scripted-server.mjs', import.meta.url));
+    await using client = new Client({
+      servers: [
+        stdio({
+          name: 'fragile',
+          command: process.execPath,
+          args: [server, 'stdio', '--exit-after-discover', '--starts', starts],
+        }),
+      ],
+      logger: recordingLogger(),
+    });
+    const started = performance.now();
+    const errors: unknown[] = [];
+    // The first process is discovered, then dies; each call after that meets a replacement that does the same.
+    for (let i = 0; i < 12 && !(errors.at(-1) instanceof CrashLoopError); i++) {
+      // Once the death is seen (a call in the same instant may fail on the dead pipe, MCPC_WRITE_FAILED).
+      await until(() => client.server('fragile').state !== 'connected', 5_000).catch(() => undefined);
+      errors.push(await client.callTool('echo', {}).catch((e: unknown) => e));
+    }
+    // Each a typed error saying the process went away (or its pipe did), never an answer, never a hang.
+    const codes = new Set(errors.map((e) => (e as { code?: unknown }).code));
+    for (const code of codes)
+      expect(['MCPC_CONNECTION_CLOSED', 'MCPC_SERVER_EXITED', 'MCPC_WRITE_FAILED', 'MCPC_CRASH_LOOP']).toContain(code);
+    expect(errors.at(-1)).toBeInstanceOf(CrashLoopError);
+    // Started a bounded number of times (the crash-loop bound), in bounded time.
+    expect(lines(starts).length).toBeLessThanOrEqual(6);
+    expect(performance.now() - started).toBeLessThan(20_000);
+  }, 30_000);
+});

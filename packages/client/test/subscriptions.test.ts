@@ -5,6 +5,7 @@ import {
   Client,
   RequestTimeoutError,
   SubscriptionError,
+  ValidationError,
   streamableHttp,
   textOf,
   type ServerConfig,
@@ -110,6 +111,25 @@ describe.each(['stdio', 'streamable-http'] as const)('subscriptions/listen over 
     await sub.done;
     expect(sub.closed).toBe(true);
     expect(sub.error).toBeUndefined();
+  });
+
+  it('an unrecognisable closing result ends it with a ValidationError, in bounded time; nothing hangs', async () => {
+    const sub = client.listen({ toolsListChanged: true }, () => {});
+    await sub.ready;
+    // {resultType: 'sideways'}: no revision defines it.
+    await client.callTool('end-listen', { garbage: true });
+    const ended = await Promise.race([
+      sub.done.then(() => 'done'),
+      new Promise((r) => setTimeout(() => r('still open'), 5_000)),
+    ]);
+    expect(ended).toBe('done');
+    expect(sub.closed).toBe(true);
+    // It ends with the typed error that names what the server sent, not as a graceful end.
+    expect(sub.error).toBeInstanceOf(ValidationError);
+    expect(sub.error).toMatchObject({ code: 'MCPC_INVALID_SHAPE' });
+    expect(sub.error?.message).toContain('resultType "sideways"');
+    // The server holds no listen any more, and the client goes on.
+    expect(textOf(await client.callTool('fire', { method: 'notifications/tools/list_changed' }))).toBe('fired to 0');
   });
 
   it('an acknowledgment that does not come within ackTimeout ends it with RequestTimeoutError', async () => {
