@@ -383,6 +383,8 @@ export class BacktrackMatcher {
             else pos -= length;
           } else if (pos + length > input.length || !sameText(input, from, pos, length)) ok = false;
           else pos += length;
+          // As V8 has it in u mode: a backreference does not end in the middle of a surrogate pair.
+          if (ok && length > 0 && pos > 0 && isPairAt(input, pos - 1)) ok = false;
           if (ok) pc++;
           break;
         }
@@ -447,7 +449,9 @@ export class BacktrackMatcher {
         case GREEDY_CHARS: {
           const from = pos;
           let n = 0;
-          while (n < ins.max && pos < input.length) {
+          // No character starts in the middle of a surrogate pair (as for CHAR).
+          const midPair = pos > 0 && isPairAt(input, pos - 1);
+          while (!midPair && n < ins.max && pos < input.length) {
             if (++this.#steps > this.#budget) throw new BacktrackBudget('steps');
             const cp = input.codePointAt(pos)!;
             if (!matches(ins.test, cp)) break;

@@ -49,6 +49,14 @@ const CASES: [string, string[]][] = [
   ['(?<=😀)x', ['😀x', 'x']],
   ['^\\ud83d', ['\ud83d', '😀']],
   ['[😀-😂]+', ['😁', 'a']],
+  // lone surrogates against pairs: no character, run or backreference starts or ends mid-pair
+  ['\\uDE00', ['\uD83D\uDE00']],
+  ['\\uDE00+', ['\uD83D\uDE00', '\uDE00\uDE00']],
+  ['[^😀]+', ['😀', 'x😀']],
+  ['^(\\uD83D)\\1', ['\uD83D\uD83D\uDE00', '\uD83D\uD83D']],
+  ['(?<=\\uDE00)$', ['\uD83D\uDE00', '\uDE00']],
+  ['(?<=(.))\\1', ['\uD83D\uDE00\uDE00']],
+  ['(.)(?<=\\1\\1)', ['\uDE00\uD83D\uDE00']],
   // large counted repetitions (never expanded)
   ['^(?:\\w|-|\\.){1,5000}$', ['a-b.c', '', 'a b', 'x'.repeat(5000), 'x'.repeat(5001)]],
   ['^a{2,3}$', ['a', 'aa', 'aaa', 'aaaa']],
@@ -73,7 +81,7 @@ describe('the backtracking matcher gives V8 answers', () => {
   }
 
   it('on 20,000 generated pattern and input pairs', () => {
-    const atom: fc.Arbitrary<string> = fc.constantFrom('a', 'b', '.', '[ab]', '[^a]', '\\w', '\\d', '😀');
+    const atom: fc.Arbitrary<string> = fc.constantFrom('a', 'b', '.', '[ab]', '[^a]', '\\w', '\\d', '😀', '\\uDE00');
     const pattern = fc.letrec<{ node: string }>((tie) => ({
       node: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
@@ -89,7 +97,7 @@ describe('the backtracking matcher gives V8 answers', () => {
         fc.constantFrom('^', '$', '\\b', '\\B', '\\1', '\\2'),
       ),
     })).node;
-    const input = fc.string({ unit: fc.constantFrom('a', 'b', '1', ' ', '😀'), maxLength: 8 });
+    const input = fc.string({ unit: fc.constantFrom('a', 'b', '1', ' ', '😀', '\uD83D', '\uDE00'), maxLength: 8 });
     let checked = 0;
     fc.assert(
       fc.property(pattern, fc.array(input, { minLength: 1, maxLength: 4 }), (source, inputs) => {

@@ -1,9 +1,10 @@
 // Which engine runs a pattern: common tool-schema patterns never need the backtracking matcher (the slow path).
 import { describe, expect, it, vi } from 'vitest';
+import type * as Backtrack from '../src/pattern-backtrack.js';
 
 // Any check that reached the backtracking matcher would throw here.
 vi.mock('../src/pattern-backtrack.js', async (original) => ({
-  ...(await original<typeof import('../src/pattern-backtrack.js')>()),
+  ...(await original<typeof Backtrack>()),
   BacktrackMatcher: class {
     test(): boolean {
       throw new Error('the backtracking matcher was used');
