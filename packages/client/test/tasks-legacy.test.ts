@@ -233,7 +233,8 @@ describe.each(['stdio', 'http'] as const)('MCP 2025-11-25 tasks over %s', (mode)
       // The server goes on asking (783 requests reached the host in 200 ms when the count ended with the wait).
       await tick(200);
       expect(elicitations).toHaveLength(10);
-      await client.cancelTask(task);
+      // Clean-up only: the fixture may already have ended the task after the refusal.
+      await client.cancelTask(task).catch(() => undefined);
     });
 
     it('a dialog still open when the wait ends is told to stop (its signal fires)', async () => {
