@@ -20,3 +20,12 @@ export const LEGACY = {
   close: 'closed',
   elicited: ['Who are you?'],
 };
+
+/** The schema verdicts of smoke-core.mjs's schemaVerdicts(), the same in every runtime. */
+export const SCHEMA = [
+  [true, false, false],
+  [true, false, true],
+  [true, true],
+  [true, false, true],
+  [true, false],
+];

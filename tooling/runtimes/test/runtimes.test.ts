@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type Fixture } from '../../fixtures/http/spawn.mjs';
-import { LEGACY, MODERN } from './expected.js';
+import { LEGACY, MODERN, SCHEMA } from './expected.js';
 
 const SMOKE = fileURLToPath(new URL('../smoke.mjs', import.meta.url));
 const EVERYTHING = fileURLToPath(
@@ -114,13 +114,7 @@ describe('the same smoke run in every runtime', () => {
     expect(reference.http).toMatchObject({ transport: 'streamable-http', echo: 'Echo: hello from a runtime' });
     expect(reference.httpFetch).toEqual(reference.http);
     expect(reference.stdio.sum).toContain('42');
-    expect(reference.schema).toEqual([
-      [true, false, false],
-      [true, false, true],
-      [true, true],
-      [true, false, true],
-      [true, false],
-    ]);
+    expect(reference.schema).toEqual(SCHEMA);
     expect(reference.modern).toEqual(MODERN);
     expect(reference.legacy).toEqual(LEGACY);
     expect(reference.clientCredentials).toEqual({ sum: 42 });

@@ -62,36 +62,15 @@ export function LogsView({ server }: { server: ServerView | undefined }) {
   return (
     <div data-testid="logs-view">
       <div class="toolbar">
-        <label class="inline">
-          Show from{' '}
-          <select
-            data-testid="logs-shown-level"
-            value={shown}
-            onChange={(e) => setShown((e.currentTarget as HTMLSelectElement).value)}
-          >
-            {LEVELS.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class="inline">
-          Server sends from{' '}
-          <select
-            data-testid="logs-server-level"
-            value={serverLevel}
-            disabled={!ready}
-            onChange={(e) => void setLevel((e.currentTarget as HTMLSelectElement).value)}
-          >
-            <option value="">(its default)</option>
-            {LEVELS.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LevelSelect label="Show from" testid="logs-shown-level" value={shown} onChange={setShown} />
+        <LevelSelect
+          label="Server sends from"
+          testid="logs-server-level"
+          value={serverLevel}
+          disabled={!ready}
+          none="(its default)"
+          onChange={(level) => void setLevel(level)}
+        />
         <button type="button" class="small" data-testid="logs-clear" onClick={() => setLogs([])}>
           Clear
         </button>
@@ -120,6 +99,35 @@ export function LogsView({ server }: { server: ServerView | undefined }) {
         ))}
       </ol>
     </div>
+  );
+}
+
+/** A choice of severity (and, with `none`, of no choice at all). */
+function LevelSelect(props: {
+  label: string;
+  testid: string;
+  value: string;
+  onChange: (level: string) => void;
+  disabled?: boolean;
+  none?: string;
+}) {
+  return (
+    <label class="inline">
+      {props.label}{' '}
+      <select
+        data-testid={props.testid}
+        value={props.value}
+        disabled={props.disabled}
+        onChange={(e) => props.onChange((e.currentTarget as HTMLSelectElement).value)}
+      >
+        {props.none !== undefined && <option value="">{props.none}</option>}
+        {LEVELS.map((l) => (
+          <option key={l} value={l}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

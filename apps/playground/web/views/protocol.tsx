@@ -313,6 +313,24 @@ function trim(m: Map<number, Frame>): Map<number, Frame> {
   return m;
 }
 
+/** A small button on a frame's row that does not also open or close the row. */
+function RowAction({ label, testid, title, run }: { label: string; testid: string; title: string; run: () => void }) {
+  return (
+    <button
+      type="button"
+      class="small"
+      data-testid={testid}
+      title={title}
+      onClick={(ev) => {
+        ev.stopPropagation();
+        run();
+      }}
+    >
+      {label}
+    </button>
+  );
+}
+
 function FrameRow({
   e,
   round,
@@ -367,30 +385,8 @@ function FrameRow({
         <span class="spacer" />
         {!round && canReplay(e) && onReplay && onEdit && (
           <>
-            <button
-              type="button"
-              class="small"
-              data-testid="frame-replay"
-              title="send this request again"
-              onClick={(ev) => {
-                ev.stopPropagation();
-                onReplay(e);
-              }}
-            >
-              Replay
-            </button>
-            <button
-              type="button"
-              class="small"
-              data-testid="frame-edit"
-              title="edit this request, then send it"
-              onClick={(ev) => {
-                ev.stopPropagation();
-                onEdit(e);
-              }}
-            >
-              Edit
-            </button>
+            <RowAction label="Replay" testid="frame-replay" title="send this request again" run={() => onReplay(e)} />
+            <RowAction label="Edit" testid="frame-edit" title="edit this request, then send it" run={() => onEdit(e)} />
           </>
         )}
         <CopyButton text={json} testid="frame-copy" />
