@@ -141,8 +141,10 @@ export function createApp(options) {
 
     switch (route) {
       case 'GET events':
+        // The whole list as one event first: the page's view of the servers is then the stream alone, in order,
+        // with no GET /api/servers response to arrive late and put back a state the events moved past.
         hub.attach(req, res, [
-          ...registry.list().map((e) => ({ type: 'server', server: registry.view(e) })),
+          { type: 'servers', servers: registry.list().map((e) => registry.view(e)) },
           ...dialogs.pending(),
         ]);
         return;

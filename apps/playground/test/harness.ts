@@ -226,9 +226,11 @@ export async function launchBrowser(): Promise<Browser> {
 export async function openPage(
   browser: Browser,
   pg: Playground,
+  prepare?: (context: BrowserContext) => Promise<void>,
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(15_000);
+  await prepare?.(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));

@@ -88,9 +88,13 @@ afterAll(async () => {
 }, 30_000);
 
 /** A fresh page on the playground for `fn`; when `fn` fails, a screenshot `<name>-failed.png` first. */
-async function withPage(name: string, fn: (p: Page) => Promise<void>): Promise<void> {
+async function withPage(
+  name: string,
+  fn: (p: Page) => Promise<void>,
+  prepare?: (context: BrowserContext) => Promise<void>,
+): Promise<void> {
   const { pg, browser } = started();
-  const opened = await openPage(browser, pg);
+  const opened = await openPage(browser, pg, prepare);
   context = opened.context;
   const p = opened.page;
   try {
@@ -414,6 +418,48 @@ describe('playground in a real browser', () => {
       await expect.poll(() => items.count()).toBe(all);
     });
   }, 45_000);
+
+  it('shows a server connected when the list it loaded first arrives after the event that connected it', async () => {
+    // Found in CI: GET /api/servers answered "connecting", the stream said "connected" first, the late answer
+    // won, and the page showed "connecting" for good. Here every GET of the list is taken while the server is
+    // connecting and handed to the page only once the server is connected (so after its event).
+    const { pg } = started();
+    const everything = join(
+      repoRoot,
+      'tooling/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+    );
+    const hold = async (context: BrowserContext) => {
+      await context.route(/\/api\/servers$/, async (route) => {
+        if (route.request().method() !== 'GET') return route.fallback();
+        const response = await route.fetch();
+        await until(
+          async () =>
+            (await pg.api<ServerView[]>('/api/servers')).find((s) => s.name === 'late' && s.state === 'connected'),
+          'server "late" connected',
+        );
+        await new Promise((r) => setTimeout(r, 300));
+        await route.fulfill({ response });
+      });
+    };
+    await withPage(
+      'late-list',
+      async (p) => {
+        await pg.api('/api/servers', {
+          kind: 'stdio',
+          name: 'late',
+          command: process.execPath,
+          args: [everything, 'stdio'],
+        });
+        const row = (await view(p, 'servers')).getByTestId('server-row-late');
+        await expect.poll(() => row.getAttribute('data-state'), { timeout: 15_000 }).toBe('connected');
+        // And it stays so once the held answers are in.
+        await new Promise((r) => setTimeout(r, 1_000));
+        expect(await row.getAttribute('data-state')).toBe('connected');
+      },
+      hold,
+    );
+    await pg.api('/api/servers/late', undefined, 'DELETE');
+  }, 60_000);
 
   it('offers roots: server-everything lists get-roots-list and reads back the roots saved in the page', async () => {
     const { pg } = started();

@@ -161,6 +161,7 @@ export interface UiResource {
 }
 
 export type PlaygroundEvent =
+  | { type: 'servers'; servers: ServerView[] }
   | { type: 'server'; server: ServerView }
   | { type: 'server-removed'; id: string }
   | { type: 'progress'; callId: string; progress: number; total?: number; message?: string }

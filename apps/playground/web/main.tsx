@@ -1,6 +1,6 @@
 // The page's shell: server list state, server selector, theme, tabs (mounted on first visit, then kept), dialogs.
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, connectEvents, errorText, streamOpen, token, type ServerView } from './api.js';
 import { Dialogs, type Dialog } from './views/dialogs.js';
 import { useEvent } from './views/hooks.js';
@@ -58,23 +58,26 @@ function App() {
   const [stream, setStream] = useState(streamOpen);
   const [theme, setTheme] = useState<ThemeChoice>(storedTheme);
 
-  const refresh = () =>
+  // Once the event stream has sent its list, the stream alone orders what the page knows of the servers: a GET
+  // answered after a later event would put back a stale state (a server shown `connecting` for good).
+  const fromStream = useRef(false);
+
+  useEffect(() => {
     api
       .servers()
       .then((list) => {
-        setServers(list);
+        if (!fromStream.current) setServers(list);
         setError(undefined);
       })
       .catch((e) => setError(errorText(e)));
-
-  useEffect(() => {
-    void refresh();
     connectEvents();
   }, []);
 
-  useEvent('stream', (e) => {
-    setStream(e.state === 'open');
-    if (e.state === 'open') void refresh();
+  useEvent('stream', (e) => setStream(e.state === 'open'));
+  useEvent('servers', (e) => {
+    fromStream.current = true;
+    setServers(e.servers);
+    setError(undefined);
   });
   useEvent('server', (e) =>
     setServers((list) => {
