@@ -1,4 +1,5 @@
 // Shared helpers of the client tests: server-everything, fixture servers and the revisions they speak.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { stdio, textOf, type Client, type Logger, type ServerConfig, type Transport } from '@mcpc/client';
 import type { JsonRpcMessage, JsonRpcRequest, TransportSendOptions, TransportSink } from '@mcpc/jsonrpc';
@@ -42,6 +43,17 @@ export function recordingLogger(): Logger & {
     warn: at('warn'),
     error: at('error'),
   };
+}
+
+/** The non-empty lines of a file a fixture appends to; none while it does not exist yet. */
+export function linesOf(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+  } catch {
+    return [];
+  }
 }
 
 export const tick = (ms = 0): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -1,5 +1,5 @@
 // Stdio servers that exit on their own: restarted on the next request, in-flight calls failed, crash loops stopped.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,20 +13,11 @@ import {
   stdio,
   textOf,
 } from '@mcpc/client';
-import { alive, recordingLogger, until } from './helpers.js';
+import { alive, linesOf, recordingLogger, until } from './helpers.js';
 
 const stdioFixture = (file: string): string =>
   fileURLToPath(new URL(`../../../tooling/fixtures/stdio/${file}`, import.meta.url));
 const scratch = (): string => join(mkdtempSync(join(tmpdir(), 'mcpc-restart-')), 'log');
-const lines = (file: string): string[] => {
-  try {
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((l) => l !== '');
-  } catch {
-    return [];
-  }
-};
 
 const mortal = (log: string, args: readonly string[] = []) =>
   stdio({ name: 'mortal', command: process.execPath, args: [stdioFixture('mortal.mjs'), log, ...args] });
@@ -64,8 +55,8 @@ describe('a stdio server whose process exits on its own', () => {
     expect((error as Error).message).toMatch(/exited with code 3: fatal: out of memory/);
     expect(((error as Error).cause as { code?: string }).code).toBe('MCPC_PROCESS_EXIT');
     const pid = textOf(await client.callTool('pid'));
-    expect(lines(log).filter((l) => l.endsWith(' die'))).toHaveLength(1);
-    expect(lines(log).at(-1)).toBe(`${pid} pid`);
+    expect(linesOf(log).filter((l) => l.endsWith(' die'))).toHaveLength(1);
+    expect(linesOf(log).at(-1)).toBe(`${pid} pid`);
   });
 
   it('only close() is final', async () => {
@@ -98,7 +89,7 @@ describe('a stdio server whose process exits on its own', () => {
       /its process failed 5 times within 60 s, so it is not being started again for now; the last time: .*exited \(code 1\)/,
     );
     expect(errors.slice(6).every((e) => e instanceof CrashLoopError)).toBe(true);
-    expect(lines(starts)).toHaveLength(5);
+    expect(linesOf(starts)).toHaveLength(5);
   });
 });
 
@@ -130,7 +121,7 @@ describe('a 2026-07-28 stdio server whose replacement dies right after discovery
       expect(['MCPC_CONNECTION_CLOSED', 'MCPC_SERVER_EXITED', 'MCPC_WRITE_FAILED', 'MCPC_CRASH_LOOP']).toContain(code);
     expect(errors.at(-1)).toBeInstanceOf(CrashLoopError);
     // Started a bounded number of times (the crash-loop bound), in bounded time.
-    expect(lines(starts).length).toBeLessThanOrEqual(6);
+    expect(linesOf(starts).length).toBeLessThanOrEqual(6);
     expect(performance.now() - started).toBeLessThan(20_000);
   }, 30_000);
 });

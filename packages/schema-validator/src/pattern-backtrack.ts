@@ -1,26 +1,29 @@
 // A backtracking matcher for every `u`-mode pattern (backreferences and lookarounds included) that counts its
 // work in steps: the engine for what the linear matcher cannot run, on any runtime, with no thread and no clock.
 //
-// Why: V8's own engine can backtrack for minutes and cannot always be interrupted; run on a worker thread
-// under a wall-clock deadline (what this replaces), a verdict depended on how busy the machine was, and
-// browsers and Workers have no worker threads at all. Here the same input under the same budget always
-// gets the same verdict, everywhere.
+// Why: V8's own engine can backtrack for minutes and cannot be interrupted; run on a worker thread under a
+// wall-clock deadline, a verdict depended on how busy the machine was, and browsers and Workers have no
+// worker threads at all. Here the same input under the same budget always gets the same verdict, everywhere.
 //
-// How: the regexpp AST is compiled to a small program run by a loop with an explicit backtrack stack (no
-// recursion that grows with the input: a million characters do not overflow the JS stack). It follows
-// ECMA-262 §22.2.2's semantics where they decide whether a match exists: alternatives and quantifiers tried
-// in order (greedy or lazy), counted repetitions kept as counters (never expanded), captures reset at the
-// start of each iteration, an iteration past the minimum that matches empty fails, a backreference to a
-// group not set matches empty, lookarounds atomic (their captures kept from the first success; none from
-// a negative one), lookbehind bodies read right to left. Every character test is V8's own (a one-character
-// RegExp per leaf, cached), as in the linear matcher.
+// How: the regexpp AST is compiled to a flat program (an Int32Array) run by one loop with an explicit
+// backtrack stack (an Int32Array too), so no JS recursion grows with the input: a million characters do not
+// overflow the JS stack. Only a lookaround recurses, once per level of nesting in the pattern, and its
+// records share the one stack, so a single cap bounds a check's memory. It follows ECMA-262 §22.2.2's
+// semantics where they decide whether a match exists: alternatives and quantifiers tried in order (greedy
+// or lazy); counted repetitions kept as counters, never expanded; the captures inside a quantified atom reset
+// at the start of each iteration (RepeatMatcher step 4); an iteration past the minimum that matches empty
+// fails; a backreference to a group not set matches empty; lookarounds atomic (their captures kept from the
+// body's first match, none from a negative one); lookbehind bodies read right to left; the input read by
+// code point (a lone surrogate is a character of its own). Every character test is V8's own (a one-character
+// RegExp per leaf, cached; see pattern-chars.ts), as in the linear matcher.
 
 import type { AST } from '@eslint-community/regexpp';
-import { charTest, isWordChar, literalTest, matches, type CharTest } from './pattern-nfa.js';
+import { charTest, isWordChar, literalTest, matches, type CharTest } from './pattern-chars.js';
 
 /**
  * Thrown when a match has done its budget of steps (`'steps'`: counted, so the verdict never depends on the
- * clock), or would need more backtracking memory than a check may use (`'stack'`).
+ * clock), or would need more backtracking memory than a check may use (`'stack'`, see
+ * `BACKTRACK_STACK_LIMIT`). Either way the input was not decided.
  */
 export class BacktrackBudget extends Error {
   constructor(readonly kind: 'steps' | 'stack') {
@@ -29,203 +32,272 @@ export class BacktrackBudget extends Error {
 }
 
 /**
- * Steps one millisecond of a pattern budget buys: about what this matcher does in a millisecond on a 2-core
- * AMD EPYC (measured 35,000–70,000 a ms on catastrophic backtracking, cold to warm; about the slowest is
- * taken, so a budget in milliseconds is not exceeded by much on such a machine).
+ * Steps one millisecond of a pattern budget buys. Measured on a 2-core Intel Xeon VM (Node 20, a shared
+ * machine), steps per ms once warm, median of 9 runs of 150 ms each, three rounds:
+ *   `^[a-z]+$`, 100,000 characters                       290,000–310,000 (one record for the whole run)
+ *   `^(\w+)(?:,\s?\1)*$`, a valid 10,000-character list  88,000–95,000
+ *   `^(?:(?=[a-z])(?!x)\w)+$`, 10,000 characters         110,000–118,000
+ *   `^(?:(?<=[a-z]|^)\d|[a-z])+$`, 10,000 characters     45,000–133,000 (as the JIT turns out)
+ *   `^(?:(?=(\w))\1)+$`, 10,000 characters               38,000–86,000 (a capture kept from a lookahead)
+ *   `^(a+)+$`, 20 `a`s and a `b` (5 million steps)       89,000–96,000
+ * A process's first check runs slower while V8 compiles the matcher (3,000–9,000 a ms over the first
+ * millisecond or two; a long check is compiled as it runs). This is the slowest rate seen, lookarounds
+ * with captures, rounded down: a budget in milliseconds is not overrun on such a machine.
  */
 export const BACKTRACK_STEPS_PER_MS = 30_000;
 
-/** Backtrack entries past this make the match too large to decide (memory stays bounded). */
-const MAX_STACK = 4_000_000;
+/**
+ * Backtrack stack entries (32-bit) one check may hold, its lookarounds' included: 32 MB. A greedy loop
+ * costs 5 entries an iteration and a greedy character run 4 in all, so a million-character input fits
+ * unless nearly every character leaves a choice behind.
+ */
+export const BACKTRACK_STACK_LIMIT = 1 << 23;
 
-const CHAR = 0;
-const SPLIT = 1;
-const JMP = 2;
-const SAVE = 3;
-const ASSERT = 4;
-const BACKREF = 5;
-const LOOK = 6;
-const LOOP_INIT = 7;
-const LOOP_TEST = 8;
-const ITER_START = 9;
-const ITER_END = 10;
-const MATCH = 11;
-const GREEDY_CHARS = 12;
+/** Quantifier bounds past this mean "unbounded": V8 clamps them to the same value. */
+const MAX_COUNT = 0x7fffffff;
+const INITIAL_STACK = 1 << 10;
 
-const AT_START = 0;
-const AT_END = 1;
-const WORD_BOUNDARY = 2;
-const NOT_WORD_BOUNDARY = 3;
+// The program: opcodes, each followed by its operands (their layout in the comment).
+const CHAR = 0; // test — one character, left to right
+const CHAR_BACK = 1; // test — one character, right to left
+const SPLIT = 2; // alt — try what follows first, then `alt`
+const JMP = 3; // to
+const SAVE = 4; // slot
+const AT_START = 5;
+const AT_END = 6;
+const WORD = 7;
+const NOT_WORD = 8;
+const REF = 9; // n, group × n — a backreference (several groups for a duplicated name: the one that is set)
+const REF_BACK = 10; // n, group × n
+const LOOK = 11; // negate, captures, next — the body follows, ending with MATCH; `next` is the continuation
+const LOOP = 12; // reg, min, max, greedy, exit, fromSlot, toSlot — ENTER follows
+const ENTER = 13; // loop — starts an iteration; the body follows
+const LOOP_END = 14; // loop
+const MATCH = 15;
+const GREEDY = 16; // test, min, max — a repeated single character, as many as it can first
+const GREEDY_BACK = 17;
+const LAZY = 18; // test, min, max — as few as it can first
+const LAZY_BACK = 19;
 
-type Instruction =
-  | { readonly op: typeof CHAR; readonly test: CharTest }
-  | { readonly op: typeof SPLIT; x: number; y: number }
-  | { readonly op: typeof JMP; x: number }
-  | { readonly op: typeof SAVE; readonly slot: number }
-  | { readonly op: typeof ASSERT; readonly kind: number }
-  | { readonly op: typeof BACKREF; readonly group: number }
-  | { readonly op: typeof LOOK; readonly program: Program; readonly negate: boolean }
-  | { readonly op: typeof LOOP_INIT; readonly reg: number }
-  | {
-      readonly op: typeof LOOP_TEST;
-      readonly reg: number;
-      readonly min: number;
-      readonly max: number;
-      readonly greedy: boolean;
-      readonly body: number;
-      exit: number;
-    }
-  | { readonly op: typeof ITER_START; readonly reg: number; readonly from: number; readonly to: number }
-  | { readonly op: typeof ITER_END; readonly reg: number; readonly min: number; readonly top: number }
-  | { readonly op: typeof MATCH }
-  | { readonly op: typeof GREEDY_CHARS; readonly test: CharTest; readonly min: number; readonly max: number };
+// Backtrack records, their kind on top (records differ in size): choice points to resume, and undos of
+// writes. Popped on failure: an undo is applied and popping goes on; a choice point resumes the run.
+const K_CHOICE = 0; // pc, pos
+const K_CAPTURE = 1; // slot, old value
+const K_LOOP = 2; // reg, old count, old start
+/** Leave a greedy loop at `pos` instead of one more iteration (the registers are restored first). */
+const K_LOOP_GREEDY = 3; // loop pc, old count, old start, pos
+/** Run one more iteration of a lazy loop, the `n`th, from `pos`. */
+const K_LOOP_LAZY = 4; // loop pc, pos, n
+/** A greedy run of characters gives one back: resume at `pc` from one character before `pos`, down to `floor`. */
+const K_GIVE = 5; // pc, floor, pos
+const K_GIVE_BACK = 6; // pc, floor, pos (right to left: giving back moves `pos` right, up to `floor`)
+/** A lazy run of characters takes one more (the instruction at `insPc`, `n` taken so far). */
+const K_TAKE = 7; // insPc, pos, n
+const K_TAKE_BACK = 8; // insPc, pos, n
+const RECORD_SIZE = [3, 3, 4, 5, 4, 4, 4, 4, 4];
 
-interface Program {
-  readonly code: Instruction[];
-  /** Read right to left (a lookbehind's body). */
-  readonly backward: boolean;
-}
-
-/** What the whole pattern shares: group numbers, loop registers, character tests by source. */
+/** What the whole pattern shares while it is compiled: group numbers, loop registers, character tests. */
 interface Shared {
+  /** The groups a backreference reads, numbered from 0; the others are compiled as non-capturing. */
   readonly groups: Map<AST.CapturingGroup, number>;
   loops: number;
-  readonly tests: Map<string, CharTest>;
+  readonly tests: CharTest[];
+  readonly bySource: Map<string, number>;
 }
 
 class Compiler {
-  readonly code: Instruction[] = [];
+  readonly code: number[] = [];
 
-  constructor(
-    private readonly shared: Shared,
-    private readonly backward: boolean,
-  ) {}
+  constructor(private readonly shared: Shared) {}
 
-  private emit(i: Instruction): number {
-    this.code.push(i);
-    return this.code.length - 1;
+  private emit(...words: number[]): number {
+    const at = this.code.length;
+    for (const w of words) this.code.push(w);
+    return at;
   }
 
-  disjunction(alternatives: readonly AST.Alternative[]): void {
-    if (alternatives.length === 1) return this.sequence(alternatives[0]!.elements);
-    // SPLIT a1, next; a1; JMP end; next: SPLIT a2, next2; … last alternative alone.
-    const jumps: { x: number }[] = [];
+  /** Alternatives in order: SPLIT a2; a1; JMP end; a2: SPLIT a3; a2; JMP end; … the last alone. */
+  disjunction(alternatives: readonly AST.Alternative[], backward: boolean): void {
+    const jumps: number[] = [];
     for (let i = 0; i < alternatives.length; i++) {
-      if (i < alternatives.length - 1) {
-        const split = this.emit({ op: SPLIT, x: 0, y: 0 });
-        (this.code[split] as { x: number }).x = this.code.length;
-        this.sequence(alternatives[i]!.elements);
-        jumps.push(this.code[this.emit({ op: JMP, x: 0 })] as { x: number });
-        (this.code[split] as { y: number }).y = this.code.length;
-      } else this.sequence(alternatives[i]!.elements);
+      const elements = alternatives[i]!.elements;
+      if (i === alternatives.length - 1) {
+        this.sequence(elements, backward);
+        break;
+      }
+      const split = this.emit(SPLIT, 0);
+      this.sequence(elements, backward);
+      jumps.push(this.emit(JMP, 0));
+      this.code[split + 1] = this.code.length;
     }
-    for (const j of jumps) j.x = this.code.length;
+    for (const j of jumps) this.code[j + 1] = this.code.length;
   }
 
-  private sequence(elements: readonly AST.Element[]): void {
-    // Right to left, a lookbehind's body reads its last element first.
-    if (this.backward) for (let i = elements.length - 1; i >= 0; i--) this.element(elements[i]!);
-    else for (const e of elements) this.element(e);
+  private sequence(elements: readonly AST.Element[], backward: boolean): void {
+    // Right to left, a lookbehind's body reads its last element first (§22.2.2.3, direction backward).
+    if (backward) for (let i = elements.length - 1; i >= 0; i--) this.element(elements[i]!, backward);
+    else for (const e of elements) this.element(e, backward);
   }
 
-  private element(e: AST.Element): void {
+  /** The index of the character test for a leaf, shared by every leaf with the same source. */
+  private test(e: AST.Node): number {
+    let i = this.shared.bySource.get(e.raw);
+    if (i === undefined) {
+      i = this.shared.tests.length;
+      this.shared.tests.push(e.type === 'Character' ? literalTest(e.value) : charTest(e.raw));
+      this.shared.bySource.set(e.raw, i);
+    }
+    return i;
+  }
+
+  private element(e: AST.Element, backward: boolean): void {
     switch (e.type) {
       case 'Character':
       case 'CharacterSet':
-      case 'CharacterClass': {
-        let test = this.shared.tests.get(e.raw);
-        if (test === undefined) {
-          test = e.type === 'Character' ? literalTest(e.value) : charTest(e.raw);
-          this.shared.tests.set(e.raw, test);
-        }
-        this.emit({ op: CHAR, test });
+      case 'CharacterClass':
+        this.emit(backward ? CHAR_BACK : CHAR, this.test(e));
         return;
-      }
       case 'Group':
-        return this.disjunction(e.alternatives);
+        return this.alternatives(e, backward);
       case 'CapturingGroup': {
-        const n = this.shared.groups.get(e)!;
-        // Read right to left, the group's end is where its reading starts (§22.2.2.x, direction backward).
-        this.emit({ op: SAVE, slot: this.backward ? 2 * n + 1 : 2 * n });
-        this.disjunction(e.alternatives);
-        this.emit({ op: SAVE, slot: this.backward ? 2 * n : 2 * n + 1 });
+        const n = this.shared.groups.get(e);
+        // What a group captures matters only to a backreference: `test` reports no captures.
+        if (n === undefined) return this.alternatives(e, backward);
+        // Read right to left, the group's end is where its reading starts.
+        this.emit(SAVE, backward ? 2 * n + 1 : 2 * n);
+        this.alternatives(e, backward);
+        this.emit(SAVE, backward ? 2 * n : 2 * n + 1);
         return;
       }
       case 'Backreference': {
-        const target = Array.isArray(e.resolved) ? e.resolved[0] : e.resolved;
-        this.emit({ op: BACKREF, group: this.shared.groups.get(target as AST.CapturingGroup)! });
+        if (insideItsGroup(e)) return;
+        const targets = Array.isArray(e.resolved) ? e.resolved : [e.resolved];
+        this.emit(backward ? REF_BACK : REF, targets.length, ...targets.map((g) => this.shared.groups.get(g)!));
         return;
       }
       case 'Assertion':
         switch (e.kind) {
           case 'start':
-            this.emit({ op: ASSERT, kind: AT_START });
+            this.emit(AT_START);
             return;
           case 'end':
-            this.emit({ op: ASSERT, kind: AT_END });
+            this.emit(AT_END);
             return;
           case 'word':
-            this.emit({ op: ASSERT, kind: e.negate ? NOT_WORD_BOUNDARY : WORD_BOUNDARY });
+            this.emit(e.negate ? NOT_WORD : WORD);
             return;
           default: {
-            const body = new Compiler(this.shared, e.kind === 'lookbehind');
-            body.disjunction(e.alternatives);
-            body.code.push({ op: MATCH });
-            this.emit({ op: LOOK, program: { code: body.code, backward: e.kind === 'lookbehind' }, negate: e.negate });
+            // The body is compiled in place, in its own direction, ending with MATCH; `next` skips it.
+            // `captures`: whether the body sets a group a backreference reads (its records then matter).
+            const [from, to] = slotRange(e, this.shared.groups);
+            const look = this.emit(LOOK, e.negate ? 1 : 0, to > from ? 1 : 0, 0);
+            this.disjunction(e.alternatives, e.kind === 'lookbehind');
+            this.emit(MATCH);
+            this.code[look + 3] = this.code.length;
             return;
           }
         }
       case 'Quantifier':
-        return this.quantifier(e);
+        return this.quantifier(e, backward);
       default:
         throw new TypeError(`unexpected pattern element ${(e as { type: string }).type}`);
     }
   }
 
-  private quantifier(q: AST.Quantifier): void {
+  /**
+   * A group's alternatives; when each is one character (`(a|b|\d)`), a single test on the group's source:
+   * whichever alternative matches, the same character is read, so the choice would be one to nothing.
+   */
+  private alternatives(e: AST.Group | AST.CapturingGroup, backward: boolean): void {
+    if (e.alternatives.length > 1 && oneCharacterEach(e, this.shared.groups))
+      this.emit(backward ? CHAR_BACK : CHAR, this.test(e));
+    else this.disjunction(e.alternatives, backward);
+  }
+
+  private quantifier(q: AST.Quantifier, backward: boolean): void {
+    // `{0}` never runs its atom (RepeatMatcher step 1: max = 0 calls the continuation, resetting nothing).
     if (q.max === 0) return;
-    const e = q.element;
-    // `\w+`, `.*`, `[^,]{0,80}` read forward: all the characters it can, then give them back one at a time
-    // on backtracking from a single record (a record per character made a million-character input
-    // need tens of millions of stack entries).
-    if (
-      q.greedy &&
-      !this.backward &&
-      (e.type === 'Character' || e.type === 'CharacterSet' || e.type === 'CharacterClass')
-    ) {
-      let test = this.shared.tests.get(e.raw);
-      if (test === undefined) {
-        test = e.type === 'Character' ? literalTest(e.value) : charTest(e.raw);
-        this.shared.tests.set(e.raw, test);
-      }
-      this.emit({ op: GREEDY_CHARS, test, min: q.min, max: q.max });
+    const min = Math.min(q.min, MAX_COUNT);
+    const max = Math.min(q.max, MAX_COUNT);
+    if (oneCharacter(q.element, this.shared.groups)) {
+      // A run of single characters (`\w+`, `.*?`, `(?:a|b){0,80}`) keeps one record for the whole run, not
+      // one per character: a million-character input would otherwise need tens of millions of entries.
+      const op = q.greedy ? (backward ? GREEDY_BACK : GREEDY) : backward ? LAZY_BACK : LAZY;
+      this.emit(op, this.test(q.element), min, max);
+      return;
+    }
+    if (min === 1 && max === 1) {
+      // One mandatory iteration: its captures are unset when it starts, and no empty check applies.
+      this.element(q.element, backward);
       return;
     }
     const reg = this.shared.loops++;
-    const [from, to] = groupRange(q.element, this.shared.groups);
-    this.emit({ op: LOOP_INIT, reg });
-    const top = this.emit({ op: LOOP_TEST, reg, min: q.min, max: q.max, greedy: q.greedy, body: 0, exit: 0 });
-    const test = this.code[top] as { body: number; exit: number };
-    test.body = this.emit({ op: ITER_START, reg, from, to });
-    this.element(q.element);
-    this.emit({ op: ITER_END, reg, min: q.min, top });
-    test.exit = this.code.length;
+    const [first, to] = slotRange(q.element, this.shared.groups);
+    let from = first;
+    // A group an iteration starts with is set afresh by every iteration that completes, and nothing can
+    // read it while it is open (a backreference inside its own group is compiled to nothing): it needs
+    // no reset. Resets cost stack, and `(?:(a|b)\1)*` on a long input is made of them.
+    const atom = q.element;
+    const lead =
+      atom.type === 'Group' && atom.alternatives.length === 1 && !backward ? atom.alternatives[0]!.elements[0] : atom;
+    // The first group by opening parenthesis has the lowest number: its slots are the first two of the range.
+    if (lead?.type === 'CapturingGroup' && this.shared.groups.has(lead)) from += 2;
+    const loop = this.emit(LOOP, reg, min, max, q.greedy ? 1 : 0, 0, from, to);
+    this.emit(ENTER, loop);
+    this.element(q.element, backward);
+    this.emit(LOOP_END, loop);
+    this.code[loop + 5] = this.code.length;
   }
 }
 
+/**
+ * Whether `e` always matches exactly one character, in whichever of its ways, with no capture: a leaf, or a
+ * non-capturing group of such alternatives (`(?:a|\d)`). Which way it matches then changes nothing that
+ * follows, so a V8 test on its source can stand for it.
+ */
+function oneCharacter(e: AST.Node, groups: Map<AST.CapturingGroup, number>): boolean {
+  switch (e.type) {
+    case 'Character':
+    case 'CharacterSet':
+    case 'CharacterClass':
+      return true;
+    case 'CapturingGroup':
+    case 'Group':
+      // A group no backreference reads captures nothing that matters.
+      return !(e.type === 'CapturingGroup' && groups.has(e)) && oneCharacterEach(e, groups);
+    default:
+      return false;
+  }
+}
+
+/** Whether each alternative of `e` is one element matching exactly one character, with no capture. */
+function oneCharacterEach(e: AST.Group | AST.CapturingGroup, groups: Map<AST.CapturingGroup, number>): boolean {
+  return e.alternatives.every((a) => a.elements.length === 1 && oneCharacter(a.elements[0]!, groups));
+}
+
+/**
+ * A backreference inside the group it refers to: nothing can have been captured yet, and V8 compiles it to
+ * nothing (which shows only between the halves of a pair, where any other backreference fails).
+ */
+function insideItsGroup(e: AST.Backreference): boolean {
+  const targets = Array.isArray(e.resolved) ? e.resolved : [e.resolved];
+  return targets.some((g) => e.start > g.start && e.end <= g.end);
+}
+
 /** The capture slots of the groups inside `e` (first slot, slot after the last), for the per-iteration reset. */
-function groupRange(e: AST.Node, groups: Map<AST.CapturingGroup, number>): [number, number] {
+function slotRange(e: AST.Node, groups: Map<AST.CapturingGroup, number>): [number, number] {
   let low = Infinity;
   let high = -1;
   const visit = (n: AST.Node): void => {
-    if (n.type === 'CapturingGroup') {
-      const g = groups.get(n)!;
+    const g = n.type === 'CapturingGroup' ? groups.get(n) : undefined;
+    if (g !== undefined) {
       low = Math.min(low, g);
       high = Math.max(high, g);
     }
     for (const child of childrenOf(n)) visit(child);
   };
   visit(e);
+  // Groups are numbered in the order of their opening parentheses, so those inside one atom are consecutive.
   return high < 0 ? [0, 0] : [2 * low, 2 * high + 2];
 }
 
@@ -246,46 +318,74 @@ function childrenOf(n: AST.Node): readonly AST.Node[] {
   }
 }
 
-/** Capturing groups numbered as ECMAScript numbers them: by their opening parenthesis, left to right. */
+/** The groups some backreference reads, numbered from 0 in the order of their opening parentheses. */
 function numberGroups(pattern: AST.Pattern): Map<AST.CapturingGroup, number> {
+  const read = new Set<AST.CapturingGroup>();
+  const refs = (n: AST.Node): void => {
+    if (n.type === 'Backreference' && !insideItsGroup(n))
+      for (const g of Array.isArray(n.resolved) ? n.resolved : [n.resolved]) read.add(g);
+    for (const child of childrenOf(n)) refs(child);
+  };
+  refs(pattern);
   const groups = new Map<AST.CapturingGroup, number>();
   const visit = (n: AST.Node): void => {
-    if (n.type === 'CapturingGroup') groups.set(n, groups.size + 1);
+    if (n.type === 'CapturingGroup' && read.has(n)) groups.set(n, groups.size);
     for (const child of childrenOf(n)) visit(child);
   };
   visit(pattern);
   return groups;
 }
 
-// Backtrack stack records, three numbers each: a choice point (where to resume), or an undo of one write.
-const CHOICE = 0;
-const UNDO_CAPTURE = 1;
-const UNDO_COUNT = 2;
-const UNDO_START = 3;
-/** Where a greedy run of characters may give back to (its minimum), then the record below: */
-const GIVE_BACK_FLOOR = 4;
-/** … a run of characters that may give back one more: resume at `index` from one character before `value`. */
-const GIVE_BACK = 5;
+const isHigh = (c: number): boolean => (c & 0xfc00) === 0xd800;
+const isLow = (c: number): boolean => (c & 0xfc00) === 0xdc00;
+
+/** Whether `i` falls between the two halves of a surrogate pair, where `u` mode reads no character. */
+const insidePair = (s: string, i: number): boolean => i > 0 && isLow(s.charCodeAt(i)) && isHigh(s.charCodeAt(i - 1));
 
 /** A pattern compiled for this matcher; `test` answers as `new RegExp(source, 'u').test(input)` does. */
 export class BacktrackMatcher {
-  readonly #program: Program;
-  readonly #groups: number;
-  readonly #loops: number;
+  readonly #code: Int32Array;
+  readonly #tests: readonly CharTest[];
+  /** Every test's ASCII answers in one table, at `test × 128 + code point`: one load on the hot path. */
+  readonly #ascii: Uint8Array;
+  /** Every alternative starts with `^`: a match can only begin at position 0. */
+  readonly #anchored: boolean;
+  /** Capture slots (start, end per group a backreference reads; -1 when not set). */
+  readonly #caps: Int32Array;
+  /** Per loop: iterations done before the current one, and where the current one started. */
+  readonly #count: Int32Array;
+  readonly #start: Int32Array;
+  // Scratch for keeping a lookaround's captures: each slot's value before it, marked by generation.
+  readonly #before: Int32Array;
+  readonly #mark: Uint32Array;
+  readonly #changed: Int32Array;
+  #generation = 0;
+
+  #stack: Int32Array = new Int32Array(INITIAL_STACK);
+  #sp = 0;
   #input = '';
   #steps = 0;
   #budget = 0;
-  #count: Int32Array = new Int32Array(0);
-  #start: Int32Array = new Int32Array(0);
 
   constructor(pattern: AST.Pattern) {
-    const shared: Shared = { groups: numberGroups(pattern), loops: 0, tests: new Map() };
-    const compiler = new Compiler(shared, false);
-    compiler.disjunction(pattern.alternatives);
-    compiler.code.push({ op: MATCH });
-    this.#program = { code: compiler.code, backward: false };
-    this.#groups = shared.groups.size;
-    this.#loops = shared.loops;
+    const shared: Shared = { groups: numberGroups(pattern), loops: 0, tests: [], bySource: new Map() };
+    const compiler = new Compiler(shared);
+    compiler.disjunction(pattern.alternatives, false);
+    compiler.code.push(MATCH);
+    this.#code = Int32Array.from(compiler.code);
+    this.#tests = shared.tests;
+    this.#ascii = new Uint8Array(128 * shared.tests.length);
+    shared.tests.forEach((t, i) => this.#ascii.set(t.ascii, 128 * i));
+    this.#anchored = pattern.alternatives.every(
+      (a) => a.elements[0]?.type === 'Assertion' && a.elements[0].kind === 'start',
+    );
+    const slots = 2 * shared.groups.size;
+    this.#caps = new Int32Array(slots);
+    this.#before = new Int32Array(slots);
+    this.#mark = new Uint32Array(slots);
+    this.#changed = new Int32Array(slots);
+    this.#count = new Int32Array(shared.loops);
+    this.#start = new Int32Array(shared.loops);
   }
 
   /** Steps the last `test` took (to its answer, or to its budget). */
@@ -293,239 +393,493 @@ export class BacktrackMatcher {
     return this.#steps;
   }
 
-  /** Whether the pattern matches somewhere in `input`; throws `BacktrackBudget` past `budgetSteps` steps. */
+  /**
+   * Whether the pattern matches somewhere in `input`. Throws `BacktrackBudget` once it has done
+   * `budgetSteps` steps (a step: one instruction, one character read by a repeated-character run, 16
+   * characters compared by a backreference, one capture reset), or when it needs more than
+   * `BACKTRACK_STACK_LIMIT` backtrack entries.
+   */
   test(input: string, budgetSteps: number): boolean {
     this.#input = input;
     this.#steps = 0;
     this.#budget = budgetSteps;
-    this.#count = new Int32Array(this.#loops);
-    this.#start = new Int32Array(this.#loops);
-    const captures = new Int32Array(2 * (this.#groups + 1)).fill(-1);
+    this.#sp = 0;
+    this.#caps.fill(-1);
     try {
-      for (let at = 0; at <= input.length;) {
-        captures.fill(-1);
-        if (this.#run(this.#program, at, captures) >= 0) return true;
-        if (at === input.length) break;
-        // Every code unit, as V8 tries them: one in the middle of a surrogate pair can match only what reads
-        // no character there (an assertion, an empty group), since no character starts mid-pair.
-        at++;
-      }
+      // Every code unit, as V8 tries them: one between the halves of a surrogate pair can match only what
+      // reads no character there (an assertion, an empty group). A failed attempt undoes all its writes.
+      const last = this.#anchored ? 0 : input.length;
+      for (let at = 0; at <= last; at++) if (this.#run(0, at) >= 0) return true;
       return false;
     } finally {
       this.#input = '';
+      // A check that needed a large stack does not keep it.
+      if (this.#stack.length > 64 * INITIAL_STACK) this.#stack = new Int32Array(INITIAL_STACK);
     }
   }
 
-  /** Runs `program` from `pos`; the position where it matched (captures set), or -1. */
-  #run(program: Program, pos: number, captures: Int32Array): number {
-    const code = program.code;
-    const backward = program.backward;
+  /** Room for `need` entries: a larger stack (the entries below `sp` copied), or `BacktrackBudget('stack')`. */
+  #grow(need: number, sp: number): Int32Array {
+    if (need > BACKTRACK_STACK_LIMIT) throw new BacktrackBudget('stack');
+    const grown = new Int32Array(Math.min(BACKTRACK_STACK_LIMIT, Math.max(need, 2 * this.#stack.length)));
+    grown.set(this.#stack.subarray(0, sp));
+    this.#stack = grown;
+    return grown;
+  }
+
+  /**
+   * Runs the program from `pc` at `pos`, on the stack above `this.#sp`. Returns where it matched, with its
+   * records left on the stack (`this.#sp` above them), or -1 with the stack back where it was and every
+   * write it made undone.
+   */
+  #run(pc: number, pos: number): number {
+    const code = this.#code;
+    const tests = this.#tests;
+    const ascii = this.#ascii;
     const input = this.#input;
+    const length = input.length;
+    const caps = this.#caps;
     const count = this.#count;
     const start = this.#start;
-    const stack: number[] = [];
-    let pc = 0;
-    for (;;) {
-      if (++this.#steps > this.#budget) throw new BacktrackBudget('steps');
-      const ins = code[pc]!;
-      let ok = true;
-      switch (ins.op) {
+    const budget = this.#budget;
+    const base = this.#sp;
+    let stack: Int32Array = this.#stack;
+    let sp = base;
+    let steps = this.#steps;
+    run: for (;;) {
+      if (++steps > budget) {
+        this.#steps = steps;
+        throw new BacktrackBudget('steps');
+      }
+      // Room for the records one instruction pushes (at most 5); a loop's capture reset makes its own.
+      if (sp + 8 > stack.length) {
+        this.#steps = steps; // what `lastSteps` reports if the stack cannot grow
+        stack = this.#grow(sp + 8, sp);
+      }
+      switch (code[pc]) {
         case CHAR: {
-          if (backward) {
-            if (pos === 0 || isPairAt(input, pos - 1)) ok = false;
-            else {
-              const width = isPairBefore(input, pos) ? 2 : 1;
-              const cp = input.codePointAt(pos - width)!;
-              if (matches(ins.test, cp)) {
-                pos -= width;
-                pc++;
-              } else ok = false;
-            }
-          } else if (pos >= input.length || (pos > 0 && isPairAt(input, pos - 1))) ok = false;
-          else {
-            const cp = input.codePointAt(pos)!;
-            // A lone surrogate is a character of its own; a pair is one.
-            const width = cp > 0xffff ? 2 : 1;
-            if (matches(ins.test, cp)) {
-              pos += width;
-              pc++;
-            } else ok = false;
-          }
-          break;
+          const next = stepForward(input, pos, ascii, tests, code[pc + 1]!);
+          if (next < 0) break;
+          pos = next;
+          pc += 2;
+          continue;
+        }
+        case CHAR_BACK: {
+          const next = stepBackward(input, pos, ascii, tests, code[pc + 1]!);
+          if (next < 0) break;
+          pos = next;
+          pc += 2;
+          continue;
         }
         case SPLIT:
-          stack.push(CHOICE, ins.y, pos);
-          pc = ins.x;
-          break;
+          stack[sp] = code[pc + 1]!;
+          stack[sp + 1] = pos;
+          stack[sp + 2] = K_CHOICE;
+          sp += 3;
+          pc += 2;
+          continue;
         case JMP:
-          pc = ins.x;
-          break;
-        case SAVE:
-          stack.push(UNDO_CAPTURE, ins.slot, captures[ins.slot]!);
-          captures[ins.slot] = pos;
+          pc = code[pc + 1]!;
+          continue;
+        case SAVE: {
+          const slot = code[pc + 1]!;
+          stack[sp] = slot;
+          stack[sp + 1] = caps[slot]!;
+          stack[sp + 2] = K_CAPTURE;
+          sp += 3;
+          caps[slot] = pos;
+          pc += 2;
+          continue;
+        }
+        case AT_START:
+          if (pos !== 0) break;
           pc++;
-          break;
-        case ASSERT:
-          ok = assertion(ins.kind, input, pos);
-          if (ok) pc++;
-          break;
-        case BACKREF: {
-          const from = captures[2 * ins.group]!;
-          const to = captures[2 * ins.group + 1]!;
-          // A group not set (or not finished) matches the empty string.
-          if (from < 0 || to < 0) {
-            pc++;
-            break;
+          continue;
+        case AT_END:
+          if (pos !== length) break;
+          pc++;
+          continue;
+        case WORD:
+        case NOT_WORD: {
+          const before = pos > 0 && isWordChar(input.charCodeAt(pos - 1));
+          const after = pos < length && isWordChar(input.charCodeAt(pos));
+          if ((before !== after) !== (code[pc] === WORD)) break;
+          pc++;
+          continue;
+        }
+        case REF:
+        case REF_BACK: {
+          const n = code[pc + 1]!;
+          let from = -1;
+          let to = -1;
+          for (let k = 0; k < n; k++) {
+            const g = code[pc + 2 + k]!;
+            if (caps[2 * g]! >= 0 && caps[2 * g + 1]! >= 0) {
+              from = caps[2 * g]!;
+              to = caps[2 * g + 1]!;
+              break;
+            }
           }
-          const length = to - from;
-          if (backward) {
-            if (pos - length < 0 || !sameText(input, from, pos - length, length)) ok = false;
-            else pos -= length;
-          } else if (pos + length > input.length || !sameText(input, from, pos, length)) ok = false;
-          else pos += length;
-          // As V8 has it in u mode: a backreference does not end in the middle of a surrogate pair.
-          if (ok && length > 0 && pos > 0 && isPairAt(input, pos - 1)) ok = false;
-          if (ok) pc++;
-          break;
+          // A group not set (or still open) matches the empty string.
+          const size = to - from;
+          // Right to left, the text compared is the one ending here (BackreferenceMatcher, direction -1).
+          const at = code[pc] === REF ? pos : pos - size;
+          if (size > 0) {
+            if (at < 0 || at + size > length) break;
+            // A character compared costs a small part of an instruction (~2 ns against 10–40 ns).
+            steps += size >> 4;
+            if (steps > budget) {
+              this.#steps = steps;
+              throw new BacktrackBudget('steps');
+            }
+            let same = true;
+            for (let i = 0; i < size; i++)
+              if (input.charCodeAt(from + i) !== input.charCodeAt(at + i)) {
+                same = false;
+                break;
+              }
+            if (!same) break;
+          }
+          // Characters are compared, not code units, so the text must not end inside a pair; and V8 fails
+          // every backreference, even an empty one, that ends between the halves of a pair.
+          const end = code[pc] === REF ? at + size : at;
+          if (insidePair(input, end)) break;
+          pos = end;
+          pc += 2 + n;
+          continue;
         }
         case LOOK: {
-          // Atomic: run to its first success on a copy of the captures, never backtracked into.
-          const inner = captures.slice();
-          const matched = this.#run(ins.program, pos, inner) >= 0;
-          if (matched === ins.negate) ok = false;
-          else {
-            if (!ins.negate)
-              for (let i = 0; i < inner.length; i++)
-                if (inner[i] !== captures[i]) {
-                  stack.push(UNDO_CAPTURE, i, captures[i]!);
-                  captures[i] = inner[i]!;
-                }
-            pc++;
-          }
-          break;
+          // Atomic: the body runs to its first match and is never backtracked into (§22.2.2.4).
+          const mark = sp;
+          this.#sp = sp;
+          this.#steps = steps;
+          const matched = this.#run(pc + 4, pos) >= 0;
+          stack = this.#stack;
+          steps = this.#steps;
+          sp = this.#sp;
+          const negate = code[pc + 1] === 1;
+          if (matched) {
+            // Without captures, its records only hold choices and its own loops' registers: dropped.
+            if (code[pc + 2] === 0) sp = mark;
+            else if (negate) {
+              // A negative lookaround's captures are never seen after it.
+              this.#unwind(mark, sp);
+              sp = mark;
+            } else sp = this.#keepCaptures(mark, sp);
+            if (negate) break;
+          } else if (!negate) break;
+          pc = code[pc + 3]!;
+          continue;
         }
-        case LOOP_INIT:
-          stack.push(UNDO_COUNT, ins.reg, count[ins.reg]!, UNDO_START, ins.reg, start[ins.reg]!);
-          count[ins.reg] = 0;
-          pc++;
-          break;
-        case LOOP_TEST: {
-          const n = count[ins.reg]!;
-          if (n < ins.min) pc = ins.body;
-          else if (n >= ins.max) pc = ins.exit;
-          else if (ins.greedy) {
-            stack.push(CHOICE, ins.exit, pos);
-            pc = ins.body;
+        case LOOP:
+        case LOOP_END: {
+          const loop = code[pc] === LOOP ? pc : code[pc + 1]!;
+          const reg = code[loop + 1]!;
+          const min = code[loop + 2]!;
+          let n = 0;
+          if (code[pc] === LOOP_END) {
+            const done = count[reg]!;
+            // An iteration past the minimum that matched empty fails (RepeatMatcher's continuation, step 2.b).
+            if (done >= min && pos === start[reg]) break;
+            n = done + 1;
+          }
+          // The registers now hold the previous iteration's values (or another run's of this loop, for
+          // LOOP), which a backtrack into that iteration needs: each branch below saves them before a write.
+          if (n < min) {
+            stack[sp] = reg;
+            stack[sp + 1] = count[reg]!;
+            stack[sp + 2] = start[reg]!;
+            stack[sp + 3] = K_LOOP;
+            sp += 4;
+            count[reg] = n;
+            pc = loop + 8;
+          } else if (n >= code[loop + 3]!) {
+            // Done: nothing written, the registers stay as the last iteration left them.
+            pc = code[loop + 5]!;
+          } else if (code[loop + 4] === 1) {
+            // Greedy: one more iteration first; leaving the loop here is the choice left behind.
+            stack[sp] = loop;
+            stack[sp + 1] = count[reg]!;
+            stack[sp + 2] = start[reg]!;
+            stack[sp + 3] = pos;
+            stack[sp + 4] = K_LOOP_GREEDY;
+            sp += 5;
+            count[reg] = n;
+            pc = loop + 8;
           } else {
-            stack.push(CHOICE, ins.body, pos);
-            pc = ins.exit;
+            // Lazy: leave first; one more iteration is the choice left behind.
+            stack[sp] = loop;
+            stack[sp + 1] = pos;
+            stack[sp + 2] = n;
+            stack[sp + 3] = K_LOOP_LAZY;
+            sp += 4;
+            pc = code[loop + 5]!;
           }
-          break;
+          continue;
         }
-        case ITER_START:
-          stack.push(UNDO_START, ins.reg, start[ins.reg]!);
-          start[ins.reg] = pos;
-          // Each iteration starts with the captures inside the quantified atom unset (RepeatMatcher step 4).
-          for (let i = ins.from; i < ins.to; i++)
-            if (captures[i] !== -1) {
-              stack.push(UNDO_CAPTURE, i, captures[i]!);
-              captures[i] = -1;
+        case ENTER: {
+          const loop = code[pc + 1]!;
+          // Its old value is saved by the record that led here (K_LOOP, K_LOOP_GREEDY, or K_LOOP_LAZY's K_LOOP).
+          start[code[loop + 1]!] = pos;
+          // The captures inside the quantified atom start each iteration unset (RepeatMatcher step 4).
+          const to = code[loop + 7]!;
+          for (let slot = code[loop + 6]!; slot < to; slot++) {
+            const old = caps[slot]!;
+            if (old === -1) continue;
+            if (++steps > budget) {
+              this.#steps = steps;
+              throw new BacktrackBudget('steps');
             }
-          pc++;
-          break;
-        case ITER_END: {
-          const n = count[ins.reg]!;
-          // An iteration past the minimum that consumed nothing fails (RepeatMatcher's continuation).
-          if (n >= ins.min && pos === start[ins.reg]) ok = false;
-          else {
-            stack.push(UNDO_COUNT, ins.reg, n);
-            count[ins.reg] = n + 1;
-            pc = ins.top;
+            if (sp + 3 > stack.length) {
+              this.#steps = steps;
+              stack = this.#grow(sp + 3, sp);
+            }
+            stack[sp] = slot;
+            stack[sp + 1] = old;
+            stack[sp + 2] = K_CAPTURE;
+            sp += 3;
+            caps[slot] = -1;
           }
-          break;
+          pc += 2;
+          continue;
         }
         case MATCH:
+          this.#sp = sp;
+          this.#steps = steps;
           return pos;
-        case GREEDY_CHARS: {
-          const from = pos;
+        case GREEDY:
+        case GREEDY_BACK: {
+          const t = code[pc + 1]!;
+          const min = code[pc + 2]!;
+          const max = code[pc + 3]!;
+          const forward = code[pc] === GREEDY;
+          // `floor`: where the minimum's characters end, the furthest giving back may go.
+          let floor = pos;
           let n = 0;
-          // No character starts in the middle of a surrogate pair (as for CHAR).
-          const midPair = pos > 0 && isPairAt(input, pos - 1);
-          while (!midPair && n < ins.max && pos < input.length) {
-            if (++this.#steps > this.#budget) throw new BacktrackBudget('steps');
-            const cp = input.codePointAt(pos)!;
-            if (!matches(ins.test, cp)) break;
-            pos += cp > 0xffff ? 2 : 1;
-            n++;
+          while (n < max) {
+            const next = forward ? stepForward(input, pos, ascii, tests, t) : stepBackward(input, pos, ascii, tests, t);
+            if (next < 0) break;
+            if (++steps > budget) {
+              this.#steps = steps;
+              throw new BacktrackBudget('steps');
+            }
+            pos = next;
+            if (++n === min) floor = pos;
           }
-          if (n < ins.min) {
-            ok = false;
-            break;
+          if (n < min) break;
+          if (n === min + 1) {
+            // One character to give back: a plain choice is smaller.
+            stack[sp] = pc + 4;
+            stack[sp + 1] = floor;
+            stack[sp + 2] = K_CHOICE;
+            sp += 3;
+          } else if (n > min) {
+            stack[sp] = pc + 4;
+            stack[sp + 1] = floor;
+            stack[sp + 2] = pos;
+            stack[sp + 3] = forward ? K_GIVE : K_GIVE_BACK;
+            sp += 4;
           }
-          // Where giving back stops: after the minimum's characters.
-          let floor = from;
-          for (let i = 0; i < ins.min; i++) floor += isPairAt(input, floor) ? 2 : 1;
-          if (pos > floor) stack.push(GIVE_BACK_FLOOR, 0, floor, GIVE_BACK, pc + 1, pos);
-          pc++;
-          break;
+          pc += 4;
+          continue;
         }
-      }
-      if (ok) {
-        if (stack.length > MAX_STACK) throw new BacktrackBudget('stack');
-        continue;
+        case LAZY:
+        case LAZY_BACK: {
+          const t = code[pc + 1]!;
+          const min = code[pc + 2]!;
+          const forward = code[pc] === LAZY;
+          let n = 0;
+          for (; n < min; n++) {
+            const next = forward ? stepForward(input, pos, ascii, tests, t) : stepBackward(input, pos, ascii, tests, t);
+            if (next < 0) break;
+            if (++steps > budget) {
+              this.#steps = steps;
+              throw new BacktrackBudget('steps');
+            }
+            pos = next;
+          }
+          if (n < min) break;
+          if (n < code[pc + 3]!) {
+            stack[sp] = pc;
+            stack[sp + 1] = pos;
+            stack[sp + 2] = n;
+            stack[sp + 3] = forward ? K_TAKE : K_TAKE_BACK;
+            sp += 4;
+          }
+          pc += 4;
+          continue;
+        }
       }
       // Failure: undo writes back to the latest choice point, and resume there.
       for (;;) {
-        if (stack.length === 0) return -1;
-        const value = stack.pop()!;
-        const index = stack.pop()!;
-        const kind = stack.pop()!;
-        if (kind === CHOICE) {
-          pc = index;
-          pos = value;
-          break;
+        if (sp === base) {
+          this.#sp = sp;
+          this.#steps = steps;
+          return -1;
         }
-        if (kind === GIVE_BACK) {
-          const floor = stack[stack.length - 1]!;
-          const back = value - (isPairBefore(input, value) && value - 2 >= floor ? 2 : 1);
-          if (back > floor) stack.push(GIVE_BACK, index, back);
-          else stack.length -= 3; // the floor record: nothing more to give back
-          pc = index;
-          pos = back;
-          break;
+        switch (stack[sp - 1]) {
+          case K_CHOICE:
+            pc = stack[sp - 3]!;
+            pos = stack[sp - 2]!;
+            sp -= 3;
+            continue run;
+          case K_CAPTURE:
+            caps[stack[sp - 3]!] = stack[sp - 2]!;
+            sp -= 3;
+            break;
+          case K_LOOP: {
+            const reg = stack[sp - 4]!;
+            count[reg] = stack[sp - 3]!;
+            start[reg] = stack[sp - 2]!;
+            sp -= 4;
+            break;
+          }
+          case K_LOOP_GREEDY: {
+            const loop = stack[sp - 5]!;
+            const reg = code[loop + 1]!;
+            count[reg] = stack[sp - 4]!;
+            start[reg] = stack[sp - 3]!;
+            pos = stack[sp - 2]!;
+            sp -= 5;
+            pc = code[loop + 5]!;
+            continue run;
+          }
+          case K_LOOP_LAZY: {
+            const loop = stack[sp - 4]!;
+            const reg = code[loop + 1]!;
+            pos = stack[sp - 3]!;
+            const n = stack[sp - 2]!;
+            // Replaced by the undo of the registers this iteration writes (same size: no room needed).
+            stack[sp - 4] = reg;
+            stack[sp - 3] = count[reg]!;
+            stack[sp - 2] = start[reg]!;
+            stack[sp - 1] = K_LOOP;
+            count[reg] = n;
+            pc = loop + 8;
+            continue run;
+          }
+          case K_GIVE:
+          case K_GIVE_BACK: {
+            const floor = stack[sp - 3]!;
+            const at = stack[sp - 2]!;
+            let back: number;
+            if (stack[sp - 1] === K_GIVE) back = at - (at - 2 >= floor && insidePair(input, at - 1) ? 2 : 1);
+            else back = at + (at + 2 <= floor && insidePair(input, at + 1) ? 2 : 1);
+            pc = stack[sp - 4]!;
+            pos = back;
+            // Kept while there is more to give back.
+            if (back === floor) sp -= 4;
+            else stack[sp - 2] = back;
+            continue run;
+          }
+          case K_TAKE:
+          case K_TAKE_BACK: {
+            const ins = stack[sp - 4]!;
+            const n = stack[sp - 2]!;
+            const next =
+              stack[sp - 1] === K_TAKE
+                ? stepForward(input, stack[sp - 3]!, ascii, tests, code[ins + 1]!)
+                : stepBackward(input, stack[sp - 3]!, ascii, tests, code[ins + 1]!);
+            if (next < 0) {
+              sp -= 4;
+              break;
+            }
+            if (n + 1 < code[ins + 3]!) {
+              stack[sp - 3] = next;
+              stack[sp - 2] = n + 1;
+            } else sp -= 4;
+            pc = ins + 4;
+            pos = next;
+            continue run;
+          }
         }
-        if (kind === GIVE_BACK_FLOOR) continue;
-        if (kind === UNDO_CAPTURE) captures[index] = value;
-        else if (kind === UNDO_COUNT) count[index] = value;
-        else start[index] = value;
       }
     }
   }
-}
 
-function assertion(kind: number, input: string, pos: number): boolean {
-  switch (kind) {
-    case AT_START:
-      return pos === 0;
-    case AT_END:
-      return pos === input.length;
-    default: {
-      const before = pos > 0 && isWordChar(input.charCodeAt(pos - 1));
-      const after = pos < input.length && isWordChar(input.charCodeAt(pos));
-      return (before !== after) === (kind === WORD_BOUNDARY);
+  /** Pops the records above `mark`, undoing their writes: a negative lookaround leaves no trace. */
+  #unwind(mark: number, sp: number): void {
+    const stack = this.#stack;
+    while (sp > mark) {
+      const kind = stack[sp - 1]!;
+      if (kind === K_CAPTURE) this.#caps[stack[sp - 3]!] = stack[sp - 2]!;
+      sp -= RECORD_SIZE[kind]!;
     }
+  }
+
+  /**
+   * Replaces the records a matched lookaround left above `mark` by the undos of the captures it changed
+   * (each slot's value before it): its choice points are dropped (it is atomic), its captures kept, and a
+   * later backtrack past it still restores them. Returns the new top.
+   */
+  #keepCaptures(mark: number, sp: number): number {
+    const stack = this.#stack;
+    const caps = this.#caps;
+    const before = this.#before;
+    const seen = this.#mark;
+    const changed = this.#changed;
+    if (++this.#generation === 0xffffffff) {
+      seen.fill(0);
+      this.#generation = 1;
+    }
+    const g = this.#generation;
+    let n = 0;
+    // From the top down, so the value a slot ends with in `before` is its oldest: the one before the body.
+    while (sp > mark) {
+      const kind = stack[sp - 1]!;
+      if (kind === K_CAPTURE) {
+        const slot = stack[sp - 3]!;
+        before[slot] = stack[sp - 2]!;
+        if (seen[slot] !== g) {
+          seen[slot] = g;
+          changed[n++] = slot;
+        }
+      }
+      sp -= RECORD_SIZE[kind]!;
+    }
+    // At most one record per changed slot: never more than was just popped, so there is room.
+    for (let i = 0; i < n; i++) {
+      const slot = changed[i]!;
+      if (caps[slot] === before[slot]) continue;
+      stack[sp] = slot;
+      stack[sp + 1] = before[slot]!;
+      stack[sp + 2] = K_CAPTURE;
+      sp += 3;
+    }
+    return sp;
   }
 }
 
-/** Whether the code units at `a` and `b`, `length` of them, are the same (no flags: no case folding). */
-function sameText(input: string, a: number, b: number, length: number): boolean {
-  for (let i = 0; i < length; i++) if (input.charCodeAt(a + i) !== input.charCodeAt(b + i)) return false;
-  return true;
+/** Reads one character at `pos`, left to right: the position after it when test `t` accepts it, else -1. */
+function stepForward(input: string, pos: number, ascii: Uint8Array, tests: readonly CharTest[], t: number): number {
+  if (pos >= input.length) return -1;
+  let c = input.charCodeAt(pos);
+  let width = 1;
+  if ((c & 0xf800) === 0xd800) {
+    if (c < 0xdc00) {
+      const d = pos + 1 < input.length ? input.charCodeAt(pos + 1) : 0;
+      if (isLow(d)) {
+        c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+        width = 2;
+      }
+    } else if (pos > 0 && isHigh(input.charCodeAt(pos - 1))) return -1;
+  }
+  return (c < 128 ? ascii[(t << 7) | c] === 1 : matches(tests[t]!, c)) ? pos + width : -1;
 }
 
-const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
-const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
-const isPairAt = (s: string, i: number): boolean =>
-  i + 1 < s.length && isHigh(s.charCodeAt(i)) && isLow(s.charCodeAt(i + 1));
-const isPairBefore = (s: string, i: number): boolean =>
-  i >= 2 && isLow(s.charCodeAt(i - 1)) && isHigh(s.charCodeAt(i - 2));
+/** Reads one character ending at `pos`, right to left: the position before it when test `t` accepts it, else -1. */
+function stepBackward(input: string, pos: number, ascii: Uint8Array, tests: readonly CharTest[], t: number): number {
+  if (pos <= 0) return -1;
+  let c = input.charCodeAt(pos - 1);
+  let width = 1;
+  if ((c & 0xf800) === 0xd800) {
+    if (c >= 0xdc00) {
+      const h = pos >= 2 ? input.charCodeAt(pos - 2) : 0;
+      if (isHigh(h)) {
+        c = ((h - 0xd800) << 10) + (c - 0xdc00) + 0x10000;
+        width = 2;
+      }
+    } else if (pos < input.length && isLow(input.charCodeAt(pos))) return -1;
+  }
+  return (c < 128 ? ascii[(t << 7) | c] === 1 : matches(tests[t]!, c)) ? pos - width : -1;
+}

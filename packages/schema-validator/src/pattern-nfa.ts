@@ -14,10 +14,11 @@
 // is read by code point, as `u` mode does (a lone surrogate is a character of its own). Every character
 // test is delegated to V8 (a one-character RegExp built from the leaf's own source), so classes, `\p{…}`,
 // `.` and escapes mean exactly what they mean to RegExp; the answers are cached (ASCII in a table, the
-// rest in a bounded map). Without backreferences, capture groups, greediness and the atomicity of
-// lookarounds do not change whether a match exists, so they are ignored.
+// rest in a bounded map; see pattern-chars.ts). Without backreferences, capture groups, greediness and
+// the atomicity of lookarounds do not change whether a match exists, so they are ignored.
 
 import type { AST } from '@eslint-community/regexpp';
+import { charTest, isWordChar, literalTest, matches, type CharTest } from './pattern-chars.js';
 
 /** NFA nodes past this (counted repetitions are expanded) make the pattern too large for this matcher. */
 export const NFA_NODE_LIMIT = 20_000;
@@ -25,7 +26,7 @@ export const NFA_NODE_LIMIT = 20_000;
 const DFA_STATE_LIMIT = 512;
 /** Cached DFA states across all patterns (about 1.5 KB each); past it every cache starts over. */
 const ALL_DFA_STATES = 16_384;
-/** Cached non-ASCII transitions per DFA state and cached non-ASCII answers per character test. */
+/** Cached non-ASCII transitions per DFA state (the character tests' own caches are in pattern-chars.ts). */
 const WIDE_CACHE_LIMIT = 256;
 
 const CHAR = 0;
@@ -46,13 +47,6 @@ type NfaNode =
   | { readonly op: typeof LOOK; readonly look: Lookaround; readonly next: number }
   | { readonly op: typeof MATCH };
 
-/** Does the code point belong to the leaf? Backed by V8's own RegExp for the leaf's source. */
-export interface CharTest {
-  readonly ascii: Uint8Array;
-  readonly re: RegExp;
-  readonly wide: Map<number, boolean>;
-}
-
 interface Lookaround {
   readonly id: number;
   readonly negate: boolean;
@@ -67,38 +61,6 @@ export class NfaUnsupported extends Error {}
  * input gets the same verdict on a busy machine as on an idle one.
  */
 export class NfaDeadline extends Error {}
-
-export function charTest(raw: string): CharTest {
-  const re = new RegExp(`^(?:${raw})$`, 'u');
-  const ascii = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) ascii[c] = re.test(String.fromCharCode(c)) ? 1 : 0;
-  return { ascii, re, wide: new Map() };
-}
-
-/** A literal character (no flags: no case folding) is itself and nothing else; no RegExp needed. */
-export function literalTest(value: number): CharTest {
-  const ascii = new Uint8Array(128);
-  if (value < 128) ascii[value] = 1;
-  // Answers for every other code point: `wide` is consulted first and holds the one that matches.
-  return { ascii, re: NOTHING, wide: new Map([[value, true]]) };
-}
-
-const NOTHING = /(?!)/u;
-
-export function matches(t: CharTest, cp: number): boolean {
-  if (cp < 128) return t.ascii[cp] === 1;
-  let hit = t.wide.get(cp);
-  if (hit === undefined) {
-    hit = t.re.test(String.fromCodePoint(cp));
-    if (t.wide.size < WIDE_CACHE_LIMIT) t.wide.set(cp, hit);
-  }
-  return hit;
-}
-
-/** `\w` without the `i` flag, which is what `\b` looks at in `u` mode. */
-export function isWordChar(cp: number): boolean {
-  return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x30 && cp <= 0x39) || cp === 0x5f;
-}
 
 /** Shared by a pattern and its lookarounds: the node budget and the character tests, by source. */
 interface BuildShared {
