@@ -1,7 +1,7 @@
 // What every runtime must do with the built packages, as functions each runtime's entry calls: a server over
 // a config (list, call, close), and schema verdicts. Returns plain JSON, compared across runtimes by the test.
 import { Client, streamableHttp, textOf } from '@mcpc/client';
-import { OAuthProvider } from '@mcpc/oauth';
+import { OAuthProvider, enterpriseManagedAuthorization } from '@mcpc/oauth';
 import { compile } from '@mcpc/schema-validator';
 
 /** Connects one server, lists and calls, closes; what it saw, or the error as `{ error: { name, code, message } }`. */
@@ -50,8 +50,12 @@ export function schemaVerdicts() {
 }
 
 /** Settles as `promise`, or with `fallback` after `ms`: no step of a scenario can hang the run. */
-const within = (promise, ms, fallback) =>
-  Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve(fallback), ms))]);
+const within = (promise, ms, fallback) => {
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
+  // Cleared either way: the run checks that nothing is left open once the clients have closed.
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+};
 
 /** A failure as JSON: its class and code, which every runtime must agree on. */
 const failure = (error) => ({ name: error?.name, code: error?.code });
@@ -145,6 +149,38 @@ export async function clientCredentials(protectedUrl) {
     });
     await client.connect();
     return (await client.callTool('add', { a: 20, b: 22 })).structuredContent;
+  } catch (error) {
+    return { error: { name: error?.name, code: error?.code, message: String(error?.stack ?? error).slice(0, 600) } };
+  } finally {
+    await client?.close();
+  }
+}
+
+/**
+ * Enterprise-Managed Authorization: the ID token exchanged at the IdP (RFC 8693) for an ID-JAG, presented to
+ * the MCP server's authorization server as a JWT bearer grant; then the protected server's `echo`.
+ * @param {{ serverUrl: string, issuer: string, idp: string, idToken: string }} stack
+ */
+export async function tokenExchange({ serverUrl, issuer, idp, idToken }) {
+  let client;
+  try {
+    client = new Client({
+      servers: [
+        streamableHttp({
+          name: 'protected',
+          url: serverUrl,
+          auth: new OAuthProvider({
+            serverUrl,
+            grantType: 'jwt-bearer',
+            scope: 'mcp',
+            clientInfo: { issuer, clientId: 'ema-client', clientSecret: 'ema-secret' },
+            assertion: enterpriseManagedAuthorization({ idp: { issuer: idp, clientId: 'idp-client' }, idToken }),
+          }),
+        }),
+      ],
+    });
+    await client.connect();
+    return textOf(await client.callTool('echo', { message: 'from a Worker' }));
   } catch (error) {
     return { error: { name: error?.name, code: error?.code, message: String(error?.stack ?? error).slice(0, 600) } };
   } finally {

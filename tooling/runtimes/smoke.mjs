@@ -5,6 +5,9 @@
 import { stdio, streamableHttp } from '@mcpc/client';
 import { clientCredentials, exercise, scenario, schemaVerdicts } from './smoke-core.mjs';
 
+/** Handles that are this script's own output, not the clients'. */
+const STDIO_HANDLES = new Set(['TTYWrap', 'PipeWrap', 'CloseReq', 'FSReqCallback']);
+
 const [node, everything, url, demo, protectedUrl] = process.argv.slice(2);
 if ([node, everything, url, demo, protectedUrl].includes(undefined)) {
   console.error(
@@ -22,4 +25,8 @@ const report = {
   legacy: await scenario(demo, 'legacy'),
   clientCredentials: await clientCredentials(protectedUrl),
 };
+// Every client is closed: what is still open, where the runtime tells (Node and Deno list their handles;
+// Bun's list is always empty). The test also times how soon after this line the process ends on its own.
+await new Promise((resolve) => setTimeout(resolve, 50));
+report.openAfterClose = process.getActiveResourcesInfo?.().filter((r) => !STDIO_HANDLES.has(r)) ?? [];
 console.log(JSON.stringify(report));

@@ -2,8 +2,12 @@
 // server-everything, the schema verdicts, the feature scenario against the demo server in both eras, and
 // OAuth client credentials on its protected endpoint.
 // Bundled by the test with the `browser` or `workerd` condition.
+// First: the census sees every timer the libraries set.
+import { openTimers } from './timer-census.mjs';
 import { stdio, streamableHttp } from '@mcpc/client';
 import { clientCredentials, exercise, scenario, schemaVerdicts } from './smoke-core.mjs';
+
+export { tokenExchange } from './smoke-core.mjs';
 
 /**
  * What a runtime without processes gives for server-everything at `url`, the demo server at `demo`, and
@@ -18,5 +22,7 @@ export async function webSmoke(url, demo, protectedUrl) {
     modern: await scenario(demo, undefined),
     legacy: await scenario(demo, 'legacy'),
     clientCredentials: await clientCredentials(protectedUrl),
+    // Every client is closed: no timer of theirs may still be scheduled.
+    openTimers: await new Promise((resolve) => setTimeout(() => resolve(openTimers()), 50)),
   };
 }

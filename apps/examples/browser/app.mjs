@@ -8,6 +8,7 @@
 // The server must allow the page's origin (CORS) and expose Mcp-Session-Id, as the playground's demo
 // server does (`node apps/playground/demo-server/server.mjs http`).
 import { Client, streamableHttp, textOf } from '@mcpc/client';
+import './sign-in.mjs';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 

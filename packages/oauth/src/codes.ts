@@ -33,6 +33,8 @@ export const OAuthErrorCode = Object.freeze({
   AuthorizationServerChanged: 'MCPC_OAUTH_AUTHORIZATION_SERVER_CHANGED',
   /** `OAuthStorageError`. */
   Storage: 'MCPC_OAUTH_STORAGE',
+  /** `AuthorizationAbandonedError`. */
+  AuthorizationAbandoned: 'MCPC_OAUTH_AUTHORIZATION_ABANDONED',
   /** `AuthorizationTimeoutError`. */
   Timeout: 'MCPC_OAUTH_TIMEOUT',
   /** `InvalidResponseError`. */

@@ -296,6 +296,27 @@ export class AuthorizationTimeoutError extends OAuthError {
   }
 }
 
+/**
+ * A popup authorization ended without a redirect back: the browser blocked the popup (open it in the
+ * click's handler and pass it in), or the user closed it.
+ */
+export class AuthorizationAbandonedError extends OAuthError {
+  static {
+    brand(this, 'AuthorizationAbandonedError');
+  }
+  readonly reason: 'popup-blocked' | 'popup-closed';
+
+  constructor(reason: 'popup-blocked' | 'popup-closed') {
+    super(
+      reason === 'popup-blocked'
+        ? 'the browser blocked the authorization popup (open it in a click handler and pass it as `popup`)'
+        : 'the authorization popup was closed before it redirected back',
+      { code: OAuthErrorCode.AuthorizationAbandoned },
+    );
+    this.reason = reason;
+  }
+}
+
 /** A response from an authorization server or a resource's metadata endpoint was malformed. */
 export class InvalidResponseError extends OAuthError {
   static {

@@ -30,6 +30,17 @@ export {
   type ResourceBinding,
 } from './storage/storage.js';
 export { MemoryStorage } from './storage/memory-storage.js';
+export { IndexedDBStorage, type IndexedDBStorageOptions } from './web/indexeddb-storage.js';
+export {
+  redirectToAuthorization,
+  completeRedirectAuthorization,
+  isAuthorizationCallback,
+  popupInteraction,
+  sendPopupCallback,
+  type CodeFlowProvider,
+  type PopupInteractionOptions,
+  type PopupWindow,
+} from './web/page-flow.js';
 export { FileStorage } from './storage/file-storage.js';
 export type { DPoPOptions, DPoPAlgorithm } from './dpop/dpop.js';
 export type { ClientSecrets, ClientPrivateKey, TokenEndpointAuthMethod } from './grants/client-auth.js';
@@ -62,6 +73,7 @@ export {
   AuthorizationServerChangedError,
   OAuthStorageError,
   AuthorizationTimeoutError,
+  AuthorizationAbandonedError,
   InvalidResponseError,
   type AuthorizationResponseProblem,
 } from './errors.js';

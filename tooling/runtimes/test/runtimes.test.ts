@@ -25,7 +25,14 @@ interface Smoke {
   modern: Record<string, unknown>;
   legacy: Record<string, unknown>;
   clientCredentials: unknown;
+  /** Handles still open once every client closed (Node and Deno list them; Bun lists none). */
+  openAfterClose: string[];
+  /** Whether the process ended on its own soon after its report: nothing a client left keeps it alive. */
+  endedOnItsOwn: boolean;
 }
+
+/** How soon after its last line a smoke process must have ended (runtime teardown and npx included). */
+const END_BOUND_MS = 3_000;
 
 /** Runs a command to its end (bounded), with its stdout and stderr. */
 function run(
@@ -33,7 +40,7 @@ function run(
   args: string[],
   timeoutMs: number,
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<{ code: number | null; out: string; err: string }> {
+): Promise<{ code: number | null; out: string; err: string; exitMs: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd ?? fileURLToPath(new URL('..', import.meta.url)),
@@ -42,7 +49,11 @@ function run(
     });
     let out = '';
     let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    let lastOutput = Date.now();
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      lastOutput = Date.now();
+    });
     child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-8_000)));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -51,14 +62,14 @@ function run(
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, out, err });
+      resolve({ code, out, err, exitMs: Date.now() - lastOutput });
     });
   });
 }
 
 async function smoke(command: string, args: string[]): Promise<Smoke> {
   // The first run of a runtime fetches it through npx: minutes on a cold cache.
-  const { code, out, err } = await run(
+  const { code, out, err, exitMs } = await run(
     command,
     [...args, SMOKE, process.execPath, EVERYTHING, fixture.url, demo.url, demo.url.replace(/\/mcp$/, '/mcp-protected')],
     240_000,
@@ -66,7 +77,7 @@ async function smoke(command: string, args: string[]): Promise<Smoke> {
   const line = out.trim().split('\n').at(-1) ?? '';
   if (code !== 0 || !line.startsWith('{'))
     throw new Error(`${command} ${args.join(' ')} exited ${code}\n${out}\n${err}`);
-  return JSON.parse(line) as Smoke;
+  return { ...(JSON.parse(line) as Omit<Smoke, 'endedOnItsOwn'>), endedOnItsOwn: exitMs < END_BOUND_MS };
 }
 
 const CLI = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
@@ -118,6 +129,9 @@ describe('the same smoke run in every runtime', () => {
     expect(reference.modern).toEqual(MODERN);
     expect(reference.legacy).toEqual(LEGACY);
     expect(reference.clientCredentials).toEqual({ sum: 42 });
+    // close() leaves no socket, timer or child process behind, and the process ends by itself.
+    expect(reference.openAfterClose).toEqual([]);
+    expect(reference.endedOnItsOwn).toBe(true);
   });
 
   it(`the mcpc CLI on Node ${process.versions.node}: version, tools, a call over HTTP and over stdio`, () => {

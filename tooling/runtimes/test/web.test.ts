@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { Miniflare } from 'miniflare';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { startFixture, type Fixture } from '../../fixtures/http/spawn.mjs';
+import { startOAuthFixture, type OAuthFixture } from '../../fixtures/oauth/spawn.mjs';
 import { LEGACY, MODERN, SCHEMA } from './expected.js';
 
 const HERE = fileURLToPath(new URL('..', import.meta.url));
@@ -39,6 +41,7 @@ interface WebSmoke {
   modern: Record<string, unknown>;
   legacy: Record<string, unknown>;
   clientCredentials: unknown;
+  openTimers: string[];
 }
 
 /** A module bundled for a platform (resolved from `dir`), with the inputs the bundler took. */
@@ -92,6 +95,8 @@ function expectWebSmoke(smoke: WebSmoke): void {
   expect(smoke.modern).toEqual(MODERN);
   expect(smoke.legacy).toEqual(LEGACY);
   expect(smoke.clientCredentials).toEqual({ sum: 42 });
+  // close() leaves no timer scheduled (the census counts every timer the libraries set).
+  expect(smoke.openTimers).toEqual([]);
 }
 
 describe('in a browser (Chromium)', () => {
@@ -125,6 +130,14 @@ describe('in a browser (Chromium)', () => {
       const tab = await browser.newPage();
       const errors: string[] = [];
       tab.on('pageerror', (e) => errors.push(String(e)));
+      // Every request the page makes to a server, until it has finished or failed (a stream the client
+      // cancels fails): none may be left open once the clients have closed.
+      const open = new Set<Request>();
+      tab.on('request', (r) => {
+        if (!r.url().startsWith(origin)) open.add(r);
+      });
+      tab.on('requestfinished', (r) => open.delete(r));
+      tab.on('requestfailed', (r) => open.delete(r));
       await tab.goto(`${origin}/`);
       await tab.waitForFunction(() => typeof (globalThis as { webSmoke?: unknown }).webSmoke === 'function');
       // A page on one origin, the servers on others: their CORS headers let it read Mcp-Session-Id and the
@@ -136,6 +149,7 @@ describe('in a browser (Chromium)', () => {
       )) as WebSmoke;
       expectWebSmoke(smoke);
       expect(errors).toEqual([]);
+      await expect.poll(() => [...open].map((r) => `${r.method()} ${r.url()}`), { timeout: 5_000 }).toEqual([]);
     } finally {
       await browser.close();
     }
@@ -168,8 +182,74 @@ describe('in a Worker (workerd, through miniflare)', () => {
   }, 120_000);
 });
 
+describe('a Worker takes a token by exchange (Enterprise-Managed Authorization)', () => {
+  const SSO = 'https://sso.example';
+  const stack: OAuthFixture[] = [];
+  afterAll(() => Promise.all(stack.map((f) => f.stop())));
+
+  it('exchanges an ID token at the IdP for an ID-JAG, presents it as a JWT bearer grant, and calls the tool', async () => {
+    const sso = await generateKeyPair('ES256', { extractable: true });
+    const idp = await startOAuthFixture('scripted-as.mjs', [
+      '--config',
+      JSON.stringify({
+        tokenExchange: {
+          subjectIssuers: { [SSO]: { ...(await exportJWK(sso.publicKey)), alg: 'ES256' } },
+          clientIdAtAudience: 'ema-client',
+        },
+      }),
+    ]);
+    stack.push(idp);
+    const as = await startOAuthFixture('scripted-as.mjs', [
+      '--config',
+      JSON.stringify({
+        clients: { 'ema-client': { secret: 'ema-secret' } },
+        jwtBearer: { issuers: { [idp.url]: 'jwks' } },
+      }),
+    ]);
+    stack.push(as);
+    const rs = await startOAuthFixture('resource-server.mjs', [
+      '--config',
+      JSON.stringify({ authorizationServers: [as.url] }),
+    ]);
+    stack.push(rs);
+    const idToken = await new SignJWT({ email: 'ada@example.com' })
+      .setProtectedHeader({ alg: 'ES256' })
+      .setIssuer(SSO)
+      .setSubject('ada')
+      .setAudience('idp-client')
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(sso.privateKey);
+
+    const worker = await bundle(
+      ['workerd', 'worker', 'browser'],
+      `import { tokenExchange } from './web-smoke.mjs';
+       export default { async fetch(request) {
+         return Response.json(await tokenExchange(JSON.parse(new URL(request.url).searchParams.get('stack'))));
+       } };`,
+    );
+    expect(worker.inputs.filter((i) => NODE_ONLY.test(i))).toEqual([]);
+    const mf = new Miniflare({ modules: true, script: worker.code, compatibilityDate: '2026-07-01' });
+    try {
+      const query = JSON.stringify({ serverUrl: rs.url, issuer: as.url, idp: idp.url, idToken });
+      const response = await mf.dispatchFetch(`http://worker.invalid/?stack=${encodeURIComponent(query)}`);
+      expect(await response.json()).toBe('Echo: from a Worker');
+      // The IdP saw one token exchange, the authorization server one JWT bearer grant carrying its ID-JAG.
+      const grants = async (f: OAuthFixture) =>
+        (
+          (await (await fetch(new URL('/_stats', f.url))).json()) as { tokens: { params: Record<string, string> }[] }
+        ).tokens.map((t) => t.params.grant_type);
+      expect(await grants(idp)).toEqual(['urn:ietf:params:oauth:grant-type:token-exchange']);
+      expect(await grants(as)).toEqual(['urn:ietf:params:oauth:grant-type:jwt-bearer']);
+    } finally {
+      await mf.dispose();
+    }
+  }, 90_000);
+});
+
 describe('the examples', () => {
-  it('apps/examples/browser/app.mjs: a page that connects, lists, calls, and answers a question in a form', async () => {
+  /** The browser example, bundled and served from a loopback origin (every path is its page: the redirect URI). */
+  async function serveExample(): Promise<{ origin: string; close: () => void }> {
     const app = await bundle(['browser'], "import './app.mjs';", join(EXAMPLES, 'browser'));
     expect(app.inputs.filter((i) => NODE_ONLY.test(i))).toEqual([]);
     const html = readFileSync(join(EXAMPLES, 'browser', 'index.html'));
@@ -182,10 +262,15 @@ describe('the examples', () => {
       res.end(html);
     });
     await new Promise<void>((r) => pages.listen(0, '127.0.0.1', r));
+    return { origin: `http://127.0.0.1:${(pages.address() as AddressInfo).port}`, close: () => pages.close() };
+  }
+
+  it('apps/examples/browser/app.mjs: a page that connects, lists, calls, and answers a question in a form', async () => {
+    const pages = await serveExample();
     const browser = await launchChromium();
     try {
       const tab = await browser.newPage();
-      await tab.goto(`http://127.0.0.1:${(pages.address() as AddressInfo).port}/`);
+      await tab.goto(`${pages.origin}/`);
       await tab.fill('#url', demo.url);
       await tab.click('#connect button');
       await tab.waitForSelector('button[data-tool="ask-name"]', { timeout: 15_000 });
@@ -202,6 +287,134 @@ describe('the examples', () => {
       pages.close();
     }
   }, 60_000);
+
+  describe('apps/examples/browser/sign-in.mjs: OAuth from the page (DCR, PKCE, DPoP) against the demo', () => {
+    let pages: { origin: string; close: () => void };
+    let browser: Browser;
+    const protectedUrl = () => demo.url.replace(/\/mcp$/, '/mcp-protected');
+
+    beforeAll(async () => {
+      pages = await serveExample();
+      browser = await launchChromium();
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+      pages?.close();
+    });
+
+    /** What the example keeps in IndexedDB, summarised in the page (values never leave it whole). */
+    const stored = (tab: Page) =>
+      tab.evaluate(
+        () =>
+          new Promise<{ key: string; refreshToken: boolean; tokenType?: string; privateExtractable?: boolean }[]>(
+            (resolve, reject) => {
+              const open = indexedDB.open('mcpc-browser-example');
+              open.onerror = () => reject(open.error);
+              open.onsuccess = () => {
+                const store = open.result.transaction('records').objectStore('records');
+                const keys = store.getAllKeys();
+                const values = store.getAll();
+                values.onsuccess = () =>
+                  resolve(
+                    values.result.map((v: Record<string, unknown>, i: number) => ({
+                      key: String(keys.result[i]),
+                      refreshToken: 'refreshToken' in v,
+                      tokenType: v.tokenType as string | undefined,
+                      privateExtractable: (v.privateKey as CryptoKey | undefined)?.extractable,
+                    })),
+                  );
+              };
+            },
+          ),
+      );
+
+    const statusOf = async (tab: Page, id: string, prefix: string) => {
+      await tab.waitForFunction(
+        ([i, p]) => {
+          const text = document.getElementById(i!)?.textContent ?? '';
+          return text.startsWith(p!) || text.startsWith('Sign-in failed') || text.startsWith('Could not');
+        },
+        [id, prefix],
+        { timeout: 30_000 },
+      );
+      return tab.textContent(`#${id}`);
+    };
+
+    it('by redirect: back on the page, signed in with a DPoP token, the code off the address bar; a reload stays signed in', async () => {
+      const context = await browser.newContext();
+      try {
+        const tab = await context.newPage();
+        await tab.goto(`${pages.origin}/`);
+        await tab.fill('#protected-url', protectedUrl());
+        await tab.click('#sign-in-redirect');
+        expect(await statusOf(tab, 'auth-status', 'Signed in')).toMatch(
+          /^Signed in \(DPoP, scope [^)]*\bmcp\b[^)]*, refreshable\)/,
+        );
+        expect(new URL(tab.url()).search).toBe('');
+        const records = await stored(tab);
+        // The request's record is gone once redeemed; the tokens are kept without their refresh token; the
+        // DPoP key pair is kept with its private key not extractable.
+        expect(records.filter((r) => r.key.startsWith('["pending"'))).toEqual([]);
+        expect(records.filter((r) => r.key.startsWith('["tokens"'))).toEqual([
+          expect.objectContaining({ tokenType: 'DPoP', refreshToken: false }),
+        ]);
+        expect(records.filter((r) => r.key.startsWith('["dpop-key"'))).toEqual([
+          expect.objectContaining({ privateExtractable: false }),
+        ]);
+
+        await tab.reload();
+        await tab.click('#connect-protected');
+        expect(await statusOf(tab, 'protected-status', 'Connected')).toMatch(/^Connected with a token: \d+ tools\.$/);
+        // Still one key pair: the reload found it, the stored token is bound to it.
+        expect((await stored(tab)).filter((r) => r.key.startsWith('["dpop-key"'))).toHaveLength(1);
+      } finally {
+        await context.close();
+      }
+    }, 90_000);
+
+    it('in a popup: the popup hands the callback back and closes, the page is signed in and connects', async () => {
+      const context = await browser.newContext();
+      try {
+        const tab = await context.newPage();
+        await tab.goto(`${pages.origin}/`);
+        await tab.fill('#protected-url', protectedUrl());
+        const [popup] = await Promise.all([context.waitForEvent('page'), tab.click('#sign-in-popup')]);
+        expect(await statusOf(tab, 'auth-status', 'Signed in')).toMatch(/^Signed in \(DPoP, scope [^)]*\bmcp\b/);
+        await expect.poll(() => popup.isClosed(), { timeout: 10_000 }).toBe(true);
+        await tab.click('#connect-protected');
+        expect(await statusOf(tab, 'protected-status', 'Connected')).toMatch(/^Connected with a token: \d+ tools\.$/);
+      } finally {
+        await context.close();
+      }
+    }, 90_000);
+
+    it('a popup the user closes ends the sign-in with AuthorizationAbandonedError', async () => {
+      const context = await browser.newContext();
+      try {
+        const metadata = new URL('/.well-known/oauth-protected-resource/mcp-protected', protectedUrl());
+        const issuer = ((await (await fetch(metadata)).json()) as { authorization_servers: string[] })
+          .authorization_servers[0]!;
+        // The authorization endpoint never answers: the user is still looking at it when they close the popup.
+        let reached!: () => void;
+        const atAuthorizationServer = new Promise<void>((r) => (reached = r));
+        await context.route(
+          (u) => u.href.startsWith(`${issuer}/auth`),
+          () => reached(),
+        );
+        const tab = await context.newPage();
+        await tab.goto(`${pages.origin}/`);
+        await tab.fill('#protected-url', protectedUrl());
+        const [popup] = await Promise.all([context.waitForEvent('page'), tab.click('#sign-in-popup')]);
+        await atAuthorizationServer;
+        await popup.close();
+        expect(await statusOf(tab, 'auth-status', 'Signed in')).toBe(
+          'Sign-in failed: AuthorizationAbandonedError MCPC_OAUTH_AUTHORIZATION_ABANDONED: the authorization popup was closed before it redirected back',
+        );
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
+  });
 
   it("apps/examples/worker/worker.mjs: a Worker calls the remote server's tool per request", async () => {
     const worker = await bundle(
