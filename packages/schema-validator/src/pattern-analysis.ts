@@ -122,12 +122,33 @@ function anchored(pattern: AST.Pattern): boolean {
   });
 }
 
-const parser = new RegExpParser({ ecmaVersion: 2024 });
+// ES2025: a runtime whose V8 takes duplicate named groups (`(?<x>a)|(?<x>b)`, Node 24) gets an AST for them.
+const parser = new RegExpParser({ ecmaVersion: 2025 });
 
-/** The pattern's AST (`u` mode), or undefined when regexpp does not read it as V8 does. */
+/** Whether any group sets modifiers (`(?i:…)`), which no matcher here implements. */
+function hasModifiers(n: AST.Node): boolean {
+  switch (n.type) {
+    case 'Pattern':
+    case 'CapturingGroup':
+      return n.alternatives.some(hasModifiers);
+    case 'Group':
+      return n.modifiers !== null || n.alternatives.some(hasModifiers);
+    case 'Alternative':
+      return n.elements.some(hasModifiers);
+    case 'Assertion':
+      return (n.kind === 'lookahead' || n.kind === 'lookbehind') && n.alternatives.some(hasModifiers);
+    case 'Quantifier':
+      return hasModifiers(n.element);
+    default:
+      return false;
+  }
+}
+
+/** The pattern's AST (`u` mode), or undefined when regexpp does not read it as V8 does (or uses modifiers). */
 export function parsePattern(source: string): AST.Pattern | undefined {
   try {
-    return parser.parsePattern(source, 0, source.length, { unicode: true });
+    const ast = parser.parsePattern(source, 0, source.length, { unicode: true });
+    return hasModifiers(ast) ? undefined : ast;
   } catch {
     return undefined;
   }
