@@ -2,9 +2,9 @@
 /* global document, window, location */
 // Signing in to an OAuth-protected MCP server from the page, by redirect or in a popup, then connecting to it.
 //
-// - Client registration: Dynamic Client Registration from the page (the authorization server must answer
-//   CORS on its registration endpoint), or a Client ID Metadata Document (`clientIdMetadataUrl`, an https
-//   URL you host; the authorization server fetches it, so no CORS is needed for it).
+// - Client registration: a Client ID Metadata Document when its https URL is given (the authorization
+//   server fetches it, so no CORS is needed for it), else Dynamic Client Registration from the page (the
+//   authorization server must answer CORS on its registration endpoint).
 // - The redirect URI is this page: the redirect flow finishes here when the page loads again, and in a popup
 //   this page hands the callback to its opener and closes.
 // - Storage: IndexedDB. The authorization request (state, PKCE verifier) waits there across the redirect;
@@ -22,6 +22,12 @@ import {
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const input = () => /** @type {HTMLInputElement} */ ($('protected-url'));
+const clientIdInput = () => /** @type {HTMLInputElement} */ ($('client-id-url'));
+/** Keeps what the form says across the redirect: the server, and the client id document if any. */
+const remember = () => {
+  localStorage.setItem('mcpc-example-protected-url', input().value);
+  localStorage.setItem('mcpc-example-client-id-url', clientIdInput().value);
+};
 const storage = new IndexedDBStorage({ databaseName: 'mcpc-browser-example' });
 const redirectUri = `${location.origin}${location.pathname}`;
 
@@ -30,12 +36,16 @@ const redirectUri = `${location.origin}${location.pathname}`;
  * @param {string} serverUrl @param {import('@mcpc/oauth').OAuthProviderOptions['interaction']} [interaction]
  */
 async function provider(serverUrl, interaction) {
+  // A Client ID Metadata Document when one is given (what MCP 2026-07-28 prefers), else Dynamic Client
+  // Registration under this name.
+  const clientIdMetadataUrl = localStorage.getItem('mcpc-example-client-id-url') || undefined;
   return new OAuthProvider({
     serverUrl,
     storage,
     redirectUri,
     scope: 'mcp',
     clientName: 'mcpc browser example',
+    ...(clientIdMetadataUrl ? { clientIdMetadataUrl } : {}),
     dpop: { keyPair: await storage.dpopKeyPair() },
     ...(interaction ? { interaction } : {}),
   });
@@ -57,18 +67,19 @@ const inPopup = window.opener !== null && sendPopupCallback();
 if (!inPopup) {
   const saved = localStorage.getItem('mcpc-example-protected-url');
   if (saved !== null) input().value = saved;
+  clientIdInput().value = localStorage.getItem('mcpc-example-client-id-url') ?? '';
   // Back from a redirect: redeem the code (the provider checks state, issuer and verifier).
   if (saved !== null) completeRedirectAuthorization(await provider(saved)).then((r) => r && signedIn(r), failed);
 
   $('sign-in-redirect').addEventListener('click', async () => {
-    localStorage.setItem('mcpc-example-protected-url', input().value);
+    remember();
     await redirectToAuthorization(await provider(input().value)).catch(failed);
   });
 
   $('sign-in-popup').addEventListener('click', async () => {
     // Opened here, in the click, before anything is awaited: a popup opened later is blocked.
     const popup = window.open('about:blank', 'mcpc-oauth', 'popup,width=520,height=680');
-    localStorage.setItem('mcpc-example-protected-url', input().value);
+    remember();
     try {
       const oauth = await provider(input().value, popupInteraction(popup ? { popup } : {}));
       signedIn(await oauth.authorize());

@@ -35,7 +35,8 @@ let origin;
 const seenJti = new Set();
 
 export async function start() {
-  const config = { scopes: SCOPES, clients: [DEMO_CLIENT] };
+  // `cimdPages`: a page on 127.0.0.1 can sign in with a Client ID Metadata Document (the browser example's test).
+  const config = { scopes: SCOPES, clients: [DEMO_CLIENT], cimdPages: true };
   as = await startOAuthFixture('authorization-server.mjs', ['--config', JSON.stringify(config)], {
     node: 'lts',
     timeoutMs: 120_000,

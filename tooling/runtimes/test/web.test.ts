@@ -372,6 +372,37 @@ describe('the examples', () => {
       }
     }, 90_000);
 
+    it('with a Client ID Metadata Document: the authorization server fetches it, nothing is registered', async () => {
+      const metadata = new URL('/.well-known/oauth-protected-resource/mcp-protected', protectedUrl());
+      const issuer = ((await (await fetch(metadata)).json()) as { authorization_servers: string[] })
+        .authorization_servers[0]!;
+      const asStats = async () =>
+        (await (await fetch(new URL('/_stats', issuer))).json()) as {
+          registrations: number;
+          cimdFetches: number;
+          authorizations: { clientId: string }[];
+        };
+      const before = await asStats();
+      const clientId = `https://pages.mcpc.test/${new URL(pages.origin).port}/client.json`;
+      const context = await browser.newContext();
+      try {
+        const tab = await context.newPage();
+        await tab.goto(`${pages.origin}/`);
+        await tab.fill('#protected-url', protectedUrl());
+        await tab.fill('#client-id-url', clientId);
+        await tab.click('#sign-in-redirect');
+        expect(await statusOf(tab, 'auth-status', 'Signed in')).toMatch(/^Signed in \(DPoP, scope [^)]*\bmcp\b/);
+        await tab.click('#connect-protected');
+        expect(await statusOf(tab, 'protected-status', 'Connected')).toMatch(/^Connected with a token: \d+ tools\.$/);
+      } finally {
+        await context.close();
+      }
+      const after = await asStats();
+      expect(after.registrations).toBe(before.registrations);
+      expect(after.cimdFetches).toBeGreaterThan(before.cimdFetches);
+      expect(after.authorizations.at(-1)?.clientId).toBe(clientId);
+    }, 90_000);
+
     it('in a popup: the popup hands the callback back and closes, the page is signed in and connects', async () => {
       const context = await browser.newContext();
       try {
