@@ -5,8 +5,8 @@
 // wall-clock deadline, a verdict depended on how busy the machine was, and browsers and Workers have no
 // worker threads at all. Here the same input under the same budget always gets the same verdict, everywhere.
 //
-// How: the regexpp AST is compiled to a flat program (an Int32Array) run by one loop with an explicit
-// backtrack stack (an Int32Array too), so no JS recursion grows with the input: a million characters do not
+// How: the regexpp AST is compiled to a flat program (an Int32Array; pattern-program.ts) run by one loop with an
+// explicit backtrack stack (an Int32Array too), so no JS recursion grows with the input: a million characters do not
 // overflow the JS stack. Only a lookaround recurses, once per level of nesting in the pattern, and its
 // records share the one stack, so a single cap bounds a check's memory. It follows ECMA-262 §22.2.2's
 // semantics where they decide whether a match exists: alternatives and quantifiers tried in order (greedy
@@ -16,9 +16,36 @@
 // body's first match, none from a negative one); lookbehind bodies read right to left; the input read by
 // code point (a lone surrogate is a character of its own). Every character test is V8's own (a one-character
 // RegExp per leaf, cached; see pattern-chars.ts), as in the linear matcher.
+//
+// One job over 450 lines: running the program. The step loop is one function, a switch on the opcodes, so
+// its state stays in locals, and the records it pushes (choice points, undos, loop registers) are popped by
+// the same loop; split across modules it would cost a call per step.
 
 import type { AST } from '@eslint-community/regexpp';
-import { charTest, isWordChar, literalTest, matches, type CharTest } from './pattern-chars.js';
+import { isWordChar, matches, type CharTest } from './pattern-chars.js';
+import {
+  AT_END,
+  AT_START,
+  CHAR,
+  CHAR_BACK,
+  compileProgram,
+  ENTER,
+  GREEDY,
+  GREEDY_BACK,
+  JMP,
+  LAZY,
+  LAZY_BACK,
+  LOOK,
+  LOOP,
+  LOOP_END,
+  MATCH,
+  NOT_WORD,
+  REF,
+  REF_BACK,
+  SAVE,
+  SPLIT,
+  WORD,
+} from './pattern-program.js';
 
 /**
  * Thrown when a match has done its budget of steps (`'steps'`: counted, so the verdict never depends on the
@@ -53,32 +80,6 @@ export const BACKTRACK_STEPS_PER_MS = 30_000;
  */
 export const BACKTRACK_STACK_LIMIT = 1 << 23;
 
-/** Quantifier bounds past this mean "unbounded": V8 clamps them to the same value. */
-const MAX_COUNT = 0x7fffffff;
-const INITIAL_STACK = 1 << 10;
-
-// The program: opcodes, each followed by its operands (their layout in the comment).
-const CHAR = 0; // test — one character, left to right
-const CHAR_BACK = 1; // test — one character, right to left
-const SPLIT = 2; // alt — try what follows first, then `alt`
-const JMP = 3; // to
-const SAVE = 4; // slot
-const AT_START = 5;
-const AT_END = 6;
-const WORD = 7;
-const NOT_WORD = 8;
-const REF = 9; // n, group × n — a backreference (several groups for a duplicated name: the one that is set)
-const REF_BACK = 10; // n, group × n
-const LOOK = 11; // negate, captures, next — the body follows, ending with MATCH; `next` is the continuation
-const LOOP = 12; // reg, min, max, greedy, exit, fromSlot, toSlot — ENTER follows
-const ENTER = 13; // loop — starts an iteration; the body follows
-const LOOP_END = 14; // loop
-const MATCH = 15;
-const GREEDY = 16; // test, min, max — a repeated single character, as many as it can first
-const GREEDY_BACK = 17;
-const LAZY = 18; // test, min, max — as few as it can first
-const LAZY_BACK = 19;
-
 // Backtrack records, their kind on top (records differ in size): choice points to resume, and undos of
 // writes. Popped on failure: an undo is applied and popping goes on; a choice point resumes the run.
 const K_CHOICE = 0; // pc, pos
@@ -94,247 +95,8 @@ const K_GIVE_BACK = 6; // pc, floor, pos (right to left: giving back moves `pos`
 /** A lazy run of characters takes one more (the instruction at `insPc`, `n` taken so far). */
 const K_TAKE = 7; // insPc, pos, n
 const K_TAKE_BACK = 8; // insPc, pos, n
+const INITIAL_STACK = 1 << 10;
 const RECORD_SIZE = [3, 3, 4, 5, 4, 4, 4, 4, 4];
-
-/** What the whole pattern shares while it is compiled: group numbers, loop registers, character tests. */
-interface Shared {
-  /** The groups a backreference reads, numbered from 0; the others are compiled as non-capturing. */
-  readonly groups: Map<AST.CapturingGroup, number>;
-  loops: number;
-  readonly tests: CharTest[];
-  readonly bySource: Map<string, number>;
-}
-
-class Compiler {
-  readonly code: number[] = [];
-
-  constructor(private readonly shared: Shared) {}
-
-  private emit(...words: number[]): number {
-    const at = this.code.length;
-    for (const w of words) this.code.push(w);
-    return at;
-  }
-
-  /** Alternatives in order: SPLIT a2; a1; JMP end; a2: SPLIT a3; a2; JMP end; … the last alone. */
-  disjunction(alternatives: readonly AST.Alternative[], backward: boolean): void {
-    const jumps: number[] = [];
-    for (let i = 0; i < alternatives.length; i++) {
-      const elements = alternatives[i]!.elements;
-      if (i === alternatives.length - 1) {
-        this.sequence(elements, backward);
-        break;
-      }
-      const split = this.emit(SPLIT, 0);
-      this.sequence(elements, backward);
-      jumps.push(this.emit(JMP, 0));
-      this.code[split + 1] = this.code.length;
-    }
-    for (const j of jumps) this.code[j + 1] = this.code.length;
-  }
-
-  private sequence(elements: readonly AST.Element[], backward: boolean): void {
-    // Right to left, a lookbehind's body reads its last element first (§22.2.2.3, direction backward).
-    if (backward) for (let i = elements.length - 1; i >= 0; i--) this.element(elements[i]!, backward);
-    else for (const e of elements) this.element(e, backward);
-  }
-
-  /** The index of the character test for a leaf, shared by every leaf with the same source. */
-  private test(e: AST.Node): number {
-    let i = this.shared.bySource.get(e.raw);
-    if (i === undefined) {
-      i = this.shared.tests.length;
-      this.shared.tests.push(e.type === 'Character' ? literalTest(e.value) : charTest(e.raw));
-      this.shared.bySource.set(e.raw, i);
-    }
-    return i;
-  }
-
-  private element(e: AST.Element, backward: boolean): void {
-    switch (e.type) {
-      case 'Character':
-      case 'CharacterSet':
-      case 'CharacterClass':
-        this.emit(backward ? CHAR_BACK : CHAR, this.test(e));
-        return;
-      case 'Group':
-        return this.alternatives(e, backward);
-      case 'CapturingGroup': {
-        const n = this.shared.groups.get(e);
-        // What a group captures matters only to a backreference: `test` reports no captures.
-        if (n === undefined) return this.alternatives(e, backward);
-        // Read right to left, the group's end is where its reading starts.
-        this.emit(SAVE, backward ? 2 * n + 1 : 2 * n);
-        this.alternatives(e, backward);
-        this.emit(SAVE, backward ? 2 * n : 2 * n + 1);
-        return;
-      }
-      case 'Backreference': {
-        if (insideItsGroup(e)) return;
-        const targets = Array.isArray(e.resolved) ? e.resolved : [e.resolved];
-        this.emit(backward ? REF_BACK : REF, targets.length, ...targets.map((g) => this.shared.groups.get(g)!));
-        return;
-      }
-      case 'Assertion':
-        switch (e.kind) {
-          case 'start':
-            this.emit(AT_START);
-            return;
-          case 'end':
-            this.emit(AT_END);
-            return;
-          case 'word':
-            this.emit(e.negate ? NOT_WORD : WORD);
-            return;
-          default: {
-            // The body is compiled in place, in its own direction, ending with MATCH; `next` skips it.
-            // `captures`: whether the body sets a group a backreference reads (its records then matter).
-            const [from, to] = slotRange(e, this.shared.groups);
-            const look = this.emit(LOOK, e.negate ? 1 : 0, to > from ? 1 : 0, 0);
-            this.disjunction(e.alternatives, e.kind === 'lookbehind');
-            this.emit(MATCH);
-            this.code[look + 3] = this.code.length;
-            return;
-          }
-        }
-      case 'Quantifier':
-        return this.quantifier(e, backward);
-      default:
-        throw new TypeError(`unexpected pattern element ${(e as { type: string }).type}`);
-    }
-  }
-
-  /**
-   * A group's alternatives; when each is one character (`(a|b|\d)`), a single test on the group's source:
-   * whichever alternative matches, the same character is read, so the choice would be one to nothing.
-   */
-  private alternatives(e: AST.Group | AST.CapturingGroup, backward: boolean): void {
-    if (e.alternatives.length > 1 && oneCharacterEach(e, this.shared.groups))
-      this.emit(backward ? CHAR_BACK : CHAR, this.test(e));
-    else this.disjunction(e.alternatives, backward);
-  }
-
-  private quantifier(q: AST.Quantifier, backward: boolean): void {
-    // `{0}` never runs its atom (RepeatMatcher step 1: max = 0 calls the continuation, resetting nothing).
-    if (q.max === 0) return;
-    const min = Math.min(q.min, MAX_COUNT);
-    const max = Math.min(q.max, MAX_COUNT);
-    if (oneCharacter(q.element, this.shared.groups)) {
-      // A run of single characters (`\w+`, `.*?`, `(?:a|b){0,80}`) keeps one record for the whole run, not
-      // one per character: a million-character input would otherwise need tens of millions of entries.
-      const op = q.greedy ? (backward ? GREEDY_BACK : GREEDY) : backward ? LAZY_BACK : LAZY;
-      this.emit(op, this.test(q.element), min, max);
-      return;
-    }
-    if (min === 1 && max === 1) {
-      // One mandatory iteration: its captures are unset when it starts, and no empty check applies.
-      this.element(q.element, backward);
-      return;
-    }
-    const reg = this.shared.loops++;
-    const [first, to] = slotRange(q.element, this.shared.groups);
-    let from = first;
-    // A group an iteration starts with is set afresh by every iteration that completes, and nothing can
-    // read it while it is open (a backreference inside its own group is compiled to nothing): it needs
-    // no reset. Resets cost stack, and `(?:(a|b)\1)*` on a long input is made of them.
-    const atom = q.element;
-    const lead =
-      atom.type === 'Group' && atom.alternatives.length === 1 && !backward ? atom.alternatives[0]!.elements[0] : atom;
-    // The first group by opening parenthesis has the lowest number: its slots are the first two of the range.
-    if (lead?.type === 'CapturingGroup' && this.shared.groups.has(lead)) from += 2;
-    const loop = this.emit(LOOP, reg, min, max, q.greedy ? 1 : 0, 0, from, to);
-    this.emit(ENTER, loop);
-    this.element(q.element, backward);
-    this.emit(LOOP_END, loop);
-    this.code[loop + 5] = this.code.length;
-  }
-}
-
-/**
- * Whether `e` always matches exactly one character, in whichever of its ways, with no capture: a leaf, or a
- * non-capturing group of such alternatives (`(?:a|\d)`). Which way it matches then changes nothing that
- * follows, so a V8 test on its source can stand for it.
- */
-function oneCharacter(e: AST.Node, groups: Map<AST.CapturingGroup, number>): boolean {
-  switch (e.type) {
-    case 'Character':
-    case 'CharacterSet':
-    case 'CharacterClass':
-      return true;
-    case 'CapturingGroup':
-    case 'Group':
-      // A group no backreference reads captures nothing that matters.
-      return !(e.type === 'CapturingGroup' && groups.has(e)) && oneCharacterEach(e, groups);
-    default:
-      return false;
-  }
-}
-
-/** Whether each alternative of `e` is one element matching exactly one character, with no capture. */
-function oneCharacterEach(e: AST.Group | AST.CapturingGroup, groups: Map<AST.CapturingGroup, number>): boolean {
-  return e.alternatives.every((a) => a.elements.length === 1 && oneCharacter(a.elements[0]!, groups));
-}
-
-/**
- * A backreference inside the group it refers to: nothing can have been captured yet, and V8 compiles it to
- * nothing (which shows only between the halves of a pair, where any other backreference fails).
- */
-function insideItsGroup(e: AST.Backreference): boolean {
-  const targets = Array.isArray(e.resolved) ? e.resolved : [e.resolved];
-  return targets.some((g) => e.start > g.start && e.end <= g.end);
-}
-
-/** The capture slots of the groups inside `e` (first slot, slot after the last), for the per-iteration reset. */
-function slotRange(e: AST.Node, groups: Map<AST.CapturingGroup, number>): [number, number] {
-  let low = Infinity;
-  let high = -1;
-  const visit = (n: AST.Node): void => {
-    const g = n.type === 'CapturingGroup' ? groups.get(n) : undefined;
-    if (g !== undefined) {
-      low = Math.min(low, g);
-      high = Math.max(high, g);
-    }
-    for (const child of childrenOf(n)) visit(child);
-  };
-  visit(e);
-  // Groups are numbered in the order of their opening parentheses, so those inside one atom are consecutive.
-  return high < 0 ? [0, 0] : [2 * low, 2 * high + 2];
-}
-
-function childrenOf(n: AST.Node): readonly AST.Node[] {
-  switch (n.type) {
-    case 'Pattern':
-    case 'Group':
-    case 'CapturingGroup':
-      return n.alternatives;
-    case 'Alternative':
-      return n.elements;
-    case 'Assertion':
-      return n.kind === 'lookahead' || n.kind === 'lookbehind' ? n.alternatives : [];
-    case 'Quantifier':
-      return [n.element];
-    default:
-      return [];
-  }
-}
-
-/** The groups some backreference reads, numbered from 0 in the order of their opening parentheses. */
-function numberGroups(pattern: AST.Pattern): Map<AST.CapturingGroup, number> {
-  const read = new Set<AST.CapturingGroup>();
-  const refs = (n: AST.Node): void => {
-    if (n.type === 'Backreference' && !insideItsGroup(n))
-      for (const g of Array.isArray(n.resolved) ? n.resolved : [n.resolved]) read.add(g);
-    for (const child of childrenOf(n)) refs(child);
-  };
-  refs(pattern);
-  const groups = new Map<AST.CapturingGroup, number>();
-  const visit = (n: AST.Node): void => {
-    if (n.type === 'CapturingGroup' && read.has(n)) groups.set(n, groups.size);
-    for (const child of childrenOf(n)) visit(child);
-  };
-  visit(pattern);
-  return groups;
-}
 
 const isHigh = (c: number): boolean => (c & 0xfc00) === 0xd800;
 const isLow = (c: number): boolean => (c & 0xfc00) === 0xdc00;
@@ -368,24 +130,21 @@ export class BacktrackMatcher {
   #budget = 0;
 
   constructor(pattern: AST.Pattern) {
-    const shared: Shared = { groups: numberGroups(pattern), loops: 0, tests: [], bySource: new Map() };
-    const compiler = new Compiler(shared);
-    compiler.disjunction(pattern.alternatives, false);
-    compiler.code.push(MATCH);
-    this.#code = Int32Array.from(compiler.code);
-    this.#tests = shared.tests;
-    this.#ascii = new Uint8Array(128 * shared.tests.length);
-    shared.tests.forEach((t, i) => this.#ascii.set(t.ascii, 128 * i));
+    const program = compileProgram(pattern);
+    this.#code = program.code;
+    this.#tests = program.tests;
+    this.#ascii = new Uint8Array(128 * program.tests.length);
+    program.tests.forEach((t, i) => this.#ascii.set(t.ascii, 128 * i));
     this.#anchored = pattern.alternatives.every(
       (a) => a.elements[0]?.type === 'Assertion' && a.elements[0].kind === 'start',
     );
-    const slots = 2 * shared.groups.size;
+    const slots = 2 * program.captureGroups;
     this.#caps = new Int32Array(slots);
     this.#before = new Int32Array(slots);
     this.#mark = new Uint32Array(slots);
     this.#changed = new Int32Array(slots);
-    this.#count = new Int32Array(shared.loops);
-    this.#start = new Int32Array(shared.loops);
+    this.#count = new Int32Array(program.loops);
+    this.#start = new Int32Array(program.loops);
   }
 
   /** Steps the last `test` took (to its answer, or to its budget). */
