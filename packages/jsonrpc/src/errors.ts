@@ -11,10 +11,24 @@ const BRANDS = Symbol.for('@mcpc/error.brands');
 
 type Constructor = abstract new (...args: never[]) => unknown;
 
-/** Brands a class of this package (in a `static {}` block, so the brand is not part of its type). */
-function brand(cls: Constructor, name: string): void {
-  Object.defineProperty(cls, BRAND, { value: Symbol.for(`@mcpc/jsonrpc.${name}`) });
+/**
+ * The brander of one package's error classes: `brandFor('@mcpc/oauth')(cls, 'OAuthError')` brands `cls` as
+ * `Symbol.for('@mcpc/oauth.OAuthError')`, which `instanceof` on any `McpError` class reads across copies of
+ * the package. Call it in the class's static initialization block, which keeps it out of the public type.
+ * Scoped by package (an npm name), so two packages never collide: a package of your own can mark its
+ * subclasses of `McpError` the same way.
+ */
+export function brandFor(pkg: string): (cls: Constructor, name: string) => void {
+  if (!/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/.test(pkg))
+    throw new TypeError(`brandFor needs an npm package name, not ${JSON.stringify(pkg)}`);
+  return (cls, name) => {
+    if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError(`a brand names a class, not ${JSON.stringify(name)}`);
+    Object.defineProperty(cls, BRAND, { value: Symbol.for(`${pkg}.${name}`) });
+  };
 }
+
+/** Brands a class of this package. */
+const brand = brandFor('@mcpc/jsonrpc');
 
 /**
  * Ordinary `instanceof`, used when a class carries no brand of its own (a third party's subclass)

@@ -13,6 +13,7 @@ export type {
 export { isRequest, isNotification, isResponse, isFailure } from './messages.js';
 export { decodeMessage, validateMessage, type DecodeResult } from './decode.js';
 export * from './errors-entry.js';
+export { brandFor } from './errors.js';
 export type { Transport, TransportSink, TransportSendOptions, MessageInfo } from './transport.js';
 export { InMemoryTransport, createInMemoryTransportPair, type InMemoryTransportOptions } from './in-memory.js';
 export {

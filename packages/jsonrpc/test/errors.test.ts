@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type * as errors from '@mcpc/jsonrpc';
 import {
   AbortError,
+  brandFor,
   CancelledByPeerError,
   ConnectionClosedError,
   EngineStateError,
@@ -91,6 +92,28 @@ describe('error classes', () => {
     const fromHere = new MessageTooLargeError(1);
     expect(fromHere).toBeInstanceOf(dup.TransportError);
     expect(fromHere).not.toBeInstanceOf(dup.ConnectionClosedError);
+  });
+
+  it('brandFor: a package of its own brands its subclasses, instanceof holds across its copies, names are checked', () => {
+    const brand = brandFor('@acme/mcp-extras');
+    // Two copies of one third-party class, as two installs of its package would load.
+    const copy = () => {
+      class QuotaError extends TransportError {
+        static {
+          brand(this, 'QuotaError');
+        }
+      }
+      return QuotaError;
+    };
+    const [A, B] = [copy(), copy()];
+    expect(new A('x')).toBeInstanceOf(B);
+    expect(new A('x')).toBeInstanceOf(TransportError);
+    expect(new TransportError('x')).not.toBeInstanceOf(A);
+    expect(Object.getOwnPropertyDescriptor(A, Symbol.for('@mcpc/error.brand'))?.value).toBe(
+      Symbol.for('@acme/mcp-extras.QuotaError'),
+    );
+    for (const pkg of ['', 'Acme', '@acme', '../x', 'a b']) expect(() => brandFor(pkg)).toThrow(TypeError);
+    expect(() => brand(A, 'not a name')).toThrow(TypeError);
   });
 
   it("a third-party subclass without a brand of its own gets ordinary instanceof, not its parent's answer", () => {

@@ -1,14 +1,4 @@
-// Brands the error classes of @mcpc/transport-stdio for McpError's `instanceof` across copies, scoped to this package.
+// The brander of @mcpc/transport-stdio's error classes: the kernel's `brandFor`, scoped to this package.
+import { brandFor } from '@mcpc/jsonrpc';
 
-type Constructor = abstract new (...args: never[]) => Error;
-
-/** The key McpError reads a class's brand from; `Symbol.for`, so every copy of every @mcpc package agrees. */
-const BRAND = Symbol.for('@mcpc/error.brand');
-
-/**
- * Brands an error class as `Symbol.for('@mcpc/transport-stdio.<name>')`: called in the class's `static {}` block,
- * so the brand is no member of its public type, and scoped by package, so two packages never collide.
- */
-export function brand(cls: Constructor, name: string): void {
-  Object.defineProperty(cls, BRAND, { value: Symbol.for(`@mcpc/transport-stdio.${name}`) });
-}
+export const brand = brandFor('@mcpc/transport-stdio');
