@@ -22,6 +22,7 @@ import { safe } from './output.js';
 import type { Target } from './target.js';
 import { traced } from './trace.js';
 import { VERSION } from './version.js';
+import { cliLogger } from './log.js';
 
 const PROTOCOLS = new Set(['auto', 'modern', 'legacy']);
 const TRANSPORTS = new Set(['auto', 'streamable-http', 'http', 'sse', 'stdio']);
@@ -97,9 +98,6 @@ export async function configFor(ctx: CliContext, entry: ServerEntry): Promise<Se
   }
 }
 
-import { cliLogger } from './log.js';
-
-export { cliLogger };
 
 /** The client options every command shares: logging, tasks, the host's answers to server requests. */
 export function clientOptions(ctx: CliContext, config: ServerConfig): ClientOptions {

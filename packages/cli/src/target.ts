@@ -42,10 +42,6 @@ export function targetOf(
   return { kind: 'name', name: word, text: word };
 }
 
-/** Whether the target comes from a flag or `--` (the first word is then the command). */
-export const targetFromFlags = (line: CommandLine): boolean =>
-  line.trailing.length > 0 || line.flags.stdio !== undefined;
-
 /** A command line as one string `splitCommandLine` reads back into the same words (POSIX single quotes). */
 export function quoteCommandLine(argv: readonly string[]): string {
   return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');

@@ -2,7 +2,7 @@
 import { createInterface } from 'node:readline';
 import { BrowserOAuth, type AuthorizationInteraction, type PreparedInteraction } from '@mcpc/oauth';
 import type { CliContext } from '../context.js';
-import { oauthLogger } from './provider.js';
+import { cliLogger } from '../log.js';
 
 /** At most this many pasted lines are looked at before only the loopback callback is waited for. */
 const MAX_PASTED_LINES = 50;
@@ -26,7 +26,7 @@ export class LoginInteraction implements AuthorizationInteraction {
     const noBrowser = this.#noBrowser;
     const browser = new BrowserOAuth({
       timeoutMs: this.#timeoutMs,
-      logger: oauthLogger(this.#ctx),
+      logger: cliLogger(this.#ctx),
       ...(noBrowser && { openUrl: () => {} }),
     });
     const inner = await browser.prepare(options);

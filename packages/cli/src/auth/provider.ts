@@ -19,14 +19,11 @@ import { aliasedStorage, canonicalUrl, Profile } from './profiles.js';
 /** The redirect URI `mcpc login` registers: loopback, the port chosen when the listener starts. */
 export const REDIRECT_URI = 'http://127.0.0.1/callback';
 
-/** The OAuth library's log lines, on the CLI's terms (the same as the client's). */
-export const oauthLogger = cliLogger;
-
 /** The issuer of the authorization server `url` uses now (RFC 9728, then RFC 8414 / OpenID). */
 export async function discoverIssuer(ctx: CliContext, url: string, storage?: OAuthStorage): Promise<string> {
   const probe = new OAuthProvider({
     serverUrl: url,
-    logger: oauthLogger(ctx),
+    logger: cliLogger(ctx),
     ...(storage && { storage }),
     ...proxiedFetch(ctx),
   });
@@ -55,7 +52,7 @@ export async function machineProvider(
     grantType: 'client_credentials',
     clientInfo,
     storage,
-    logger: oauthLogger(ctx),
+    logger: cliLogger(ctx),
     ...(scope !== undefined && { scope }),
     ...proxiedFetch(ctx),
   });
@@ -107,7 +104,7 @@ export async function authFor(ctx: CliContext, url: string): Promise<AuthProvide
     serverUrl: url,
     redirectUri: REDIRECT_URI,
     storage,
-    logger: oauthLogger(ctx),
+    logger: cliLogger(ctx),
     ...(login!.scope !== undefined && { scope: login!.scope }),
     ...proxiedFetch(ctx),
   });

@@ -6,7 +6,8 @@ import { LoginInteraction } from '../auth/interaction.js';
 import { envCredentials, type MachineCredentials } from '../auth/keys.js';
 import { profileName } from '../auth/paths.js';
 import { canonicalUrl, Profile } from '../auth/profiles.js';
-import { discoverIssuer, machineProvider, oauthLogger, REDIRECT_URI } from '../auth/provider.js';
+import { discoverIssuer, machineProvider, REDIRECT_URI } from '../auth/provider.js';
+import { cliLogger } from '../log.js';
 import type { CliContext, Command } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../exit.js';
 import { safe } from '../output.js';
@@ -42,7 +43,7 @@ export const login: Command = {
     const profile = new Profile(ctx.env, profileName(ctx));
     const scope = ctx.flags.scope;
     const machine = machineCredentials(ctx);
-    const logger = oauthLogger(ctx);
+    const logger = cliLogger(ctx);
     let provider: OAuthProvider;
     let issuer: string | undefined;
     let clientId: string | undefined;
