@@ -1,6 +1,6 @@
 // The command line: every flag `mcpc` knows, and how the words split into a target, a command and its arguments.
 import { parseArgs } from 'node:util';
-import { UsageError } from './exit.js';
+import { UsageError } from './errors.js';
 
 /** Every flag, for every command: commands say which of them they take (`checkFlags`). */
 export const FLAGS = {

@@ -1,7 +1,7 @@
 // Tool and prompt arguments from the command line: key=value coerced by the input schema, key:=json, --args, --args-file.
 import { readFile } from 'node:fs/promises';
 import type { Flags } from './args.js';
-import { UsageError } from './exit.js';
+import { UsageError } from './errors.js';
 
 type Schema = Readonly<Record<string, unknown>>;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -8,7 +8,7 @@ import { tilde } from './discovery/hosts.js';
 import { redactEntry } from './discovery/redact.js';
 import { writeTrust } from './discovery/trust.js';
 import type { Discovered, ServerEntry, UntrustedFile } from './discovery/types.js';
-import { AmbiguousServerError, UntrustedConfigError, UsageError } from './exit.js';
+import { AmbiguousServerError, UntrustedConfigError, UsageError } from './errors.js';
 import { quoteCommandLine } from './target.js';
 
 const found = new WeakMap<CliContext, Promise<Discovered>>();

@@ -1,7 +1,6 @@
 // What every command runs with: its output, its flags, the environment, whether a person is at the terminal.
 import type { Client, Server } from '@mcpc/client';
-import type { FlagName, Flags } from './args.js';
-import type { ExitCode } from './exit.js';
+import type { Flags } from './args.js';
 import type { Output } from './output.js';
 
 export interface CliContext {
@@ -24,25 +23,4 @@ export interface Connection {
   readonly server: Server;
   /** The target as the user gave it (`https://…`, a config name, `@session`), for messages. */
   readonly target: string;
-}
-
-/** One `mcpc` command. */
-export interface Command {
-  /** Runs with its words (after the command name); resolves with the exit code. */
-  run(ctx: CliContext, words: readonly string[], connection: Connection | undefined): Promise<ExitCode>;
-}
-
-/** What `mcpc --help` says of a command, kept apart from its code so help loads nothing else. */
-export interface CommandInfo {
-  readonly name: string;
-  readonly summary: string;
-  readonly usage: string;
-  readonly example: string;
-  /** Flags beyond the global ones. */
-  readonly flags: readonly FlagName[];
-  /** Whether it talks to one server (the target comes before the command). */
-  readonly server: boolean;
-  /** More lines for `mcpc help <command>`. */
-  readonly details?: readonly string[];
-  readonly load: () => Promise<Command>;
 }

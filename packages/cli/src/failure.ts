@@ -19,7 +19,8 @@ import {
   TransportErrorCode,
   ValidationError,
 } from '@mcpc/client';
-import { CliError, ExitCode, UsageError } from './exit.js';
+import { ExitCode } from './exit-codes.js';
+import { CliError, UsageError } from './errors.js';
 
 /** The error and its `cause` chain (8 deep at most): the errors a failure is read from. */
 function causes(error: unknown): (Error & { status?: unknown })[] {

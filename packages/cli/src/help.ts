@@ -1,5 +1,5 @@
 // `mcpc --help` and `mcpc help <command>`: text built from the command table alone.
-import { ExitCode } from './exit.js';
+import { ExitCode } from './exit-codes.js';
 import { COMMANDS, byName } from './registry.js';
 
 const TARGETS = `Targets:

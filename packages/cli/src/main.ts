@@ -1,7 +1,9 @@
 // `mcpc`: reads the command line, finds the command and its server, runs it, and turns failures into exit codes.
 import { checkFlags, parseCommandLine, type CommandLine } from './args.js';
-import type { CliContext, CommandInfo } from './context.js';
-import { ExitCode, UsageError } from './exit.js';
+import type { CliContext } from './context.js';
+import type { CommandInfo } from './command.js';
+import { ExitCode } from './exit-codes.js';
+import { UsageError } from './errors.js';
 import { commandHelp, mainHelp } from './help.js';
 import { Output, type OutputOptions } from './output.js';
 import { COMMANDS, byName } from './registry.js';

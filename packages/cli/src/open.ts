@@ -15,7 +15,7 @@ import { authFor } from './auth/provider.js';
 import type { CliContext, Connection } from './context.js';
 import { configuredServer } from './configured.js';
 import type { ServerEntry } from './discovery/types.js';
-import { UsageError } from './exit.js';
+import { UsageError } from './errors.js';
 import { hostOptions } from './interact/host.js';
 import { withSpinner } from './interact/spinner.js';
 import { safe } from './output.js';
@@ -97,7 +97,6 @@ export async function configFor(ctx: CliContext, entry: ServerEntry): Promise<Se
       return autoHttp(options);
   }
 }
-
 
 /** The client options every command shares: logging, tasks, the host's answers to server requests. */
 export function clientOptions(ctx: CliContext, config: ServerConfig): ClientOptions {

@@ -1,5 +1,5 @@
 // The commands: their help, and where their code is (loaded only when the command runs, so --help stays fast).
-import type { CommandInfo } from './context.js';
+import type { CommandInfo } from './command.js';
 
 const c = (info: CommandInfo): CommandInfo => info;
 

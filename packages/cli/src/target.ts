@@ -1,6 +1,6 @@
 // Which server a command line names: a URL, a command to spawn, a configured name or a session.
 import type { CommandLine } from './args.js';
-import { UsageError } from './exit.js';
+import { UsageError } from './errors.js';
 
 /** A server as the command line named it. */
 export type Target =

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
-import { ExitCode } from '../src/exit.js';
+import { ExitCode } from '../src/exit-codes.js';
 import { COMMANDS } from '../src/registry.js';
 import { EVERYTHING, MODERN_SERVER, NODE, TASKS_SERVER, jsonLines, mcpc, seen, startMcpc } from './helpers.js';
 

@@ -1,7 +1,8 @@
 // Client credentials for the machine grants: from flags or MCPC_CLIENT_ID / MCPC_CLIENT_SECRET / MCPC_PRIVATE_KEY_FILE, and private_key_jwt key files (PEM or JWK).
 import { createPrivateKey, type JsonWebKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { CliError, ExitCode, UsageError } from '../exit.js';
+import { ExitCode } from '../exit-codes.js';
+import { CliError, UsageError } from '../errors.js';
 
 /** Credentials for client_credentials: an id with a secret or a key file. */
 export interface MachineCredentials {

@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { CliContext } from '../context.js';
-import { UsageError } from '../exit.js';
+import { UsageError } from '../errors.js';
 
 /** The directory `mcpc` keeps its files in: `$MCPC_CONFIG_DIR`, else `$XDG_CONFIG_HOME/mcpc`, else `~/.config/mcpc` (`%APPDATA%\mcpc` on Windows). */
 export function mcpcDir(env: NodeJS.ProcessEnv): string {

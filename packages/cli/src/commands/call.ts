@@ -1,8 +1,9 @@
 // `mcpc <target> call <tool> [key=value …]`: calls a tool and prints its result (exit 6 when the tool reports an error).
 import { closeNames, type Tool } from '@mcpc/client';
 import { readArguments } from '../coerce.js';
-import type { Command } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../exit.js';
+import type { Command } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { CliError, UsageError } from '../errors.js';
 import { progressFor } from '../interact/progress.js';
 import { targetWord } from '../failure.js';
 import { safe } from '../output.js';

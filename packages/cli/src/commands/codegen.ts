@@ -1,10 +1,11 @@
 // `mcpc codegen <target> [--out FILE]`: lists the server's tools and writes a typed TypeScript module for them.
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Command } from '../context.js';
+import type { Command } from '../command.js';
 import { generateModule, type ConnectSource } from '../codegen/module.js';
 import { headerFlags } from '../args.js';
-import { CliError, ExitCode, UsageError } from '../exit.js';
+import { ExitCode } from '../exit-codes.js';
+import { CliError, UsageError } from '../errors.js';
 import { entryFor, openConnection, splitCommandLine } from '../open.js';
 import { safe } from '../output.js';
 import { targetOf } from '../target.js';

@@ -6,10 +6,12 @@ import { Client, splitCommandLine, stdio, type Logger, type ServerConfig } from 
 import { authorizationServerMetadataUrls, parseWwwAuthenticate, wellKnownResourceMetadataUrls } from '@mcpc/oauth';
 import { profileName } from '../auth/paths.js';
 import { Profile } from '../auth/profiles.js';
-import type { CliContext, Command } from '../context.js';
+import type { CliContext } from '../context.js';
+import type { Command } from '../command.js';
 import { configuredServer, discover } from '../configured.js';
 import type { ServerEntry } from '../discovery/types.js';
-import { AmbiguousServerError, ExitCode, UntrustedConfigError, UsageError } from '../exit.js';
+import { ExitCode } from '../exit-codes.js';
+import { AmbiguousServerError, UntrustedConfigError, UsageError } from '../errors.js';
 import { classify, needsAuth } from '../failure.js';
 import { clientOptions, configFor } from '../open.js';
 import { safe } from '../output.js';

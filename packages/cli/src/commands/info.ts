@@ -1,6 +1,6 @@
 // `mcpc <target> [info]`: who the server is and what it offers.
-import type { Command } from '../context.js';
-import { ExitCode } from '../exit.js';
+import type { Command } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
 import { safe } from '../output.js';
 
 /** The capability names a server declared, with their flags (`resources (subscribe, listChanged)`). */

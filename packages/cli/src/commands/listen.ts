@@ -1,6 +1,8 @@
 // `listen` and `subscribe`: the server's notifications as lines of JSON, until Ctrl-C.
-import type { Command, CliContext } from '../context.js';
-import { ExitCode, UsageError } from '../exit.js';
+import type { CliContext } from '../context.js';
+import type { Command } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { UsageError } from '../errors.js';
 
 /** Waits for Ctrl-C (or the session's caller going away). */
 const interrupted = (ctx: CliContext): Promise<void> =>

@@ -8,8 +8,10 @@ import { profileName } from '../auth/paths.js';
 import { canonicalUrl, Profile } from '../auth/profiles.js';
 import { discoverIssuer, machineProvider, REDIRECT_URI } from '../auth/provider.js';
 import { cliLogger } from '../log.js';
-import type { CliContext, Command } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../exit.js';
+import type { CliContext } from '../context.js';
+import type { Command } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { CliError, UsageError } from '../errors.js';
 import { safe } from '../output.js';
 
 function urlWord(words: readonly string[], command: string): string {

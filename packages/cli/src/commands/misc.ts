@@ -1,6 +1,7 @@
 // `complete`, `ping` and `log-level`: the small requests.
-import type { Command } from '../context.js';
-import { ExitCode, UsageError } from '../exit.js';
+import type { Command } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { UsageError } from '../errors.js';
 import { safe } from '../output.js';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;

@@ -1,6 +1,7 @@
 // `mcpc <target> prompts` and `mcpc <target> prompt <name> [key=value …]`.
-import type { Command } from '../context.js';
-import { ExitCode, UsageError } from '../exit.js';
+import type { Command } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { UsageError } from '../errors.js';
 import { oneLine, safe } from '../output.js';
 import { printPrompt } from '../render.js';
 

@@ -1,7 +1,8 @@
 // `mcpc <target> resources`, `templates` and `read <uri> [-o FILE]`.
 import { writeFile } from 'node:fs/promises';
-import type { Command } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../exit.js';
+import type { Command } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { CliError, UsageError } from '../errors.js';
 import { oneLine, safe, type Output } from '../output.js';
 
 /** Rows of `uri  title  type`, each column as wide as its widest cell (up to a cap), the URI bold, the type dim. */

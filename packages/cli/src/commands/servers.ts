@@ -2,8 +2,8 @@
 import { describe, discover, homeOf } from '../configured.js';
 import { tilde } from '../discovery/hosts.js';
 import { redactEntry } from '../discovery/redact.js';
-import type { Command } from '../context.js';
-import { ExitCode } from '../exit.js';
+import type { Command } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
 import { safe } from '../output.js';
 import { listSessions } from '../session/list.js';
 import { quoteCommandLine } from '../target.js';

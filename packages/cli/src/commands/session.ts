@@ -1,6 +1,6 @@
 // `mcpc session <target> @name`: opens the target in a background process that `mcpc @name <command>` then reaches.
-import type { Command } from '../context.js';
-import { UsageError } from '../exit.js';
+import type { Command } from '../command.js';
+import { UsageError } from '../errors.js';
 
 const USAGE =
   'usage: mcpc session <target> @name (or mcpc session @name --stdio "cmd", or mcpc session @name -- cmd args); mcpc @name close ends it';

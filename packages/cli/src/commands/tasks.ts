@@ -2,8 +2,10 @@
 import type { CallToolResult, Task } from '@mcpc/client';
 import { intFlag } from '../args.js';
 import { readArguments } from '../coerce.js';
-import type { CliContext, Command } from '../context.js';
-import { ExitCode, UsageError } from '../exit.js';
+import type { CliContext } from '../context.js';
+import type { Command } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { UsageError } from '../errors.js';
 import { safe } from '../output.js';
 import { printCallResult } from '../render.js';
 import { unknownTool } from './call.js';

@@ -1,7 +1,8 @@
 // `mcpc <target> tools` and `mcpc <target> tool <name>`: what the server's tools are and take.
 import type { Tool } from '@mcpc/client';
-import type { Command } from '../context.js';
-import { ExitCode, UsageError } from '../exit.js';
+import type { Command } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { UsageError } from '../errors.js';
 import { oneLine, safe } from '../output.js';
 import { unknownTool } from './call.js';
 

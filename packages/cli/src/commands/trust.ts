@@ -1,12 +1,14 @@
 // `mcpc trust`: which project config files are trusted here, and trusting (or forgetting) one — recorded by path and content digest.
 import { resolve } from 'node:path';
 import { describe, discover, homeOf, trustStorePath } from '../configured.js';
-import type { CliContext, Command } from '../context.js';
+import type { CliContext } from '../context.js';
+import type { Command } from '../command.js';
 import { isObject } from '../discovery/entries.js';
 import { anyServers, filesToRead, tilde } from '../discovery/hosts.js';
 import { readConfigFile } from '../discovery/read.js';
 import { readTrust, trustOf, writeTrust } from '../discovery/trust.js';
-import { CliError, ExitCode, UsageError } from '../exit.js';
+import { ExitCode } from '../exit-codes.js';
+import { CliError, UsageError } from '../errors.js';
 import { safe } from '../output.js';
 
 /** One file's state, as listed. */

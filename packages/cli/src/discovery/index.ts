@@ -1,5 +1,5 @@
 // Finding configured servers: `--config FILE` alone, else every host's files (mcpc, project, user); project files only once trusted.
-import { UsageError } from '../exit.js';
+import { UsageError } from '../errors.js';
 import { isObject, normalizeEntry, type ExpandContext } from './entries.js';
 import { anyServers, filesToRead, tilde, type HostFile } from './hosts.js';
 import { readConfigFile, type ReadResult } from './read.js';

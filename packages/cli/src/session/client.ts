@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { CliContext } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../exit.js';
+import { ExitCode } from '../exit-codes.js';
+import { CliError, UsageError } from '../errors.js';
 import {
   alive,
   checkName,

@@ -1,7 +1,7 @@
 // The open sessions, with their health, for `mcpc` alone (a stale record is cleaned up on the way).
 import type { CliContext } from '../context.js';
 import { redactText } from '../discovery/redact.js';
-import { UnsafeSessionError } from '../exit.js';
+import { UnsafeSessionError } from '../errors.js';
 import { safe } from '../output.js';
 import { probe } from './client.js';
 import { readRecord, recordNames, removeSession, sessionDir } from './paths.js';

@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { lstat, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { UnsafeSessionError, UsageError } from '../exit.js';
+import { UnsafeSessionError, UsageError } from '../errors.js';
 
 /** What a running session's daemon writes next to its socket (`<name>.json`, mode 0600). */
 export interface SessionRecord {

@@ -1,33 +1,9 @@
-// The exit codes `mcpc` documents, and the errors a command raises to pick one.
+// The errors a command raises to pick an exit code (exit-codes.ts): usage, CLI, trust and session errors.
 // The kernel's errors entry only (not the client): the --help path loads this file.
 import { McpError } from '@mcpc/jsonrpc/errors';
 import { brand } from './brand.js';
 import { CliErrorCode } from './codes.js';
-
-/** What the process exit status means (also in `mcpc --help`). */
-export const ExitCode = Object.freeze({
-  /** Done. */
-  Ok: 0,
-  /** Anything not listed below. */
-  Error: 1,
-  /** The command line is wrong (unknown command, flag or target; a bad argument). */
-  Usage: 2,
-  /** The server could not be reached or did not complete the handshake. */
-  Connect: 3,
-  /** The server wants authorization: run `mcpc login <url>`. */
-  AuthRequired: 4,
-  /** The server answered with a JSON-RPC error (or refused a capability). */
-  Server: 5,
-  /** The tool ran and reported an error (`isError`). */
-  ToolError: 6,
-  /** An answer or an argument broke its schema. */
-  Validation: 7,
-  /** No answer in time (`--timeout`). */
-  Timeout: 8,
-  /** Interrupted (Ctrl-C). */
-  Interrupted: 130,
-} as const);
-export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+import { ExitCode } from './exit-codes.js';
 
 /** A mistake on the command line: printed with the command's usage, exit 2. */
 export class UsageError extends McpError {
