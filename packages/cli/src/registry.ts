@@ -97,7 +97,7 @@ export const COMMANDS: readonly CommandInfo[] = [
     example: 'mcpc everything complete completable-prompt department E',
     flags: [],
     server: true,
-    load: () => import('./commands/misc.js').then((m) => m.complete),
+    load: () => import('./commands/complete.js').then((m) => m.complete),
   }),
   c({
     name: 'ping',
@@ -106,7 +106,7 @@ export const COMMANDS: readonly CommandInfo[] = [
     example: 'mcpc everything ping',
     flags: [],
     server: true,
-    load: () => import('./commands/misc.js').then((m) => m.ping),
+    load: () => import('./commands/ping.js').then((m) => m.ping),
   }),
   c({
     name: 'log-level',
@@ -115,7 +115,7 @@ export const COMMANDS: readonly CommandInfo[] = [
     example: 'mcpc everything log-level debug',
     flags: [],
     server: true,
-    load: () => import('./commands/misc.js').then((m) => m.logLevel),
+    load: () => import('./commands/log-level.js').then((m) => m.logLevel),
   }),
   c({
     name: 'listen',
@@ -177,7 +177,7 @@ export const COMMANDS: readonly CommandInfo[] = [
     example: 'mcpc doctor https://example.com/mcp',
     flags: [],
     server: false,
-    load: () => import('./commands/doctor.js').then((m) => m.doctor),
+    load: () => import('./commands/doctor/index.js').then((m) => m.doctor),
   }),
   c({
     name: 'login',

@@ -4,21 +4,21 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import type { HttpClient } from '@mcpc/http';
 import { Client, splitCommandLine, stdio, type Logger, type ServerConfig } from '@mcpc/client';
 import { authorizationServerMetadataUrls, parseWwwAuthenticate, wellKnownResourceMetadataUrls } from '@mcpc/oauth';
-import { profileName } from '../auth/paths.js';
-import { Profile } from '../auth/profiles.js';
-import type { CliContext } from '../context.js';
-import type { Command } from '../command.js';
-import { configuredServer, discover } from '../configured.js';
-import type { ServerEntry } from '../discovery/types.js';
-import { ExitCode } from '../exit-codes.js';
-import { AmbiguousServerError, UntrustedConfigError, UsageError } from '../errors.js';
-import { classify, needsAuth } from '../failure.js';
-import { clientOptions, configFor } from '../open.js';
-import { safe } from '../output.js';
-import { targetOf, type Target } from '../target.js';
-import { capabilityList } from './info.js';
-import { dnsStep, doctorHttp, getJson, probe, routeStep, tcpStep, tlsStep } from './doctor/network.js';
-import { Report, messageOf, withTimeout } from './doctor/report.js';
+import { profileName } from '../../auth/paths.js';
+import { Profile } from '../../auth/profiles.js';
+import type { CliContext } from '../../context.js';
+import type { Command } from '../../command.js';
+import { configuredServer, discover } from '../../configured.js';
+import type { ServerEntry } from '../../discovery/types.js';
+import { ExitCode } from '../../exit-codes.js';
+import { AmbiguousServerError, UntrustedConfigError, UsageError } from '../../errors.js';
+import { classify, needsAuth } from '../../failure.js';
+import { clientOptions, configFor } from '../../open.js';
+import { safe } from '../../output.js';
+import { targetOf, type Target } from '../../target.js';
+import { capabilityList } from '../info.js';
+import { dnsStep, doctorHttp, getJson, probe, routeStep, tcpStep, tlsStep } from './network.js';
+import { Report, messageOf, withTimeout } from './report.js';
 
 // ─── Target ─────────────────────────────────────────────────────────────────────────────────────
 
