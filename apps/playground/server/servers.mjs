@@ -1,7 +1,17 @@
 // The servers the playground holds: one @mcpc/client Client per entry, its state, frames, exchanges, calls and tasks.
 // @ts-check
 import { randomUUID } from 'node:crypto';
-import { Client, ErrorReply, autoHttp, http, serversFromConfig, sse, stdio, streamableHttp } from '@mcpc/client';
+import {
+  Client,
+  ErrorReply,
+  StructuredContentError,
+  autoHttp,
+  http,
+  serversFromConfig,
+  sse,
+  stdio,
+  streamableHttp,
+} from '@mcpc/client';
 import { Ring, RING_SIZE, captured, capturingDispatcher } from './capture.mjs';
 
 /** @typedef {import('./events.mjs').PlaygroundEvent} PlaygroundEvent */
@@ -493,7 +503,11 @@ export class Registry {
       try {
         let result;
         if (body.asTask === true) {
-          let task = await client.callToolAsTask(body.tool, args, { signal, onProgress });
+          let task = await client.callToolAsTask(body.tool, args, {
+            signal,
+            onProgress,
+            validateStructuredContent: 'strict',
+          });
           onTask(task);
           if (!task.terminal) task = await client.waitForTask(task, { signal, onStatus: onTask });
           onTask(task);
@@ -507,10 +521,25 @@ export class Registry {
             onProgress,
             resetTimeoutOnProgress: true,
             onTaskStatus: onTask,
+            // Strict, so the client's verdict on the output schema comes back with the result: the page
+            // shows it rather than checking the result again.
+            validateStructuredContent: 'strict',
           });
         }
-        this.emit({ type: 'result', callId, result });
+        this.emit({ type: 'result', callId, result, output: { valid: true, issues: [] } });
       } catch (error) {
+        if (error instanceof StructuredContentError) {
+          // The client found the output breaking its schema (or could not decide): the result, with why.
+          const issues = error.errors.map((e) => ({
+            instancePath: e.instancePath,
+            keyword: e.keyword,
+            schemaPath: e.schemaPath,
+            message: e.message,
+          }));
+          const valid = error.reason === 'undecided' ? null : false;
+          this.emit({ type: 'result', callId, result: error.result, output: { valid, reason: error.reason, issues } });
+          return;
+        }
         const failure = errorJson(error);
         // A task whose ttl ran out (while a dialog was open, or while polling) is over for the page: it says
         // "expired", not the input_required it was last seen in, and cannot be cancelled any more.

@@ -208,6 +208,12 @@ describe('playground in a real browser', () => {
 
   it('fills and submits a tool form: structured output checked against the output schema', async () => {
     await withPage('tools', async (p) => {
+      // The page checks the arguments it sends (one POST /api/validate a run); the result's check is the
+      // client's, sent with the result, not a second round trip.
+      let validations = 0;
+      p.on('request', (r) => {
+        if (new URL(r.url()).pathname === '/api/validate') validations++;
+      });
       const form = await openTool(p, 'demo', 'add');
       await form.getByTestId('field-a').fill('2');
       await form.getByTestId('field-b').fill('3');
@@ -218,6 +224,7 @@ describe('playground in a real browser', () => {
       const issues = result.getByTestId('structured-issues');
       await expect.poll(() => issues.getAttribute('data-valid')).toBe('true');
       expect(await issues.locator('li').count()).toBe(0);
+      expect(validations).toBe(1);
       await screenshot(p, 'tools');
 
       const bad = await openTool(p, 'demo', 'bad-output');
@@ -226,6 +233,7 @@ describe('playground in a real browser', () => {
       await expect.poll(() => badIssues.getAttribute('data-valid')).toBe('false');
       expect(await badIssues.locator('li').count()).toBeGreaterThan(0);
       expect(await badIssues.textContent()).toMatch(/count|label/);
+      expect(validations).toBe(2);
       await screenshot(p, 'tools-output-issues');
     });
   }, 45_000);

@@ -115,6 +115,15 @@ export interface Validation {
   valid: boolean;
   issues: Issue[];
 }
+/**
+ * The client's verdict on a result against its tool's outputSchema, sent with the result: `valid` null when
+ * a check could not finish (`reason: 'undecided'`); `'missing'` when no structuredContent came.
+ */
+export interface OutputVerdict {
+  valid: boolean | null;
+  reason?: 'mismatch' | 'missing' | 'undecided';
+  issues: Issue[];
+}
 export interface Frame {
   seq: number;
   dir: 'out' | 'in';
@@ -165,7 +174,7 @@ export type PlaygroundEvent =
   | { type: 'server'; server: ServerView }
   | { type: 'server-removed'; id: string }
   | { type: 'progress'; callId: string; progress: number; total?: number; message?: string }
-  | { type: 'result'; callId: string; result?: CallToolResult; error?: RpcError }
+  | { type: 'result'; callId: string; result?: CallToolResult; error?: RpcError; output?: OutputVerdict }
   | { type: 'task'; callId: string; serverId: string; task: Task }
   | { type: 'notification'; serverId: string; method: string; params?: Obj }
   | { type: 'frame'; serverId: string; frame: Frame }
@@ -355,6 +364,7 @@ export interface CallState {
   progress?: { progress: number; total?: number; message?: string };
   result?: CallToolResult;
   error?: RpcError;
+  output?: OutputVerdict;
   task?: Task;
   done: boolean;
 }
@@ -374,6 +384,7 @@ function record(e: PlaygroundEvent): void {
   else {
     s.result = e.result;
     s.error = e.error;
+    s.output = e.output;
     s.done = true;
   }
 }

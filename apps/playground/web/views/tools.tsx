@@ -8,6 +8,7 @@ import {
   isObject,
   type CallToolResult,
   type Issue,
+  type OutputVerdict,
   type RpcError,
   type ServerView,
   type Task,
@@ -140,6 +141,7 @@ interface Run {
   task?: Task;
   result?: CallToolResult;
   error?: RpcError | { message: string; code?: string | number };
+  output?: OutputVerdict;
   done: boolean;
   cancelling?: boolean;
 }
@@ -174,7 +176,7 @@ function ToolPanel({ server, tool }: { server: ServerView; tool: Tool }) {
     setRun((r) => (r && r.callId === callId ? { ...r, ...patch } : r));
   useEvent('progress', (e) => apply(e.callId, { progress: e }));
   useEvent('task', (e) => apply(e.callId, { task: e.task }));
-  useEvent('result', (e) => apply(e.callId, { result: e.result, error: e.error, done: true }));
+  useEvent('result', (e) => apply(e.callId, { result: e.result, error: e.error, output: e.output, done: true }));
 
   const submit = async (asTask: boolean) => {
     if (rawBad) return;
@@ -202,6 +204,7 @@ function ToolPanel({ server, tool }: { server: ServerView; tool: Tool }) {
               task: early?.task,
               result: early?.result,
               error: early?.error,
+              output: early?.output,
               done: early?.done ?? false,
             }
           : r,
@@ -344,7 +347,7 @@ function RunView({ run, tool, server, ui }: { run: Run; tool: Tool; server: Serv
           <strong>Error{run.error.code !== undefined ? ` ${run.error.code}` : ''}:</strong> {run.error.message}
         </div>
       )}
-      {run.result && <ToolResult result={run.result} tool={tool} />}
+      {run.result && <ToolResult result={run.result} tool={tool} output={run.output} />}
       {ui && run.callId && (
         <AppPanel
           serverId={server.id}
@@ -361,10 +364,13 @@ function RunView({ run, tool, server, ui }: { run: Run; tool: Tool; server: Serv
 export function ToolResult({
   result,
   tool,
+  output,
   testid = 'tool-result',
 }: {
   result: CallToolResult;
   tool?: Tool;
+  /** The client's verdict on the output schema, as the result event brought it. */
+  output?: OutputVerdict;
   testid?: string;
 }) {
   const main = testid === 'tool-result';
@@ -380,7 +386,7 @@ export function ToolResult({
         <div class="structured">
           <h4>structuredContent</h4>
           <JsonView value={result.structuredContent} testid={main ? 'structured-content' : undefined} />
-          {main && tool?.outputSchema && <OutputCheck schema={tool.outputSchema} value={result.structuredContent} />}
+          {main && tool?.outputSchema && <OutputCheck verdict={output} />}
         </div>
       )}
       {tool?.outputSchema && result.structuredContent === undefined && !result.isError && (
@@ -396,39 +402,30 @@ export function ToolResult({
   );
 }
 
-function OutputCheck({ schema, value }: { schema: unknown; value: unknown }) {
-  const [state, setState] = useState<{ valid?: boolean; issues: Issue[]; error?: string }>({ issues: [] });
-  useEffect(() => {
-    let live = true;
-    api
-      .validate(schema, value)
-      .then((v) => live && setState({ valid: v.valid, issues: v.issues }))
-      .catch((e) => live && setState({ issues: [], error: errorText(e) }));
-    return () => {
-      live = false;
-    };
-  }, [schema, value]);
+/** The client's verdict on the structured content (it checked the result before the page got it). */
+function OutputCheck({ verdict }: { verdict: OutputVerdict | undefined }) {
+  const issues = verdict?.issues ?? [];
   return (
     <div
       class="output-check"
       data-testid="structured-issues"
-      data-valid={state.valid === undefined ? undefined : String(state.valid)}
-      data-count={String(state.issues.length)}
+      data-valid={verdict === undefined || verdict.valid === null ? undefined : String(verdict.valid)}
+      data-count={String(issues.length)}
     >
       <div>
-        outputSchema check:{' '}
-        {state.error ? (
-          <span class="error">{state.error}</span>
-        ) : state.valid === undefined ? (
-          <span class="muted">checking…</span>
-        ) : state.valid ? (
+        outputSchema check by the client:{' '}
+        {verdict === undefined ? (
+          <span class="muted">not reported</span>
+        ) : verdict.valid === null ? (
+          <span class="muted">undecided (a check could not finish)</span>
+        ) : verdict.valid ? (
           <span class="ok">valid</span>
         ) : (
-          <span class="error">{state.issues.length} issue(s)</span>
+          <span class="error">{issues.length} issue(s)</span>
         )}
       </div>
       <ul class="form-issues">
-        {state.issues.map((i, k) => (
+        {issues.map((i, k) => (
           <li key={k}>
             <code>{i.instancePath || '/'}</code> {i.message} <span class="muted">({i.keyword})</span>
           </li>
