@@ -19,6 +19,8 @@ export interface CommandInfo {
   readonly flags: readonly FlagName[];
   /** Whether it talks to one server (the target comes before the command). */
   readonly server: boolean;
+  /** A server command that streams until stopped (`listen`, `subscribe`): not offered by `mcpc shell`. */
+  readonly streams?: true;
   /** More lines for `mcpc help <command>`. */
   readonly details?: readonly string[];
   readonly load: () => Promise<Command>;

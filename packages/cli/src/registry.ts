@@ -124,6 +124,7 @@ export const COMMANDS: readonly CommandInfo[] = [
     example: 'mcpc everything listen --tools --resource demo://resource/static/document/architecture.md',
     flags: ['tools', 'prompts', 'resources', 'resource', 'task'],
     server: true,
+    streams: true,
     load: () => import('./commands/listen.js').then((m) => m.listen),
   }),
   c({
@@ -133,6 +134,7 @@ export const COMMANDS: readonly CommandInfo[] = [
     example: 'mcpc everything subscribe demo://resource/dynamic/text/1',
     flags: [],
     server: true,
+    streams: true,
     load: () => import('./commands/listen.js').then((m) => m.subscribe),
   }),
   c({

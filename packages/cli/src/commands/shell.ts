@@ -13,29 +13,19 @@ import { commandHelp } from '../help.js';
 import { LineReader, shareReader } from '../interact/terminal.js';
 import { openConnection, splitCommandLine } from '../open.js';
 import { Output, oneLine, safe } from '../output.js';
-import { byName } from '../registry.js';
+import { byName, COMMANDS } from '../registry.js';
+import { LOGGING_LEVELS } from '@mcpc/client/constants';
 import { targetOf } from '../target.js';
 
-/** The commands a shell line may start with (each runs on the open connection). */
-export const SHELL_COMMANDS = [
-  'tools',
-  'tool',
-  'call',
-  'prompts',
-  'prompt',
-  'resources',
-  'templates',
-  'read',
-  'complete',
-  'ping',
-  'log-level',
-  'tasks',
-  'info',
+/**
+ * The commands a shell line may start with: every server command of the table that does not stream (each
+ * runs on the open connection), then the shell's own.
+ */
+export const SHELL_COMMANDS: readonly string[] = [
+  ...COMMANDS.filter((c) => c.server && c.streams !== true).map((c) => c.name),
   'help',
   'exit',
-] as const;
-
-const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+];
 const HISTORY_LINES = 1_000;
 /** Lines read before the shell stops on its own (a bound, not a limit anyone meets). */
 const MAX_LINES = 1_000_000;
@@ -132,7 +122,7 @@ export async function completeLine(line: string, names: Names): Promise<[string[
       case 'help':
         return match(SHELL_COMMANDS.filter((c) => c !== 'exit' && c !== 'help'));
       case 'log-level':
-        return match(LEVELS);
+        return match(LOGGING_LEVELS);
       case 'tasks':
         return match(['call', 'get', 'wait', 'result', 'cancel', 'list']);
     }
@@ -247,7 +237,7 @@ async function runLine(ctx: CliContext, line: string, connection: Connection, li
       return;
     }
     const info = byName(name);
-    if (info === undefined || !info.server || !(SHELL_COMMANDS as readonly string[]).includes(name))
+    if (info === undefined || !info.server || !SHELL_COMMANDS.includes(name))
       throw new UsageError(`unknown command "${oneLine(name, 40)}" (help lists them)`);
     if (parsed.trailing.length > 0 || parsed.flags.stdio !== undefined)
       throw new UsageError('the shell is connected already: no --stdio or -- here');
