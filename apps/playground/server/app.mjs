@@ -6,9 +6,8 @@ import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { declaredAnnotations } from '@mcpc/client';
 import { compile } from '@mcpc/schema-validator';
-import { ApiError, errorJson } from './servers.mjs';
+import { ApiError, errorJson, need, readJson, sendError, sendJson } from './http.mjs';
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const TYPES = /** @type {Record<string, string>} */ ({
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -401,50 +400,6 @@ function serverOf(client) {
   const server = client.servers[0];
   if (server === undefined) throw new ApiError(409, 'not_open', 'the server is not open');
   return server;
-}
-
-/** @param {import('node:http').IncomingMessage} req */
-async function readJson(req) {
-  const type = String(req.headers['content-type'] ?? '');
-  /** @type {Buffer[]} */
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new ApiError(413, 'too_large', `the body is over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return {};
-  // A cross-site form can post text/plain without a preflight; the token already stops it, this too.
-  if (!/^application\/json\b/i.test(type)) throw new ApiError(415, 'bad_content_type', 'send application/json');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(400, 'bad_json', 'the body is not JSON');
-  }
-}
-
-/** @param {import('node:http').ServerResponse} res @param {number} status @param {unknown} value */
-function sendJson(res, status, value) {
-  const text = JSON.stringify(value ?? null);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-  });
-  res.end(text);
-}
-
-/** @param {import('node:http').ServerResponse} res @param {number} status @param {string} code @param {string} message */
-function sendError(res, status, code, message) {
-  sendJson(res, status, { error: { code, message } });
-}
-
-/** @param {unknown} ok @param {string} message @returns {asserts ok} */
-function need(ok, message) {
-  if (!ok) throw new ApiError(400, 'bad_request', message);
 }
 
 /** @param {unknown} v @returns {v is Record<string, any>} */

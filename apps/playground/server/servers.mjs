@@ -13,6 +13,7 @@ import {
   streamableHttp,
 } from '@mcpc/client';
 import { Ring, RING_SIZE, captured, capturingDispatcher } from './capture.mjs';
+import { ApiError, errorJson } from './http.mjs';
 
 /** @typedef {import('./events.mjs').PlaygroundEvent} PlaygroundEvent */
 /** @typedef {import('./capture.mjs').Frame} Frame */
@@ -34,25 +35,6 @@ import { Ring, RING_SIZE, captured, capturingDispatcher } from './capture.mjs';
  * @typedef {{ seq: number, at: number, level: string, logger?: string, data: unknown }} LogRecord
  * @typedef {{ uri: string, name?: string }} RootSpec
  */
-
-/** A request error as the API shows it. */
-export function errorJson(/** @type {unknown} */ error) {
-  if (error instanceof Error) {
-    const code = /** @type {{ code?: unknown }} */ (error).code;
-    return { code: typeof code === 'string' ? code : error.name || 'ERROR', message: error.message };
-  }
-  return { code: 'ERROR', message: String(error) };
-}
-
-/** An error the API answers with a status of its own. */
-export class ApiError extends Error {
-  /** @param {number} status @param {string} code @param {string} message */
-  constructor(status, code, message) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
 
 const STDERR_TAIL = 16 * 1024;
 const TASK_RECORDS = 500;
