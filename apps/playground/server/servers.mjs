@@ -13,6 +13,7 @@ import {
   streamableHttp,
 } from '@mcpc/client';
 import { Ring, RING_SIZE, captured, capturingDispatcher } from './capture.mjs';
+import { LOGGING_LEVELS } from '@mcpc/client/constants';
 import { ApiError, errorJson } from './http.mjs';
 
 /** @typedef {import('./events.mjs').PlaygroundEvent} PlaygroundEvent */
@@ -40,7 +41,6 @@ const STDERR_TAIL = 16 * 1024;
 const TASK_RECORDS = 500;
 /** Log messages kept per server (the page's log panel reads them back after a reload). */
 const LOG_RECORDS = 1_000;
-const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 /** At most this many roots, as a page could send any number. */
 const MAX_ROOTS = 100;
 
@@ -432,8 +432,8 @@ export class Registry {
 
   /** The level the server should send from (`logging/setLevel`, or the 2026-07-28 `_meta`). @param {Entry} entry @param {unknown} level */
   async setLogLevel(entry, level) {
-    if (typeof level !== 'string' || !LEVELS.includes(level))
-      throw new ApiError(400, 'bad_request', `"level" is one of ${LEVELS.join(', ')}`);
+    if (typeof level !== 'string' || !(/** @type {readonly string[]} */ (LOGGING_LEVELS).includes(level)))
+      throw new ApiError(400, 'bad_request', `"level" is one of ${LOGGING_LEVELS.join(', ')}`);
     await this.#client(entry).setLogLevel(/** @type {any} */ (level), { server: entry.id });
   }
 
