@@ -125,23 +125,27 @@ function anchored(pattern: AST.Pattern): boolean {
 // ES2025: a runtime whose V8 takes duplicate named groups (`(?<x>a)|(?<x>b)`, Node 24) gets an AST for them.
 const parser = new RegExpParser({ ecmaVersion: 2025 });
 
-/** Whether any group sets modifiers (`(?i:…)`), which no matcher here implements. */
-function hasModifiers(n: AST.Node): boolean {
+/** The nodes directly inside `n` that can hold groups or characters (a class's members are not walked). */
+export function childrenOf(n: AST.Node): readonly AST.Node[] {
   switch (n.type) {
     case 'Pattern':
-    case 'CapturingGroup':
-      return n.alternatives.some(hasModifiers);
     case 'Group':
-      return n.modifiers !== null || n.alternatives.some(hasModifiers);
+    case 'CapturingGroup':
+      return n.alternatives;
     case 'Alternative':
-      return n.elements.some(hasModifiers);
+      return n.elements;
     case 'Assertion':
-      return (n.kind === 'lookahead' || n.kind === 'lookbehind') && n.alternatives.some(hasModifiers);
+      return n.kind === 'lookahead' || n.kind === 'lookbehind' ? n.alternatives : [];
     case 'Quantifier':
-      return hasModifiers(n.element);
+      return [n.element];
     default:
-      return false;
+      return [];
   }
+}
+
+/** Whether any group sets modifiers (`(?i:…)`), which no matcher here implements. */
+function hasModifiers(n: AST.Node): boolean {
+  return (n.type === 'Group' && n.modifiers !== null) || childrenOf(n).some(hasModifiers);
 }
 
 /** The pattern's AST (`u` mode), or undefined when regexpp does not read it as V8 does (or uses modifiers). */

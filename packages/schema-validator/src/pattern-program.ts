@@ -1,6 +1,7 @@
 // The backtracking matcher's program: the regexpp AST of a `u`-mode pattern compiled to a flat Int32Array of
 // opcodes and operands, with the character tests its leaves use. pattern-backtrack.ts runs it.
 import type { AST } from '@eslint-community/regexpp';
+import { childrenOf } from './pattern-analysis.js';
 import { charTest, literalTest, type CharTest } from './pattern-chars.js';
 
 /** Quantifier bounds past this mean "unbounded": V8 clamps them to the same value. */
@@ -255,23 +256,6 @@ function slotRange(e: AST.Node, groups: Map<AST.CapturingGroup, number>): [numbe
   visit(e);
   // Groups are numbered in the order of their opening parentheses, so those inside one atom are consecutive.
   return high < 0 ? [0, 0] : [2 * low, 2 * high + 2];
-}
-
-function childrenOf(n: AST.Node): readonly AST.Node[] {
-  switch (n.type) {
-    case 'Pattern':
-    case 'Group':
-    case 'CapturingGroup':
-      return n.alternatives;
-    case 'Alternative':
-      return n.elements;
-    case 'Assertion':
-      return n.kind === 'lookahead' || n.kind === 'lookbehind' ? n.alternatives : [];
-    case 'Quantifier':
-      return [n.element];
-    default:
-      return [];
-  }
 }
 
 /** The groups some backreference reads, numbered from 0 in the order of their opening parentheses. */

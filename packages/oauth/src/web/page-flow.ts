@@ -58,7 +58,7 @@ export async function redirectToAuthorization(
     readonly navigate?: (url: URL) => void;
   } = {},
 ): Promise<StartedAuthorization> {
-  const started = await provider.startAuthorization(flowOptions(options));
+  const started = await provider.startAuthorization(options);
   (options.navigate ?? ((u: URL) => page().location.assign(u.href)))(started.authorizationUrl);
   return started;
 }
@@ -76,7 +76,7 @@ export async function completeRedirectAuthorization(
   const url = new URL(options.url ?? page().location.href);
   if (!isAuthorizationCallback(url)) return undefined;
   try {
-    return await provider.completeAuthorization(url, options.signal === undefined ? {} : { signal: options.signal });
+    return await provider.completeAuthorization(url, options);
   } finally {
     if (own) {
       const clean = new URL(url);
@@ -196,16 +196,4 @@ export function sendPopupCallback(options: { readonly url?: string | URL; readon
   channel.close();
   if (options.url === undefined) page().close();
   return true;
-}
-
-function flowOptions(options: {
-  readonly redirectUri?: string;
-  readonly scope?: string | readonly string[];
-  readonly signal?: AbortSignal;
-}) {
-  return {
-    ...(options.redirectUri === undefined ? {} : { redirectUri: options.redirectUri }),
-    ...(options.scope === undefined ? {} : { scope: options.scope }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  };
 }
