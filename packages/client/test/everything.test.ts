@@ -1,14 +1,7 @@
 // The client against server-everything over stdio: handshake, capabilities, tools, prompts, resources, host requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Client,
-  textOf,
-  type ElicitationAnswer,
-  type ElicitationRequest,
-  type LogMessage,
-  type SamplingRequest,
-  type ToolStreamEvent,
-} from '@mcpc/client';
+import { Client, textOf, type LogMessage } from '@mcpc/client';
+import type { ElicitationAnswer, ElicitationRequest, SamplingRequest, ToolStreamEvent } from '@mcpc/client/types';
 import { everything, recordingLogger, until } from './helpers.js';
 
 // One server-everything process for the whole file: every test here leaves it as it found it.

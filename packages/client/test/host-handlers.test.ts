@@ -1,6 +1,7 @@
 // Host handlers for sampling, elicitation, roots and ping: requests checked, answers normalized, failures kept local.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, ErrorReply, type ElicitationAnswer, type SamplingRequest } from '@mcpc/client';
+import { Client, ErrorReply } from '@mcpc/client';
+import type { ElicitationAnswer, SamplingRequest } from '@mcpc/client/types';
 import { ask, recordingLogger, scripted } from './helpers.js';
 
 const user = (content: unknown) => ({ role: 'user', content });

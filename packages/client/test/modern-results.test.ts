@@ -8,9 +8,8 @@ import {
   ServerError,
   ValidationError,
   textOf,
-  type ElicitationRequest,
-  type InputRequiredWait,
 } from '@mcpc/client';
+import type { ElicitationRequest, InputRequiredWait } from '@mcpc/client/types';
 import { modernFixture, recordingLogger } from './helpers.js';
 
 describe('results and errors of a modern server', () => {

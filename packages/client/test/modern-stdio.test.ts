@@ -1,6 +1,7 @@
 // Era detection on stdio (`server/discover` probe, then the handshake) and request meta per era.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, ConnectionError, textOf, type ElicitationRequest } from '@mcpc/client';
+import { Client, ConnectionError, textOf } from '@mcpc/client';
+import type { ElicitationRequest } from '@mcpc/client/types';
 import { StdioTransport } from '@mcpc/transport-stdio';
 import {
   MODERN_SDK_SERVER,

@@ -1,6 +1,7 @@
 // The client against a server of each legacy revision: negotiation, tools, prompts, resources, subscriptions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, ServerError, declaredAnnotations, textOf, type ElicitationAnswer } from '@mcpc/client';
+import { Client, ServerError, declaredAnnotations, textOf } from '@mcpc/client';
+import type { ElicitationAnswer } from '@mcpc/client/types';
 import { REVISIONS, recordingLogger, revision, type Revision, until } from './helpers.js';
 
 // revision-server 2025-03-26 runs on sdk 1.13.3, whose newest revision is 2025-06-18 (see the fixtures README);

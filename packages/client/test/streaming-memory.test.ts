@@ -2,7 +2,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type ToolStreamEvent } from '@mcpc/client';
+import { Client } from '@mcpc/client';
+import type { ToolStreamEvent } from '@mcpc/client/types';
 import { modernFixture, until } from './helpers.js';
 
 // vitest runs without --expose-gc: the flag can still be set, and a fresh context then sees `gc`.

@@ -12,8 +12,8 @@ import {
   ValidationError,
   streamableHttp,
   textOf,
-  type StructuredContentValidation,
 } from '@mcpc/client';
+import type { StructuredContentValidation } from '@mcpc/client/types';
 import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { ToolSchemas } from '../src/features/structured-output.js';
 import type { Tool } from '../src/types/entities.js';

@@ -23,9 +23,9 @@ import {
   streamableHttp,
   supportsTask,
   textOf,
-  type ElicitationRequest,
   type ServerConfig,
 } from '@mcpc/client';
+import type { ElicitationRequest } from '@mcpc/client/types';
 import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { recordingLogger, tick, until } from './helpers.js';
 

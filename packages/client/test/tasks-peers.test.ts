@@ -7,11 +7,10 @@ import {
   stdio,
   streamableHttp,
   textOf,
-  type ElicitationAnswer,
-  type ElicitationRequest,
   type ServerConfig,
   type Task,
 } from '@mcpc/client';
+import type { ElicitationAnswer, ElicitationRequest } from '@mcpc/client/types';
 import { getJson, startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { EVERYTHING, modernFixturePath, recordingLogger, tick, until } from './helpers.js';
 

@@ -4,6 +4,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script without declarations
+import { exportedNames } from '../api-names.mjs';
 
 const packages = fileURLToPath(new URL('../../../packages/', import.meta.url));
 const pinned = readdirSync(packages).filter((p) => existsSync(join(packages, p, 'test', 'api-surface.json')));
@@ -32,5 +34,14 @@ describe('the public surface', () => {
       const module = (await import(entry)) as object;
       expect(Object.keys(module).sort(), `${entry}: exports changed without an API decision`).toEqual(names);
     }
+  });
+
+  it('keeps the client root at 110 names or fewer, types included (the rest is at /types, /convert, /constants)', () => {
+    const entries = (exportedNames as (dir: string) => { entry: string; values: string[]; types: string[] }[])(
+      join(packages, 'client'),
+    );
+    const root = entries.find((e) => e.entry === '@mcpc/client');
+    expect(root?.values.length).toBeGreaterThan(0);
+    expect((root?.values.length ?? 0) + (root?.types.length ?? 0)).toBeLessThanOrEqual(110);
   });
 });

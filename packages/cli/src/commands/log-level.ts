@@ -1,5 +1,5 @@
 // `mcpc <target> log-level`: the level from which the server sends log messages.
-import type { LoggingLevel } from '@mcpc/client';
+import type { LoggingLevel } from '@mcpc/client/types';
 import { LOGGING_LEVELS as LEVELS } from '@mcpc/client/constants';
 import type { Command } from '../command.js';
 import { ExitCode } from '../exit-codes.js';

@@ -1,5 +1,5 @@
 // An elicitation form from its requested schema: one field per property, how each is asked, and how an answer is checked.
-import type { ElicitationValue } from '@mcpc/client';
+import type { ElicitationValue } from '@mcpc/client/types';
 import { safe } from '../output.js';
 
 /** One choice of an enum field: the value sent and the label shown. */

@@ -1,6 +1,6 @@
 // How mcpc answers a server's requests: elicitation and sampling at the terminal, declined when no one is there.
+import type { ClientOptions } from '@mcpc/client';
 import type {
-  ClientOptions,
   ElicitationResult,
   ElicitationValue,
   FormElicitation,
@@ -9,7 +9,7 @@ import type {
   SamplingRequest,
   SamplingResult,
   UrlElicitation,
-} from '@mcpc/client';
+} from '@mcpc/client/types';
 import type { CliContext } from '../context.js';
 import { safe } from '../output.js';
 import { checkAnswer, defaultLabel, fieldsOf, hintOf, valueLabel, type Field } from './form.js';
