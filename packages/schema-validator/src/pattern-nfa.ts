@@ -1,6 +1,8 @@
-// A linear-time matcher for the patterns that need no backtracking to decide: a Thompson NFA built from
-// the regexpp AST and run as a lazily built DFA (a cache of NFA state sets), answering only "does the
-// pattern match somewhere in the string", i.e. `new RegExp(source, 'u').test(input)`.
+// The linear-time matcher: a Thompson NFA from the regexpp AST, run as a lazily built DFA (a cache of state sets).
+//
+// It answers only "does the pattern match somewhere in the string", i.e. `new RegExp(source, 'u').test(input)`.
+// Over 450 lines as one job: building and running are mutually recursive (a lookaround's body is an automaton
+// built while its parent is built and run while its parent runs), so splitting them would make an import circle.
 //
 // Why it exists: a backtracking engine can take exponential time, and V8's cannot always be interrupted.
 // This one does O(input length × NFA size) work at worst, on the calling thread, and checks the clock as

@@ -1,4 +1,7 @@
-// `Server`: the facade of one of the client's servers — session facts, lists, prompts, resources, subscriptions; tool calls go through `ToolCalls`.
+// `Server`: the facade of one of the client's servers: session facts, lists, prompts, resources, subscriptions.
+//
+// Over 450 lines by design: one public class whose ~40 methods each delegate in a few lines (tool calls to
+// `ToolCalls`, lists to `ServerLists`, tasks to `ServerTasks`); splitting it would split its documentation.
 import { escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
 import { ResourceNotFoundError, type InputRequiredError } from '../errors.js';
 import type { CacheInfo } from '../cache/list-cache.js';
@@ -40,7 +43,8 @@ import type {
   SubscriptionFilter,
   SubscriptionListener,
 } from '../subscriptions/subscription.js';
-import { ToolCalls, type CallToolAsTaskOptions, type CallToolOptions } from './tool-calls.js';
+import type { CallToolAsTaskOptions, CallToolOptions } from './tool-call-options.js';
+import { ToolCalls } from './tool-calls.js';
 import { DEFAULT_MAX_INPUT_REQUESTS } from './mrtr.js';
 import { TaskInputRounds } from '../tasks/input-rounds.js';
 import { ServerTasks, type TaskRef, type TaskRequestOptions } from '../tasks/server-tasks.js';

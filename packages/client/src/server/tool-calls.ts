@@ -1,6 +1,6 @@
 // The tool-call policy behind `Server`: definition lookup, the unknown-tool rule, output checks, Mcp-Param-*
 // header mirroring with its HeaderMismatch retry, and taking up a multi round-trip request where it stopped.
-import { escapeForLog, safeLog, type JsonRpcParams, type Logger } from '@mcpc/jsonrpc';
+import { escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
 import {
   CapabilityError,
   HeaderMismatchError,
@@ -20,56 +20,19 @@ import {
 } from '../features/structured-output.js';
 import { closeNames } from '../routing.js';
 import type { CallToolResult, GetPromptResult, Tool } from '../types/entities.js';
-import type { Meta } from '../types/protocol.js';
 import type { Connection } from './connection.js';
 import type { EraCallOptions, EraRequestOptions } from './era.js';
+import {
+  toolsByName,
+  withoutCallOptions,
+  type CallToolAsTaskOptions,
+  type CallToolOptions,
+  type ToolCallsContext,
+} from './tool-call-options.js';
 import type { ListKindName, ServerLists } from './lists.js';
 import { TaskUnsupportedError } from '../tasks/errors.js';
-import type { ServerTasks } from '../tasks/server-tasks.js';
 import type { Task, TaskOrigin } from '../tasks/task.js';
-import type { WaitForTaskOptions } from '../tasks/wait.js';
 import { TASKS_EXTENSION, declaresTasksExtension, isCreateTaskResult } from '../tasks/wire.js';
-
-export interface CallToolOptions extends EraRequestOptions {
-  /** Request metadata, merged over a `_meta` found in the arguments. */
-  readonly meta?: Meta;
-  /** How this call's result is checked against the tool's `outputSchema`; the client's option by default. */
-  readonly validateStructuredContent?: StructuredContentValidation;
-  /**
-   * Told each new state of the task when the server runs the call as one (the call still resolves with
-   * the tool's result). `timeout`, when given, bounds the whole call, the task's polling included.
-   */
-  readonly onTaskStatus?: (task: Task) => void;
-}
-
-/** `callToolAsTask` options. */
-export interface CallToolAsTaskOptions extends Omit<CallToolOptions, 'onTaskStatus'> {
-  /** The lifetime asked for, in ms: sent to 2025-11-25 servers (which may grant another); MCP 2026-07-28 servers choose it. */
-  readonly ttl?: number;
-}
-
-/** What the policy needs of its server: the connection and lists it shares with the facade. */
-export interface ToolCallsContext {
-  readonly connection: Connection;
-  readonly lists: ServerLists;
-  readonly logger: Logger;
-  /** How results are checked against their tool's `outputSchema` unless a call says otherwise. */
-  readonly validateStructuredContent: StructuredContentValidation;
-  /** The server's `listTools()`: connects, gates on the capability, and fills the cache. */
-  readonly listTools: () => Promise<readonly Tool[]>;
-  /** Drops the cached tool list (the server's `clearCache('tools')`). */
-  readonly clearTools: () => void;
-  /**
-   * Routes a synthetic `notifications/tools/list_changed` as a server's own would go (caches dropped, then
-   * the subscriptions, then the host's `onNotification`): what a HeaderMismatch refresh announces.
-   */
-  readonly toolsChanged: () => void;
-  readonly warn: (message: string) => void;
-  /** The server's task methods: a call answered with a task is remembered there. */
-  readonly tasks: ServerTasks;
-  /** Follows a task a call became to the call's result (polling, input, cancel on abandon). */
-  readonly follow: (task: Task, options: WaitForTaskOptions) => Promise<CallToolResult>;
-}
 
 /** How a call went out: asked to run as a task, and whether it was sent as one (2025-11-25's `task` param). */
 interface Sent {
@@ -96,33 +59,8 @@ function mismatchRetry(
   return undefined;
 }
 
-/** `callTool` options the request itself does not take. */
-function withoutCallOptions(options: CallToolOptions & { readonly ttl?: number }): EraRequestOptions {
-  if (
-    options.meta === undefined &&
-    options.validateStructuredContent === undefined &&
-    options.onTaskStatus === undefined &&
-    options.ttl === undefined
-  )
-    return options;
-  const { meta: _meta, validateStructuredContent: _mode, onTaskStatus: _status, ttl: _ttl, ...rest } = options;
-  return rest;
-}
-
 /** `#checkNow`: the check cannot be settled without waiting (connecting, listing, loading the validator). */
 const NOT_NOW: unique symbol = Symbol('not now');
-
-const indexes = new WeakMap<readonly Tool[], Map<string, Tool>>();
-/** A cached tool list by name, built once per list (a call must not scan a long list each time). */
-function byName(tools: readonly Tool[]): Map<string, Tool> {
-  let index = indexes.get(tools);
-  if (index === undefined) {
-    index = new Map();
-    for (const tool of tools) if (!index.has(tool.name)) index.set(tool.name, tool);
-    indexes.set(tools, index);
-  }
-  return index;
-}
 
 /** One server's tool calls: what each goes out under, what its result is checked against, and the retries. */
 export class ToolCalls {
@@ -292,7 +230,7 @@ export class ToolCalls {
     // 'off' reads no definition: nothing is looked up, and the server says whether the tool exists.
     if (mode === 'off') return undefined;
     const cached = this.#lists.peek('tools') as readonly Tool[] | undefined;
-    const tool = cached === undefined ? undefined : byName(cached).get(name);
+    const tool = cached === undefined ? undefined : toolsByName(cached).get(name);
     // A name the list lacks goes the long way, which settles whether it exists.
     if (tool === undefined) return NOT_NOW;
     const check = this.#schemas.prepare(tool, mode);
@@ -489,12 +427,12 @@ export class ToolCalls {
     refetched: boolean,
   ): Promise<{ readonly tool: Tool | undefined; readonly listed: boolean }> {
     const cached = this.#lists.peek('tools') as readonly Tool[] | undefined;
-    const hit = cached === undefined ? undefined : byName(cached).get(name);
+    const hit = cached === undefined ? undefined : toolsByName(cached).get(name);
     if (hit !== undefined || (cached !== undefined && refetched)) return { tool: hit, listed: true };
     // A list that failed is not asked for again on every call: only once the tools cache was dropped.
     if (cached === undefined && this.#toolsUnlisted && !refetched) return { tool: undefined, listed: false };
     try {
-      return { tool: byName(await this.#context.listTools()).get(name), listed: true };
+      return { tool: toolsByName(await this.#context.listTools()).get(name), listed: true };
     } catch (error) {
       // No list: no headers, no schemas to check; the server will say what it misses.
       this.#toolsUnlisted = true;
