@@ -3,6 +3,7 @@ import { TransportError, TransportErrorCode } from '@mcpc/jsonrpc';
 import { brand } from './brand.js';
 import { HttpErrorCode } from './codes.js';
 import { unauthorized } from './diagnostics.js';
+import type { ReplyQueueFullError } from './replies.js';
 
 // The generic transport failures HTTP exchanges raise are declared in the kernel, so a caller of
 // @mcpc/client catches them without this package; re-exported, the same classes, for callers of this one.
@@ -95,5 +96,19 @@ export class ProxyConnectError extends TransportError {
       },
     );
     this.status = status;
+  }
+}
+
+// This package's errors in `AnyMcpcError` (see @mcpc/jsonrpc's `McpcErrors`).
+declare module '@mcpc/jsonrpc' {
+  interface McpcErrors {
+    '@mcpc/http.HttpClientUnavailableError': HttpClientUnavailableError & {
+      readonly code: typeof HttpErrorCode.HttpClientUnavailable;
+    };
+    '@mcpc/http.HttpError': HttpError & { readonly code: typeof TransportErrorCode.HttpError };
+    '@mcpc/http.ProxyConfigError': ProxyConfigError & { readonly code: typeof HttpErrorCode.ProxyConfigInvalid };
+    '@mcpc/http.ProxyConnectError': ProxyConnectError & { readonly code: typeof HttpErrorCode.ProxyConnectFailed };
+    '@mcpc/http.ReplyQueueFullError': ReplyQueueFullError & { readonly code: typeof HttpErrorCode.ReplyQueueFull };
+    '@mcpc/http.UnauthorizedError': UnauthorizedError & { readonly code: typeof TransportErrorCode.Unauthorized };
   }
 }

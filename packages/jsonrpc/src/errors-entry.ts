@@ -20,3 +20,4 @@ export {
 } from './errors.js';
 export { ErrorCode } from './messages.js';
 export { JsonRpcErrorCode, TransportErrorCode } from './codes.js';
+export { isMcpcError, type AnyMcpcError, type McpcErrors } from './any-error.js';

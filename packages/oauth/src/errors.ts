@@ -327,3 +327,49 @@ export class InvalidResponseError extends OAuthError {
     super(message, { code: OAuthErrorCode.InvalidResponse, cause: options?.cause });
   }
 }
+
+// This package's errors in `AnyMcpcError` (see @mcpc/jsonrpc's `McpcErrors`).
+declare module '@mcpc/jsonrpc' {
+  interface McpcErrors {
+    '@mcpc/oauth.AuthorizationAbandonedError': AuthorizationAbandonedError & {
+      readonly code: typeof OAuthErrorCode.AuthorizationAbandoned;
+    };
+    '@mcpc/oauth.AuthorizationDeniedError': AuthorizationDeniedError & {
+      readonly code: typeof OAuthErrorCode.AuthorizationDenied;
+    };
+    '@mcpc/oauth.AuthorizationRequiredError': AuthorizationRequiredError & {
+      readonly code: typeof OAuthErrorCode.AuthorizationRequired;
+    };
+    '@mcpc/oauth.AuthorizationResponseError': AuthorizationResponseError & {
+      readonly code: typeof OAuthErrorCode.AuthorizationResponse;
+    };
+    '@mcpc/oauth.AuthorizationServerChangedError': AuthorizationServerChangedError & {
+      readonly code: typeof OAuthErrorCode.AuthorizationServerChanged;
+    };
+    '@mcpc/oauth.AuthorizationTimeoutError': AuthorizationTimeoutError & {
+      readonly code: typeof OAuthErrorCode.Timeout;
+    };
+    '@mcpc/oauth.ClientRegistrationError': ClientRegistrationError & {
+      readonly code: typeof OAuthErrorCode.Registration;
+    };
+    '@mcpc/oauth.DiscoveryError': DiscoveryError & { readonly code: typeof OAuthErrorCode.Discovery };
+    '@mcpc/oauth.InsecureUrlError': InsecureUrlError & { readonly code: typeof OAuthErrorCode.InsecureUrl };
+    '@mcpc/oauth.InsufficientScopeError': InsufficientScopeError & {
+      readonly code: typeof OAuthErrorCode.InsufficientScope;
+    };
+    '@mcpc/oauth.InvalidResponseError': InvalidResponseError & { readonly code: typeof OAuthErrorCode.InvalidResponse };
+    '@mcpc/oauth.IssuerMismatchError': IssuerMismatchError & { readonly code: typeof OAuthErrorCode.IssuerMismatch };
+    '@mcpc/oauth.OAuthConfigError': OAuthConfigError & { readonly code: typeof OAuthErrorCode.Config };
+    '@mcpc/oauth.OAuthError': OAuthError & {
+      readonly code: typeof OAuthErrorCode.Error | typeof OAuthErrorCode.Network;
+    };
+    '@mcpc/oauth.OAuthStorageError': OAuthStorageError & { readonly code: typeof OAuthErrorCode.Storage };
+    '@mcpc/oauth.PkceNotSupportedError': PkceNotSupportedError & {
+      readonly code: typeof OAuthErrorCode.PkceUnsupported;
+    };
+    '@mcpc/oauth.TokenRequestError': TokenRequestError & { readonly code: typeof OAuthErrorCode.TokenRequest };
+    '@mcpc/oauth.UnsupportedTokenTypeError': UnsupportedTokenTypeError & {
+      readonly code: typeof OAuthErrorCode.TokenType;
+    };
+  }
+}

@@ -166,3 +166,34 @@ export class PatternCheckError extends ValidationError {
     this.reason = reason;
   }
 }
+
+// This package's errors in `AnyMcpcError` (see @mcpc/jsonrpc's `McpcErrors`).
+declare module '@mcpc/jsonrpc' {
+  interface McpcErrors {
+    '@mcpc/schema-validator.EvaluationLimitError': EvaluationLimitError & {
+      readonly code: typeof SchemaErrorCode.EvaluationLimit;
+    };
+    '@mcpc/schema-validator.PatternCheckError': PatternCheckError & {
+      readonly code: typeof SchemaErrorCode.PatternUnchecked;
+    };
+    '@mcpc/schema-validator.SchemaError': SchemaError & {
+      readonly code:
+        | typeof SchemaErrorCode.Invalid
+        | typeof SchemaErrorCode.DuplicateId
+        | typeof SchemaErrorCode.DuplicateAnchor
+        | typeof SchemaErrorCode.RefCycle
+        | typeof SchemaErrorCode.PatternUnbounded
+        | typeof SchemaErrorCode.UnsupportedVocabulary;
+    };
+    '@mcpc/schema-validator.SchemaLimitError': SchemaLimitError & { readonly code: typeof SchemaErrorCode.Limit };
+    '@mcpc/schema-validator.SchemaReferenceError': SchemaReferenceError & {
+      readonly code: typeof SchemaErrorCode.UnresolvedRef;
+    };
+    '@mcpc/schema-validator.UnsupportedDialectError': UnsupportedDialectError & {
+      readonly code: typeof SchemaErrorCode.UnsupportedDialect;
+    };
+    '@mcpc/schema-validator.ValidationError': ValidationError & {
+      readonly code: typeof SchemaErrorCode.ValidationFailed;
+    };
+  }
+}

@@ -36,3 +36,15 @@ export class EndpointTimeoutError extends TransportError {
     });
   }
 }
+
+// This package's errors in `AnyMcpcError` (see @mcpc/jsonrpc's `McpcErrors`).
+declare module '@mcpc/jsonrpc' {
+  interface McpcErrors {
+    '@mcpc/transport-sse-legacy.EndpointOriginError': EndpointOriginError & {
+      readonly code: typeof SseErrorCode.EndpointOffOrigin;
+    };
+    '@mcpc/transport-sse-legacy.EndpointTimeoutError': EndpointTimeoutError & {
+      readonly code: typeof TransportErrorCode.EndpointTimeout;
+    };
+  }
+}

@@ -115,3 +115,23 @@ function readString(value: unknown, key: string): string | undefined {
   const field = (value as Record<string, unknown>)[key];
   return typeof field === 'string' ? field : undefined;
 }
+
+// This package's errors in `AnyMcpcError` (see @mcpc/jsonrpc's `McpcErrors`).
+declare module '@mcpc/jsonrpc' {
+  interface McpcErrors {
+    /** The transport used out of order, or its pipes failing under it. */
+    '@mcpc/transport-stdio.TransportError': TransportError & {
+      readonly code:
+        | typeof StdioErrorCode.AlreadyStarted
+        | typeof StdioErrorCode.NotStarted
+        | typeof StdioErrorCode.EncodeFailed
+        | typeof StdioErrorCode.ReadFailed
+        | typeof StdioErrorCode.StdoutClosed;
+    };
+    '@mcpc/transport-stdio.ProcessExitError': ProcessExitError & {
+      readonly code: typeof TransportErrorCode.ProcessExit;
+    };
+    '@mcpc/transport-stdio.SpawnError': SpawnError & { readonly code: typeof StdioErrorCode.SpawnFailed };
+    '@mcpc/transport-stdio.StdinWriteError': StdinWriteError & { readonly code: typeof StdioErrorCode.WriteFailed };
+  }
+}

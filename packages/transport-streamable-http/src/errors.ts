@@ -25,3 +25,12 @@ export class SessionExpiredError extends HttpError {
     this.method = method;
   }
 }
+
+// This package's errors in `AnyMcpcError` (see @mcpc/jsonrpc's `McpcErrors`).
+declare module '@mcpc/jsonrpc' {
+  interface McpcErrors {
+    '@mcpc/transport-streamable-http.SessionExpiredError': SessionExpiredError & {
+      readonly code: typeof StreamableHttpErrorCode.SessionExpired;
+    };
+  }
+}
