@@ -261,6 +261,102 @@ export function checkArchitecture({ table = readTable(), packages = workspacePac
   return [...new Set(problems)];
 }
 
+/** The apps' part of the table: app name → { dir, owns, dependencies, reaches, parts }. */
+export function readApps(path = join(root, 'tooling', 'architecture.json')) {
+  const { apps = {} } = JSON.parse(readFileSync(path, 'utf8'));
+  return new Map(
+    Object.entries(apps).map(([name, app]) => [
+      name,
+      { ...app, dependencies: app.dependencies ?? [], parts: app.parts ?? {} },
+    ]),
+  );
+}
+
+/** The apps' arrows, drawn as the packages' are (a block of their own in ARCHITECTURE.md). */
+export function appArrows(apps = readApps()) {
+  const width = Math.max(...[...apps.keys()].map((name) => name.length)) + 2;
+  return [...apps]
+    .flatMap(([name, { dependencies, parts, reaches = [] }]) => [
+      `${name.padEnd(width)}→ ${dependencies.join(', ')}`,
+      ...reaches.map((r) => `${''.padEnd(width)}  and ${r}/ (the repository's own, not published)`),
+      ...Object.entries(parts)
+        .filter(([, part]) => part.nodeFree === true)
+        .map(
+          ([dir, part]) => `${''.padEnd(width)}  ${dir}/ (no Node: a page or a Worker) → only ${part.may.join(', ')}`,
+        ),
+    ])
+    .join('\n');
+}
+
+/** Source files of an app (what its users run), not its tests, builds or installed modules. */
+const appSources = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (['node_modules', 'dist', 'test', 'docs'].includes(entry.name) || entry.name.startsWith('.')) return [];
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return appSources(path);
+    return /\.(m?js|tsx?|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+
+/**
+ * Everything in the apps the table does not allow: their package.json arrows, every @mcpc import (listed, and a
+ * public entry), relative imports that leave the app, and in a part that runs in a browser (`nodeFree`) any
+ * import but the ones it may make (a relative one within the part or the folders it `reads`, or one of `may`).
+ */
+export function checkApps({ apps = readApps(), packages = workspacePackages() } = {}) {
+  const problems = [];
+  const byName = new Map(packages.map((p) => [p.manifest.name, p]));
+  for (const [name, app] of apps) {
+    const dir = resolve(root, app.dir);
+    const manifestPath = join(dir, 'package.json');
+    if (!existsSync(manifestPath)) {
+      problems.push(`${name}: no ${app.dir}/package.json`);
+      continue;
+    }
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    if (manifest.name !== name) problems.push(`${app.dir}: its package.json names ${manifest.name}, the table ${name}`);
+    const declared = Object.keys(manifest.dependencies ?? {})
+      .filter((d) => d.startsWith('@mcpc/') && d !== '@mcpc/tsconfig')
+      .sort();
+    const drawn = [...app.dependencies].sort();
+    if (declared.join() !== drawn.join())
+      problems.push(
+        `${name}: package.json dependencies on @mcpc packages are [${declared}], the picture draws [${drawn}]`,
+      );
+    const parts = Object.entries(app.parts).map(([part, rule]) => ({ ...rule, dir: join(dir, part) }));
+    for (const file of appSources(dir)) {
+      const where = relative(root, file);
+      const part = parts.find((p) => file.startsWith(p.dir + sep));
+      for (const { specifier } of specifiersOf(readFileSync(file, 'utf8'), file)) {
+        if (specifier.startsWith('.')) {
+          const target = resolve(dirname(file), specifier);
+          const allowed = (app.reaches ?? []).some((r) => target.startsWith(join(root, r) + sep));
+          if (!target.startsWith(dir + sep) && !allowed)
+            problems.push(`${where}: '${specifier}' reaches outside ${app.dir}`);
+          else if (
+            part?.nodeFree === true &&
+            !target.startsWith(part.dir + sep) &&
+            !(part.reads ?? []).some((r) => target.startsWith(join(dir, r) + sep))
+          )
+            problems.push(`${where}: '${specifier}' leaves the browser part for code it may not load`);
+          continue;
+        }
+        if (part?.nodeFree === true && !part.may.includes(specifier))
+          problems.push(
+            `${where}: imports '${specifier}', which the browser part may not (it may: ${part.may.join(', ')})`,
+          );
+        if (!specifier.startsWith('@mcpc/')) continue;
+        const target = packageOf(specifier);
+        if (!app.dependencies.includes(target))
+          problems.push(`${where}: imports '${specifier}', which the picture does not allow for ${name}`);
+        const other = byName.get(target);
+        if (other !== undefined && !exportsSubpath(other.manifest, `.${specifier.slice(target.length)}`))
+          problems.push(`${where}: '${specifier}' is not a public entry point of ${target}`);
+      }
+    }
+  }
+  return problems;
+}
+
 /**
  * The files the client's root entry loads statically (following relative `import`/`export … from` in
  * dist), and in them every `node:` (or bare built-in) import and every use of a Node-only global — what
@@ -313,8 +409,10 @@ export function nodeOnlyInWebTargets() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--arrows') {
   console.log(arrows());
+} else if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--app-arrows') {
+  console.log(appArrows());
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const problems = [...checkArchitecture(), ...nodeOnlyInEntry().found, ...nodeOnlyInWebTargets()];
+  const problems = [...checkArchitecture(), ...checkApps(), ...nodeOnlyInEntry().found, ...nodeOnlyInWebTargets()];
   for (const problem of problems) console.error(`✖ ${problem}`);
   console.log(problems.length === 0 ? 'the packages match ARCHITECTURE.md' : `${problems.length} violations`);
   process.exit(problems.length === 0 ? 0 : 1);

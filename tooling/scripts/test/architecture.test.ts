@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module without types, shared with the command-line check.
 import {
+  appArrows,
   arrows,
+  checkApps,
   checkArchitecture,
   nodeGlobalsOf,
   nodeOnlyInEntry,
@@ -48,6 +50,12 @@ function fakePackage(
 }
 
 describe('ARCHITECTURE.md', () => {
+  it("draws exactly the apps' table in tooling/architecture.json", () => {
+    const doc = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
+    const block = /<!-- app-arrows:start[^>]*-->\n```text\n([\s\S]*?)\n```\n<!-- app-arrows:end -->/.exec(doc)?.[1];
+    expect(block).toBe(appArrows());
+  });
+
   it('draws exactly the table in tooling/architecture.json', () => {
     const doc = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
     const block = /<!-- arrows:start[^>]*-->\n```text\n([\s\S]*?)\n```\n<!-- arrows:end -->/.exec(doc)?.[1];
@@ -140,5 +148,48 @@ describe('the check itself', () => {
     expect(problems.join('\n')).toMatch(/@mcpc\/t-stray: not in tooling\/architecture\.json/);
     // The one dynamic import of the optional peer is allowed: only the static one is reported.
     expect(problems.filter((p) => p.includes("'@mcpc/peer'"))).toHaveLength(1);
+  });
+
+  it('holds the apps to their arrows: package.json, @mcpc imports and their entries, the browser parts, escaping files', () => {
+    expect(checkApps()).toEqual([]);
+  });
+
+  it('reports an app whose page imports Node or the server, whose imports are not drawn, whose files escape', () => {
+    const app = join(scratch, 'app');
+    const files: Record<string, string> = {
+      'package.json': JSON.stringify({
+        name: '@mcpc/t-app',
+        dependencies: { '@mcpc/client': '1', '@mcpc/oauth': '1' },
+      }),
+      'web/page.ts': "import 'node:fs'; import '../server/main.js'; import '../shared/api.js'; import 'preact';\n",
+      'shared/api.ts': 'export type Api = 1;\n',
+      'server/main.ts':
+        "import '@mcpc/transport-stdio'; import '@mcpc/client/internal'; import '../../elsewhere.js';\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(app, path, '..'), { recursive: true });
+      writeFileSync(join(app, path), text);
+    }
+    const apps = new Map([
+      [
+        '@mcpc/t-app',
+        {
+          dir: app,
+          dependencies: ['@mcpc/client'],
+          parts: { web: { nodeFree: true, reads: ['shared'], may: ['preact'] } },
+        },
+      ],
+    ]);
+    const problems = (checkApps({ apps }) as string[]).join('\n');
+    expect(problems).toMatch(
+      /dependencies on @mcpc packages are \[@mcpc\/client,@mcpc\/oauth\], the picture draws \[@mcpc\/client\]/,
+    );
+    expect(problems).toMatch(/web\/page\.ts: imports 'node:fs', which the browser part may not/);
+    expect(problems).toMatch(/web\/page\.ts: '\.\.\/server\/main\.js' leaves the browser part/);
+    expect(problems).not.toMatch(/shared\/api/);
+    expect(problems).not.toMatch(/'preact'/);
+    expect(problems).toMatch(/server\/main\.ts: imports '@mcpc\/transport-stdio', which the picture does not allow/);
+    expect(problems).toMatch(/'@mcpc\/client\/internal' is not a public entry point of @mcpc\/client/);
+    expect(problems).toMatch(/'\.\.\/\.\.\/elsewhere\.js' reaches outside/);
   });
 });
