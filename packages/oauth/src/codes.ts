@@ -39,5 +39,7 @@ export const OAuthErrorCode = Object.freeze({
   Timeout: 'MCPC_OAUTH_TIMEOUT',
   /** `InvalidResponseError`. */
   InvalidResponse: 'MCPC_OAUTH_INVALID_RESPONSE',
+  /** `OAuthStepError` (`@mcpc/oauth/steps`): its `cause` is the library's own error, with its own code. */
+  Step: 'MCPC_OAUTH_STEP',
 } as const);
 export type OAuthErrorCode = (typeof OAuthErrorCode)[keyof typeof OAuthErrorCode];

@@ -2,6 +2,7 @@
 import { McpError } from '@mcpc/jsonrpc';
 import { brand } from './brand.js';
 import { OAuthErrorCode } from './codes.js';
+import type { Exchange } from './steps/recorder.js';
 
 /**
  * The root of every error `@mcpc/oauth` throws. Messages never carry a token, a code, a verifier or a
@@ -328,6 +329,31 @@ export class InvalidResponseError extends OAuthError {
   }
 }
 
+/**
+ * A step of `@mcpc/oauth/steps` failed. `cause` is what the library threw (a `DiscoveryError`, an
+ * `IssuerMismatchError`…: its `code` says what went wrong, and `reason` repeats it); `exchanges` and `log`
+ * are every HTTP exchange the step made and every line the library logged, up to the failure.
+ */
+export class OAuthStepError extends OAuthError {
+  static {
+    brand(this, 'OAuthStepError');
+  }
+  readonly step: string;
+  /** The `code` of `cause` (`MCPC_OAUTH_…`), or undefined when it has none (an abort). */
+  readonly reason: string | undefined;
+  readonly exchanges: readonly Exchange[];
+  readonly log: readonly string[];
+
+  constructor(step: string, cause: unknown, exchanges: readonly Exchange[] = [], log: readonly string[] = []) {
+    super(cause instanceof Error ? cause.message : String(cause), { code: OAuthErrorCode.Step, cause });
+    const code = (cause as { code?: unknown } | null)?.code;
+    this.step = step;
+    this.reason = typeof code === 'string' ? code : undefined;
+    this.exchanges = exchanges;
+    this.log = log;
+  }
+}
+
 // This package's errors in `AnyMcpcError` (see @mcpc/jsonrpc's `McpcErrors`).
 declare module '@mcpc/jsonrpc' {
   interface McpcErrors {
@@ -363,6 +389,7 @@ declare module '@mcpc/jsonrpc' {
     '@mcpc/oauth.OAuthError': OAuthError & {
       readonly code: typeof OAuthErrorCode.Error | typeof OAuthErrorCode.Network;
     };
+    '@mcpc/oauth.OAuthStepError': OAuthStepError & { readonly code: typeof OAuthErrorCode.Step };
     '@mcpc/oauth.OAuthStorageError': OAuthStorageError & { readonly code: typeof OAuthErrorCode.Storage };
     '@mcpc/oauth.PkceNotSupportedError': PkceNotSupportedError & {
       readonly code: typeof OAuthErrorCode.PkceUnsupported;

@@ -2,6 +2,7 @@
 import { escapeForLog, safeLog } from '@mcpc/jsonrpc';
 import type { ProviderContext } from './context.js';
 import type { ServerBinding } from './discovery/binding.js';
+import { asksForNonce } from './dpop/dpop.js';
 import { headerValues, parseWwwAuthenticate, pickChallenge } from './discovery/www-authenticate.js';
 import type { ChallengeLike, ResponseLike } from './provider-options.js';
 import { scopeList } from './scopes.js';
@@ -50,8 +51,7 @@ export class ChallengeRecovery {
     }
     if (challenge.status !== 401) return 'fail';
     const dpop = this.#ctx.dpop?.current;
-    const dpopChallenge = challenges.find((x) => x.scheme === 'dpop');
-    if (dpop !== undefined && dpopChallenge?.params.error === 'use_dpop_nonce') {
+    if (dpop !== undefined && asksForNonce(challenges)) {
       const nonce = headerValues(challenge.headers, 'dpop-nonce')[0];
       if (nonce !== undefined) dpop.noteNonce(challenge.url, nonce);
       return 'retry';

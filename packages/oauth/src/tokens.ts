@@ -2,6 +2,7 @@
 import { escapeForLog, safeLog } from '@mcpc/jsonrpc';
 import type { ProviderContext } from './context.js';
 import { recorded, type Discovered, type ServerBinding } from './discovery/binding.js';
+import type { DPoPKey } from './dpop/dpop.js';
 import { TokenRequestError, UnsupportedTokenTypeError } from './errors.js';
 import type { ClientSecrets } from './grants/client-auth.js';
 import { refreshTokens, tokenEndpointContext, type IssuedTokens } from './grants/token-request.js';
@@ -20,6 +21,22 @@ export function authorizationResult(tokens: StoredTokens): AuthorizationResult {
     expiresAt: tokens.expiresAt === undefined ? undefined : new Date(tokens.expiresAt),
     refreshable: tokens.refreshToken !== undefined,
   };
+}
+
+/**
+ * The headers that present a token on one request to the MCP server: `Authorization: Bearer`, or for a
+ * DPoP token `Authorization: DPoP` and a proof for this method and URL, bound to the token (`ath`).
+ * None for a DPoP token without the key it is bound to.
+ */
+export async function presentToken(
+  tokens: Pick<StoredTokens, 'accessToken' | 'tokenType'>,
+  key: DPoPKey | undefined,
+  method: string,
+  url: URL,
+): Promise<Record<string, string>> {
+  if (tokens.tokenType !== 'DPoP') return { authorization: `Bearer ${tokens.accessToken}` };
+  if (key === undefined) return {};
+  return { authorization: `DPoP ${tokens.accessToken}`, dpop: await key.proof(method, url, tokens.accessToken) };
 }
 
 export class TokenLifecycle {
@@ -45,15 +62,7 @@ export class TokenLifecycle {
       if (tokens === undefined) return {};
     }
     this.presented = tokens.accessToken;
-    if (tokens.tokenType === 'DPoP') {
-      const key = await this.#ctx.dpop?.key();
-      if (key === undefined) return {};
-      return {
-        authorization: `DPoP ${tokens.accessToken}`,
-        dpop: await key.proof(context.method, context.url, tokens.accessToken),
-      };
-    }
-    return { authorization: `Bearer ${tokens.accessToken}` };
+    return presentToken(tokens, await this.#ctx.dpop?.key(), context.method, context.url);
   }
 
   /** The token set of the authorization server in use, if it may be presented. */

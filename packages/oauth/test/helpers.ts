@@ -65,15 +65,17 @@ export async function control(f: Fixture, body: object): Promise<void> {
 
 /**
  * What a browser does with an authorization URL, with fetch: follow redirects (bounded), keeping
- * cookies per host, until a page that does not redirect — the loopback callback's page. `visited`
- * records every URL, the authorization URL first.
+ * cookies per host, until a page that does not redirect — the loopback callback's page — or, with
+ * `stopAt`, until a URL that starts with it (a redirect URI nothing listens on), which is not fetched.
+ * `visited` records every URL, the authorization URL first.
  */
-export function browser(visited: URL[] = []): (url: URL) => Promise<void> {
+export function browser(visited: URL[] = [], stopAt?: string): (url: URL) => Promise<void> {
   return async (start: URL) => {
     const jar = new Map<string, Map<string, string>>();
     let url = start;
     for (let hop = 0; hop < 25; hop++) {
       visited.push(url);
+      if (stopAt !== undefined && url.href.startsWith(stopAt)) return;
       const cookies = jar.get(url.host);
       const headers: Record<string, string> = {};
       if (cookies !== undefined && cookies.size > 0)

@@ -15,6 +15,12 @@ export interface Discovered {
   readonly as: AuthorizationServerMetadata;
 }
 
+/** What RFC 9728 discovery found; `legacy`: nothing anywhere, and the server's origin stands in (MCP 2025-03-26). */
+export interface FoundResource {
+  readonly prm: ProtectedResourceMetadata;
+  readonly legacy: boolean;
+}
+
 /** A `Discovered` for a flow already under way, which knows its issuer and resource from its own record. */
 export function recorded(issuer: string, resource: string, as: AuthorizationServerMetadata): Discovered {
   return { prm: { resource, authorizationServers: [issuer], scopesSupported: undefined, url: '' }, issuer, as };
@@ -89,15 +95,29 @@ export class ServerBinding {
 
   /** `probe`: without a `resource_metadata`, ask the server for a challenge first (not when one was just answered). */
   async discover(resourceMetadata: string | undefined, signal?: AbortSignal, probe = true): Promise<Discovered> {
-    const { serverUrl, serverKey, settings, logger } = this.#ctx;
+    const { serverUrl, settings } = this.#ctx;
     const rm = resourceMetadata ?? (probe ? await probeResourceMetadata(settings, serverUrl, signal) : undefined);
-    const found = await discoverProtectedResource(settings, serverUrl, rm, signal, { allowMissing: true });
+    return this.bind(await this.findResource(rm, signal), signal);
+  }
+
+  /** RFC 9728 discovery from `resourceMetadata` (else the well-known URLs); none anywhere: a 2025-03-26 server. */
+  async findResource(resourceMetadata: string | undefined, signal?: AbortSignal): Promise<FoundResource> {
+    const { serverUrl, serverKey, settings } = this.#ctx;
+    const found = await discoverProtectedResource(settings, serverUrl, resourceMetadata, signal, {
+      allowMissing: true,
+    });
+    if (resourceMetadata !== undefined) this.#lastResourceMetadata = resourceMetadata;
     // No RFC 9728 metadata anywhere (and no challenge naming any): a 2025-03-26 server, its own authorization server.
-    const legacy = found === undefined;
-    const prm = found ?? legacyResource(serverUrl, serverKey);
-    if (rm !== undefined) this.#lastResourceMetadata = rm;
+    return found === undefined
+      ? { prm: legacyResource(serverUrl, serverKey), legacy: true }
+      : { prm: found, legacy: false };
+  }
+
+  /** The authorization server the resource names that this client uses, its metadata, and the binding recorded. */
+  async bind({ prm, legacy }: FoundResource, signal?: AbortSignal): Promise<Discovered> {
+    const { serverKey, logger } = this.#ctx;
     const previous = await this.current();
-    const issuer = this.#chooseIssuer(prm.authorizationServers, previous);
+    const issuer = chooseIssuer(prm.authorizationServers, previous, this.#ctx.clients);
     const as = await this.metadataFor(issuer, signal, legacy);
     if (previous?.issuer !== issuer || previous.resource !== prm.resource || (previous.legacy === true) !== legacy) {
       if (previous !== undefined && previous.issuer !== issuer) {
@@ -112,11 +132,18 @@ export class ServerBinding {
     }
     return { prm, issuer, as };
   }
+}
 
-  /** RFC 9728 §7.6 leaves the choice to the client: the one in use if still listed, else one we hold credentials for, else the first. */
-  #chooseIssuer(servers: readonly string[], previous: ResourceBinding | undefined): string {
-    if (previous !== undefined && servers.includes(previous.issuer)) return previous.issuer;
-    const known = servers.find((s) => this.#ctx.clients.some((c) => c.issuer === s));
-    return known ?? (servers[0] as string);
-  }
+/**
+ * RFC 9728 §7.6 leaves the choice to the client: the one in use if still listed, else one we hold
+ * credentials for, else the first.
+ */
+export function chooseIssuer(
+  servers: readonly string[],
+  previous: ResourceBinding | undefined,
+  clients: readonly { readonly issuer: string }[],
+): string {
+  if (previous !== undefined && servers.includes(previous.issuer)) return previous.issuer;
+  const known = servers.find((s) => clients.some((c) => c.issuer === s));
+  return known ?? (servers[0] as string);
 }

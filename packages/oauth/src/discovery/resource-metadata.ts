@@ -13,6 +13,8 @@ export interface ProtectedResourceMetadata {
   readonly scopesSupported: readonly string[] | undefined;
   /** Where the document was read from. */
   readonly url: string;
+  /** The whole document as validated (what a debugger shows); absent when there is none (a 2025-03-26 server). */
+  readonly document?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -94,6 +96,7 @@ async function parse(
     authorizationServers: servers,
     scopesSupported: stringArray(scopes) ? scopes : undefined,
     url,
+    document: validated as Readonly<Record<string, unknown>>,
   };
 }
 

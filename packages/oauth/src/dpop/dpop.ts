@@ -4,6 +4,7 @@ import * as oauth from 'oauth4webapi';
 type CryptoKey = oauth.CryptoKey;
 type CryptoKeyPair = oauth.CryptoKeyPair;
 import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { Challenge } from '../discovery/www-authenticate.js';
 import { OAuthConfigError } from '../errors.js';
 
 /** The JWS algorithms a DPoP key may use here. */
@@ -113,4 +114,9 @@ export class DPoPKey {
       .setIssuedAt()
       .sign(this.#privateKey);
   }
+}
+
+/** A resource server's 401 that asks for a proof with its nonce (RFC 9449 §9): answered with one retry. */
+export function asksForNonce(challenges: readonly Challenge[]): boolean {
+  return challenges.find((c) => c.scheme === 'dpop')?.params.error === 'use_dpop_nonce';
 }

@@ -1,5 +1,27 @@
-// The authorization request URL: the endpoint's own query kept, no parameter sent twice.
+// The authorization request: its PKCE pair, and its URL (the endpoint's own query kept, no parameter sent twice).
+import * as oauth from 'oauth4webapi';
+import { assertPkceS256, type AuthorizationServerMetadata } from '../discovery/server-metadata.js';
 import { scopeList, scopeString, scopeUnion } from '../scopes.js';
+
+/** A PKCE pair (RFC 7636): a fresh verifier, and its S256 challenge. */
+export interface PkcePair {
+  /** A secret: it proves, at the token endpoint, that the code is this client's. */
+  readonly codeVerifier: string;
+  /** `BASE64URL(SHA-256(ASCII(code_verifier)))`. */
+  readonly codeChallenge: string;
+  readonly codeChallengeMethod: 'S256';
+}
+
+/** A PKCE pair for one authorization request — only at a server that advertises S256 (`PkceNotSupportedError`). */
+export async function pkceFor(as: AuthorizationServerMetadata): Promise<PkcePair> {
+  assertPkceS256(as);
+  const codeVerifier = oauth.generateRandomCodeVerifier();
+  return {
+    codeVerifier,
+    codeChallenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+    codeChallengeMethod: 'S256',
+  };
+}
 
 export interface AuthorizationRequest {
   readonly clientId: string;

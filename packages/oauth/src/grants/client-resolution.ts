@@ -14,6 +14,15 @@ export interface ClientInfo extends ClientSecrets {
   readonly issuer: string;
 }
 
+/** Where a client id for the authorization code flow came from, in MCP's priority order. */
+export type ClientSource = 'preregistered' | 'metadata-document' | 'stored-registration' | 'dynamic-registration';
+
+/** The client an authorization code flow uses at one server, and where it came from. */
+export interface ResolvedClient {
+  readonly client: ClientSecrets;
+  readonly source: ClientSource;
+}
+
 export interface ClientResolutionOptions {
   readonly storage: GuardedStorage;
   /** The MCP server's canonical URL: the storage slots are its own. */
@@ -82,12 +91,22 @@ export class ClientResolution {
     register: boolean,
     signal?: AbortSignal,
   ): Promise<ClientSecrets> {
+    return (await this.resolve(issuer, as, register, signal)).client;
+  }
+
+  /** {@link forAuthorizationCode}, saying which of the four ways the client id was had. */
+  async resolve(
+    issuer: string,
+    as: AuthorizationServerMetadata,
+    register: boolean,
+    signal?: AbortSignal,
+  ): Promise<ResolvedClient> {
     const pre = await this.preRegistered(issuer);
-    if (pre !== undefined) return pre;
+    if (pre !== undefined) return { client: pre, source: 'preregistered' };
     if (this.#o.configured.length > 0) throw this.noCredentials(issuer);
     const cimd = this.#o.clientIdMetadataUrl;
     if (cimd !== undefined && as.client_id_metadata_document_supported === true)
-      return { clientId: cimd, tokenEndpointAuthMethod: 'none' };
+      return { client: { clientId: cimd, tokenEndpointAuthMethod: 'none' }, source: 'metadata-document' };
     const storage = this.#o.storage;
     const key = storageKey.client(this.#o.serverKey, issuer);
     const stored = readClient(await storage.get(key));
@@ -99,11 +118,12 @@ export class ClientResolution {
     ) {
       const expires = stored.clientSecretExpiresAt;
       if (expires === undefined || expires === 0 || expires * 1000 > Date.now() + 60_000) {
-        return {
+        const client = {
           clientId: stored.clientId,
           clientSecret: stored.clientSecret,
           tokenEndpointAuthMethod: stored.tokenEndpointAuthMethod,
         };
+        return { client, source: 'stored-registration' };
       }
     }
     if (!register) throw new ClientRegistrationError(`no client registration for ${JSON.stringify(issuer)} is stored`);
@@ -127,7 +147,7 @@ export class ClientResolution {
     // Re-read: credentials the host wrote meanwhile outrank what we registered, and are never overwritten.
     const now = readClient(await storage.get(key));
     if (now?.kind === 'preregistered' && now.issuer === issuer)
-      return (await this.preRegistered(issuer)) as ClientSecrets;
+      return { client: (await this.preRegistered(issuer)) as ClientSecrets, source: 'preregistered' };
     try {
       await storage.set(key, toStored(registered));
     } catch (cause) {
@@ -139,11 +159,12 @@ export class ClientResolution {
     const back = readClient(await storage.get(key));
     if (back?.clientId !== registered.clientId)
       throw new OAuthStorageError(`the client registration for ${issuer} did not reach storage, and the flow needs it`);
-    return {
+    const client = {
       clientId: registered.clientId,
       clientSecret: registered.clientSecret,
       tokenEndpointAuthMethod: registered.tokenEndpointAuthMethod,
     };
+    return { client, source: 'dynamic-registration' };
   }
 }
 

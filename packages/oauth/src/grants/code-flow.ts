@@ -2,7 +2,7 @@
 import * as oauth from 'oauth4webapi';
 import type { ProviderContext } from '../context.js';
 import { recorded, type Discovered, type ServerBinding } from '../discovery/binding.js';
-import { assertPkceS256, endpoint } from '../discovery/server-metadata.js';
+import { endpoint, type AuthorizationServerMetadata } from '../discovery/server-metadata.js';
 import { checkRedirectUri } from '../discovery/url-policy.js';
 import {
   AuthorizationRequiredError,
@@ -15,10 +15,28 @@ import type { ScopeMemory } from '../scope-memory.js';
 import { scopeString, scopeUnion } from '../scopes.js';
 import { readPending, storageKey, toStored, type PendingAuthorization, type StoredTokens } from '../storage/storage.js';
 import type { TokenLifecycle } from '../tokens.js';
-import { buildAuthorizationUrl } from './authorization-request.js';
+import { buildAuthorizationUrl, pkceFor, type PkcePair } from './authorization-request.js';
 import { callbackParameters, checkResponseIssuer, validateCallback } from './authorization-response.js';
 import { requireRedirectUri } from './client-resolution.js';
 import { exchangeCode, tokenEndpointContext } from './token-request.js';
+
+/** What an authorization request needs once the client id and the PKCE pair are had. */
+export interface AuthorizationRequestInput {
+  readonly redirectUri: string;
+  readonly clientId: string;
+  readonly pkce: PkcePair;
+  /** Scopes to ask for besides the configured ones (a challenge's). */
+  readonly extra: readonly string[];
+}
+
+/** A callback that passed every check, its code not yet redeemed. */
+export interface CheckedCallback {
+  /** The request's own record (it holds the PKCE verifier: a secret). */
+  readonly record: PendingAuthorization;
+  /** The response parameters as validated (the code among them: a secret). */
+  readonly params: URLSearchParams;
+  readonly as: AuthorizationServerMetadata;
+}
 
 export class AuthorizationCodeFlow {
   readonly #ctx: ProviderContext;
@@ -60,12 +78,23 @@ export class AuthorizationCodeFlow {
     extra: readonly string[],
     signal?: AbortSignal,
   ): Promise<StartedAuthorization> {
-    const { store, serverKey, settings } = this.#ctx;
-    assertPkceS256(d.as);
+    const pkce = await pkceFor(d.as);
     const target = redirectUri ?? requireRedirectUri(this.#ctx.redirectUri);
     checkRedirectUri(target);
-    const authorizationEndpoint = endpoint(settings, d.as, 'authorization_endpoint');
+    endpoint(this.#ctx.settings, d.as, 'authorization_endpoint');
     const client = await this.#ctx.clientIds.forAuthorizationCode(d.issuer, d.as, true, signal);
+    return this.request(d, { redirectUri: target, clientId: client.clientId, pkce, extra });
+  }
+
+  /**
+   * The authorization request of a client id and a PKCE pair already had: the scope to ask for, the
+   * request's record (state, verifier, expected issuer, client id, redirect URI) stored and read back, the URL.
+   */
+  async request(d: Discovered, request: AuthorizationRequestInput): Promise<StartedAuthorization> {
+    const { store, serverKey, settings } = this.#ctx;
+    const { redirectUri: target, clientId, pkce, extra } = request;
+    checkRedirectUri(target);
+    const authorizationEndpoint = endpoint(settings, d.as, 'authorization_endpoint');
     const scopes = await this.#scopes.scopeFor(d, extra);
     // MCP 2026-07-28: a client that wants refresh tokens MAY ask for offline_access where the server lists it.
     const requested =
@@ -74,12 +103,12 @@ export class AuthorizationCodeFlow {
         : scopes;
     const scope = scopeString(requested);
     const state = oauth.generateRandomState();
-    const codeVerifier = oauth.generateRandomCodeVerifier();
+    const codeVerifier = pkce.codeVerifier;
     const record: PendingAuthorization = {
       state,
       codeVerifier,
       issuer: d.as.issuer,
-      clientId: client.clientId,
+      clientId,
       redirectUri: target,
       serverUrl: serverKey,
       resource: d.prm.resource,
@@ -102,18 +131,26 @@ export class AuthorizationCodeFlow {
       );
     if (scopes.length > 0) await this.#scopes.record(d.issuer, scopes);
     const authorizationUrl = buildAuthorizationUrl(authorizationEndpoint, {
-      clientId: client.clientId,
+      clientId,
       redirectUri: target,
       scope,
       state,
-      codeChallenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+      codeChallenge: pkce.codeChallenge,
       resource: d.prm.resource,
     });
     return { authorizationUrl, state, redirectUri: target, issuer: d.as.issuer };
   }
 
-  /** The redirect back: its request found by `state`, `iss` checked, the code redeemed with that request's verifier. */
+  /** The redirect back: checked (see {@link check}), then its code redeemed (see {@link redeem}). */
   async complete(callback: string | URL | URLSearchParams, signal?: AbortSignal): Promise<StoredTokens> {
+    return this.redeem(await this.check(callback, signal), signal);
+  }
+
+  /**
+   * The redirect back, before its code goes anywhere: no repeated parameter, its request found by `state`
+   * (and that record spent), not expired, `iss` checked against the recorded issuer, then validated.
+   */
+  async check(callback: string | URL | URLSearchParams, signal?: AbortSignal): Promise<CheckedCallback> {
     const { store, serverKey, options } = this.#ctx;
     const params = callbackParameters(callback);
     const state = params.get('state');
@@ -133,7 +170,12 @@ export class AuthorizationCodeFlow {
       throw new AuthorizationResponseError('expired', 'the authorization request expired before its response arrived');
     const as = await this.#binding.metadataFor(record.issuer, signal);
     checkResponseIssuer(params, record.issuer, as);
-    const validated = validateCallback(params, as, record.clientId, record.state);
+    return { record, params: validateCallback(params, as, record.clientId, record.state), as };
+  }
+
+  /** Redeem a checked callback's code with its request's verifier, client and redirect URI; the tokens stored. */
+  async redeem(checked: CheckedCallback, signal?: AbortSignal): Promise<StoredTokens> {
+    const { record, params, as } = checked;
     const d = recorded(record.issuer, record.resource, as);
     const client = await this.#ctx.clientIds.forAuthorizationCode(d.issuer, d.as, false, signal);
     if (client.clientId !== record.clientId)
@@ -141,7 +183,7 @@ export class AuthorizationCodeFlow {
         'the client registration changed while the user was authorizing; authorize again',
       );
     const ctx = await tokenEndpointContext(this.#ctx.settings, as, client, record.resource, this.#ctx.dpop, signal);
-    const issued = await exchangeCode(ctx, validated, record.redirectUri, record.codeVerifier);
+    const issued = await exchangeCode(ctx, params, record.redirectUri, record.codeVerifier);
     await this.#binding.assertStillBound(record.issuer);
     return this.#tokens.store(record.issuer, record.resource, client.clientId, issued, record.scope);
   }
