@@ -21,6 +21,7 @@ export default defineConfig({
       '@mcpc/transport-stdio': src('transport-stdio'),
       '@mcpc/transport-streamable-http': src('transport-streamable-http'),
       '@mcpc/schema-validator': src('schema-validator'),
+      '@mcpc/oauth/steps': fileURLToPath(new URL('./packages/oauth/src/steps.ts', import.meta.url)),
       '@mcpc/oauth': src('oauth'),
       '@mcpc/client/convert': fileURLToPath(new URL('./packages/client/src/convert/index.ts', import.meta.url)),
       '@mcpc/client/constants': fileURLToPath(new URL('./packages/client/src/constants.ts', import.meta.url)),

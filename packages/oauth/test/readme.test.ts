@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signInAndCall } from '../examples/browser-login.mjs';
+import { walkOAuthSteps } from '../examples/steps.mjs';
 import { browser, startAuthorizationServer, startResourceServer, stats, stopAll, type Fixture } from './helpers.js';
 
 // The README's example is examples/browser-login.mjs, verbatim, and it runs: against oidc-provider and
@@ -47,5 +48,31 @@ describe('README', () => {
     expect(s.authorizations.at(-1)?.codeChallengeMethod).toBe('S256');
     expect(s.grants.map((g) => g.grantType)).toEqual(['authorization_code', 'refresh_token']);
     expect(s.grants.every((g) => g.resource === rs.url)).toBe(true);
+  });
+
+  it('shows exactly the step-by-step example that examples/steps.mjs runs', () => {
+    const block = /## Step by step: `@mcpc\/oauth\/steps`[\s\S]*?```js\n([\s\S]*?)```/.exec(read('../README.md'))?.[1];
+    const example = read('../examples/steps.mjs');
+    expect(block).toBe(example.slice(example.indexOf('import ')));
+  });
+
+  it('walks the flow step by step, printing each step and its exchanges', async () => {
+    const printed: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
+    await walkOAuthSteps(rs.url, { openUrl: browser() });
+    const steps = printed.filter((l) => !l.startsWith('  '));
+    expect(steps).toEqual([
+      'challenge: HTTP 401',
+      `resource metadata: ${rs.url}`,
+      `authorization server: ${as.url}`,
+      'client: dynamic-registration',
+      expect.stringMatching(/^authorization: scope .*\bmcp\b/),
+      expect.stringMatching(new RegExp(`^callback: iss ${as.url}, code .{4}….{4}$`)),
+      'token: Bearer, refreshable: true',
+      'refresh: a new access token: true',
+    ]);
+    expect(printed).toContain(`  GET ${rs.url} → 401`);
+    expect(printed.filter((l) => /^ {2}POST .* → 201$/.test(l))).toHaveLength(1);
+    expect(printed.filter((l) => /^ {2}POST .* → 200$/.test(l))).toHaveLength(2);
   });
 });
