@@ -11,7 +11,7 @@ import { ChallengeRecovery } from './recovery.js';
 import { ScopeMemory } from './scope-memory.js';
 import { scopeList } from './scopes.js';
 import { StepUp } from './step-up.js';
-import { storageKey, toStored, type StoredClient, type StoredTokens } from './storage/storage.js';
+import type { StoredTokens } from './storage/storage.js';
 import { authorizationResult, TokenLifecycle, type ObtainTokens } from './tokens.js';
 
 export type {
@@ -157,14 +157,7 @@ export class OAuthProvider implements AuthProvider {
     issuer: string,
     info: Omit<ClientSecrets, 'privateKey' | 'privateKeyAlg' | 'keyId'>,
   ): Promise<void> {
-    const record: StoredClient = {
-      kind: 'preregistered',
-      issuer,
-      clientId: info.clientId,
-      ...(info.clientSecret === undefined ? {} : { clientSecret: info.clientSecret }),
-      ...(info.tokenEndpointAuthMethod === undefined ? {} : { tokenEndpointAuthMethod: info.tokenEndpointAuthMethod }),
-    };
-    await this.#ctx.store.set(storageKey.client(this.#ctx.serverKey, issuer), toStored(record));
+    await this.#ctx.clientIds.storePreRegistered(issuer, info);
   }
 
   /** Forget the tokens of the authorization server in use (registrations are kept). */

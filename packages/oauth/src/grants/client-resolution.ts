@@ -6,7 +6,7 @@ import type { GuardedStorage } from '../storage/guarded-storage.js';
 import type { HttpSettings } from '../http.js';
 import { registerDynamically } from './registration.js';
 import type { AuthorizationServerMetadata } from '../discovery/server-metadata.js';
-import { readClient, storageKey, toStored } from '../storage/storage.js';
+import { readClient, storageKey, toStored, type StoredClient } from '../storage/storage.js';
 
 /** Pre-registered client credentials. They name the authorization server that issued them. */
 export interface ClientInfo extends ClientSecrets {
@@ -67,6 +67,21 @@ export class ClientResolution {
       };
     }
     return configured;
+  }
+
+  /** Write pre-registered credentials for one server to this server's slot: read ahead of `configured`. */
+  async storePreRegistered(
+    issuer: string,
+    info: Pick<ClientSecrets, 'clientId' | 'clientSecret' | 'tokenEndpointAuthMethod'>,
+  ): Promise<void> {
+    const record: StoredClient = {
+      kind: 'preregistered',
+      issuer,
+      clientId: info.clientId,
+      ...(info.clientSecret === undefined ? {} : { clientSecret: info.clientSecret }),
+      ...(info.tokenEndpointAuthMethod === undefined ? {} : { tokenEndpointAuthMethod: info.tokenEndpointAuthMethod }),
+    };
+    await this.#o.storage.set(storageKey.client(this.#o.serverKey, issuer), toStored(record));
   }
 
   /** Why there are no credentials for `issuer`: never those of another authorization server. */

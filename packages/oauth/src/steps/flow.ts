@@ -163,6 +163,17 @@ export class OAuthSteps {
   }
 
   /**
+   * Pre-registered credentials for one authorization server, written where the provider's
+   * `setClientInfo` writes them: {@link registerClient} then uses them (priority 1).
+   */
+  setClientInfo(
+    issuer: string,
+    info: { readonly clientId: string; readonly clientSecret?: string; readonly tokenEndpointAuthMethod?: string },
+  ): Promise<void> {
+    return this.#ctx.clientIds.storePreRegistered(issuer, info);
+  }
+
+  /**
    * A client id, in MCP's priority order: pre-registered credentials for this issuer, a Client ID Metadata
    * Document where supported, a registration already stored, or Dynamic Client Registration (stored).
    */
