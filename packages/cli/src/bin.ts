@@ -10,8 +10,9 @@ for (const stream of [process.stdout, process.stderr])
   });
 
 if (process.argv[2] === '__session-daemon') {
-  const { runDaemon } = await import('./session/daemon.js');
-  await runDaemon(process.argv[3] ?? '');
+  const [{ runDaemon }, { dispatch }] = await Promise.all([import('./session/daemon.js'), import('./dispatch.js')]);
+  // A session runs each caller's command line through the same dispatcher as `mcpc` itself.
+  await runDaemon(process.argv[3] ?? '', (argv, session) => dispatch({ mode: 'session', argv, session }));
 } else {
   process.exitCode = await run(process.argv.slice(2));
 }

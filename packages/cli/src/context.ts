@@ -15,6 +15,25 @@ export interface CliContext {
   readonly signal: AbortSignal;
   /** The command line after `--` (a server to spawn), for commands that name their own target. */
   readonly trailing?: readonly string[];
+  /** Runs the lines a person types in `mcpc shell` (given at the top level only). */
+  readonly lines?: LineRunner;
+}
+
+/**
+ * The dispatcher as the shell sees it: the commands a line may start with, and how one line runs on the open
+ * connection. Handed to commands through the context, so that no command imports the dispatcher (or the table).
+ */
+export interface LineRunner {
+  /** The words a line may start with, `help` and `exit` included (for completion). */
+  readonly commands: readonly string[];
+  /** Runs one line (its failure already printed); resolves with its exit code, and what failed if it threw. */
+  run(line: string, connection: Connection, signal: AbortSignal): Promise<Outcome>;
+}
+
+/** How a command line ended: its exit code, and the error it threw (already printed) if it threw one. */
+export interface Outcome {
+  readonly code: number;
+  readonly failure?: unknown;
 }
 
 /** The server a command talks to, connected. */

@@ -1,6 +1,7 @@
-// `mcpc --help` and `mcpc help <command>`: text built from the command table alone.
+// `mcpc --help`, `mcpc help <command>` and the shell's `help`: text built from the command table alone.
 import { ExitCode } from './exit-codes.js';
 import { COMMANDS, byName } from './registry.js';
+import { SHELL_COMMANDS } from './resolve.js';
 
 const TARGETS = `Targets:
   https://host/mcp          a URL (Streamable HTTP, plain HTTP or SSE, detected; --transport to force)
@@ -68,4 +69,20 @@ Usage: ${info.usage}${flags}${details}
 Example:
   ${info.example}
 `;
+}
+
+/** The commands the shell knows, for its `help`. */
+export function shellHelp(): string {
+  const rows = SHELL_COMMANDS.filter((c) => c !== 'help' && c !== 'exit').map((name) => {
+    const info = byName(name);
+    return `  ${name.padEnd(10)} ${info?.summary ?? ''}`;
+  });
+  return [
+    'Commands (as after `mcpc <target>`; flags work too, e.g. `tools --schema`):',
+    ...rows,
+    '  help [cmd]  this list, or one command',
+    '  exit        leaves (also quit, Ctrl-D)',
+    'Tab completes commands, tool, prompt and resource names, and argument names after `call <tool>`.',
+    'Ctrl-C clears the line, or cancels the running call.',
+  ].join('\n');
 }

@@ -1,6 +1,6 @@
 // The command table is the one list: help, the shell's commands and its completion all come from it.
 import { describe, expect, it } from 'vitest';
-import { SHELL_COMMANDS } from '../src/commands/shell.js';
+import { SHELL_COMMANDS } from '../src/resolve.js';
 import { COMMANDS, byName } from '../src/registry.js';
 
 describe('the command table', () => {

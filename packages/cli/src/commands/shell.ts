@@ -1,31 +1,17 @@
 // `mcpc shell <target>`: one connection, a prompt with history and tab completion, each line run as an mcpc command.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
-import { checkFlags, parseCommandLine } from '../args.js';
 import { mcpcDir } from '../auth/paths.js';
-import type { CliContext, Connection } from '../context.js';
+import type { CliContext, Connection, LineRunner } from '../context.js';
 import type { Command } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import { UsageError } from '../errors.js';
-import { classify } from '../failure.js';
-import { commandHelp } from '../help.js';
 import { LineReader, shareReader } from '../interact/terminal.js';
 import { openConnection, splitCommandLine } from '../open.js';
-import { Output, oneLine, safe } from '../output.js';
-import { byName, COMMANDS } from '../registry.js';
+import { safe } from '../output.js';
 import { LOGGING_LEVELS } from '@mcpc/client/constants';
 import { targetOf } from '../target.js';
 
-/**
- * The commands a shell line may start with: every server command of the table that does not stream (each
- * runs on the open connection), then the shell's own.
- */
-export const SHELL_COMMANDS: readonly string[] = [
-  ...COMMANDS.filter((c) => c.server && c.streams !== true).map((c) => c.name),
-  'help',
-  'exit',
-];
 const HISTORY_LINES = 1_000;
 /** Lines read before the shell stops on its own (a bound, not a limit anyone meets). */
 const MAX_LINES = 1_000_000;
@@ -100,7 +86,11 @@ class Names {
 }
 
 /** The completions for a line: matching words and the part of the line they replace. */
-export async function completeLine(line: string, names: Names): Promise<[string[], string]> {
+export async function completeLine(
+  line: string,
+  names: Names,
+  commands: readonly string[],
+): Promise<[string[], string]> {
   const words = line.split(/\s+/).filter((w, i, all) => w !== '' || i === all.length - 1);
   const partial = words.at(-1) ?? '';
   const before = words.slice(0, -1);
@@ -108,7 +98,7 @@ export async function completeLine(line: string, names: Names): Promise<[string[
     list.filter((w) => w.startsWith(partial)).map((w) => `${w}${suffix}`),
     partial,
   ];
-  if (before.length === 0) return match([...SHELL_COMMANDS, 'quit']);
+  if (before.length === 0) return match([...commands, 'quit']);
   const [command, second] = before;
   if (before.length === 1) {
     switch (command) {
@@ -120,7 +110,7 @@ export async function completeLine(line: string, names: Names): Promise<[string[
       case 'read':
         return match(await names.resources());
       case 'help':
-        return match(SHELL_COMMANDS.filter((c) => c !== 'exit' && c !== 'help'));
+        return match(commands.filter((c) => c !== 'exit' && c !== 'help'));
       case 'log-level':
         return match(LOGGING_LEVELS);
       case 'tasks':
@@ -144,38 +134,25 @@ export async function completeLine(line: string, names: Names): Promise<[string[
   );
 }
 
-/** The commands the shell knows, for `help`. */
-function helpText(): string {
-  const rows = SHELL_COMMANDS.filter((c) => c !== 'help' && c !== 'exit').map((name) => {
-    const info = byName(name);
-    return `  ${name.padEnd(10)} ${info?.summary ?? ''}`;
-  });
-  return [
-    'Commands (as after `mcpc <target>`; flags work too, e.g. `tools --schema`):',
-    ...rows,
-    '  help [cmd]  this list, or one command',
-    '  exit        leaves (also quit, Ctrl-D)',
-    'Tab completes commands, tool, prompt and resource names, and argument names after `call <tool>`.',
-    'Ctrl-C clears the line, or cancels the running call.',
-  ].join('\n');
-}
-
 export const shell: Command = {
   async run(ctx, words) {
     if (words.length > 1) throw new UsageError('usage: mcpc shell <target>', 'shell');
     const target = targetOf(words[0], { flags: ctx.flags, words: [], trailing: ctx.trailing ?? [] }, splitCommandLine);
     if (target.kind === 'session')
       throw new UsageError('`shell` opens its own connection: give a URL, command or name');
+    // The dispatcher runs each line; it comes through the context (a command does not import it).
+    const lines = ctx.lines;
+    if (lines === undefined) throw new UsageError('`shell` runs from the command line only');
     const connection = await openConnection(ctx, target);
     try {
-      return await loop(ctx, connection);
+      return await loop(ctx, connection, lines);
     } finally {
       await connection.client.close();
     }
   },
 };
 
-async function loop(ctx: CliContext, connection: Connection): Promise<ExitCode> {
+async function loop(ctx: CliContext, connection: Connection, lines: LineRunner): Promise<ExitCode> {
   const { out } = ctx;
   const names = new Names(connection);
   const path = historyPath(ctx.env);
@@ -183,7 +160,7 @@ async function loop(ctx: CliContext, connection: Connection): Promise<ExitCode> 
   const reader = new LineReader(ctx.stdin, out.stderr, {
     ...(tty && { history: loadHistory(path), historySize: HISTORY_LINES }),
     completer: (line: string, callback: (error: Error | null, result: [string[], string]) => void): void => {
-      completeLine(line, names).then(
+      completeLine(line, names, lines.commands).then(
         (result) => callback(null, result),
         () => callback(null, [[], line]),
       );
@@ -206,7 +183,9 @@ async function loop(ctx: CliContext, connection: Connection): Promise<ExitCode> 
       if (line === 'exit' || line === 'quit') break;
       running = new AbortController();
       try {
-        await runLine(ctx, line, connection, running.signal);
+        const { code, failure } = await lines.run(line, connection, running.signal);
+        // A failure was printed with its reason; a command that ended badly on its own gets its code shown.
+        if (failure === undefined && code !== ExitCode.Ok) out.note(out.errStyle('dim', `(exit ${code})`));
       } finally {
         running = undefined;
       }
@@ -218,58 +197,4 @@ async function loop(ctx: CliContext, connection: Connection): Promise<ExitCode> 
     if (tty) reader.write('\n');
   }
   return ExitCode.Ok;
-}
-
-/** Stdin for a shell line's command: empty, so `--args -` cannot eat the shell's own input. */
-const noInput = (): NodeJS.ReadableStream & { isTTY?: boolean } => Readable.from([]);
-
-/** Runs one line as an mcpc command on the open connection; prints what went wrong and carries on. */
-async function runLine(ctx: CliContext, line: string, connection: Connection, lineSignal: AbortSignal): Promise<void> {
-  const { out } = ctx;
-  try {
-    const parsed = parseCommandLine(splitCommandLine(line));
-    const [name, ...words] = parsed.words;
-    if (name === undefined) return;
-    if (name === 'help') {
-      const text = words[0] === undefined ? helpText() : commandHelp(words[0]);
-      if (text === undefined) throw new UsageError(`no command "${words[0]}"`);
-      out.line(text);
-      return;
-    }
-    const info = byName(name);
-    if (info === undefined || !info.server || !SHELL_COMMANDS.includes(name))
-      throw new UsageError(`unknown command "${oneLine(name, 40)}" (help lists them)`);
-    if (parsed.trailing.length > 0 || parsed.flags.stdio !== undefined)
-      throw new UsageError('the shell is connected already: no --stdio or -- here');
-    const flags = { ...ctx.flags, ...parsed.flags };
-    delete flags.stdio;
-    checkFlags(name, parsed.flags, info.flags);
-    const lineOut = new Output({
-      json: flags.json === true,
-      verbose: flags.verbose?.length ?? out.verbose,
-      noColor: flags['no-color'] === true,
-      stdout: out.stdout,
-      stderr: out.stderr,
-      env: ctx.env,
-    });
-    const lineCtx: CliContext = {
-      ...ctx,
-      out: lineOut,
-      flags,
-      stdin: noInput(),
-      signal: AbortSignal.any([ctx.signal, lineSignal]),
-    };
-    const command = await info.load();
-    const code = await command.run(lineCtx, words, connection);
-    if (code !== ExitCode.Ok) out.note(out.errStyle('dim', `(exit ${code})`));
-  } catch (error) {
-    const { code, hint } = classify(error, connection.target);
-    if (code === ExitCode.Interrupted || lineSignal.aborted) out.note('interrupted');
-    // A usage mistake in the shell needs no pointer to `mcpc --help`: `help` is right here.
-    else
-      out.error(
-        error instanceof Error ? safe(error.message, 2_000) : String(error),
-        error instanceof UsageError ? undefined : hint,
-      );
-  }
 }

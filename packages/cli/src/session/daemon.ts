@@ -1,145 +1,57 @@
 // A session's background process: keeps one connection open, serves `mcpc @name …` over its socket, ends when told, idle or dead.
-import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
-import { isAbsolute, resolve as resolvePath } from 'node:path';
-import { PassThrough, Readable, Writable } from 'node:stream';
-import { ClientErrorCode } from '@mcpc/client';
-import { checkFlags, parseCommandLine, type CommandLine, type Flags } from '../args.js';
+import { Readable } from 'node:stream';
+import type { Flags } from '../args.js';
 import type { CliContext, Connection } from '../context.js';
-import type { CommandInfo } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
-import { UsageError } from '../errors.js';
 import { classify } from '../failure.js';
 import { openConnection, splitCommandLine } from '../open.js';
 import { Output } from '../output.js';
-import { byName } from '../registry.js';
 import { targetOf, type Target } from '../target.js';
+import { openLog } from './daemon-io.js';
 import { alive, ensureDir, logPath, readRecord, removeSession, socketPath, writeRecord } from './paths.js';
 import {
-  CHUNK,
   decodePayload,
   dial,
   encode,
   frameReader,
   type CallerFrame,
-  type DaemonFrame,
   type DaemonPayload,
   type StartReport,
 } from './protocol.js';
+import { isFatal, serveRun, type RequestHost, type Running, type SessionRunner } from './requests.js';
 
 /** Commands running at once; more are refused. */
 const MAX_REQUESTS = 16;
 /** Callers connected at once (requests, status pings). */
 const MAX_SOCKETS = 64;
-/** The stdin a caller may forward to one command. */
-const MAX_STDIN = 16 * 1024 * 1024;
-/** The log is cut at this size. */
-const MAX_LOG = 1024 * 1024;
 const DEFAULT_IDLE_MS = 8 * 60 * 60 * 1000;
 /** A URL server that stays unreachable this many attempts in a row (backing off to a minute) ends the session. */
 const MAX_REOPEN_FAILURES = 20;
 
-/** The command a session runs for a caller's argv (`@name <command> …`); the target word is dropped. */
-export function resolveInSession(line: CommandLine): { info: CommandInfo; words: readonly string[] } {
-  const [first, ...rest] = line.words;
-  if (first === undefined || !first.startsWith('@')) throw new UsageError('a session runs `mcpc @name <command> …`');
-  const name = rest[0] ?? 'info';
-  const info = byName(name);
-  if (info === undefined || !info.server) throw new UsageError(`unknown command "${name}" for a session`);
-  return { info, words: rest.slice(1) };
-}
-
-/** Runs the daemon for the payload the starter put in argv; never returns while the session is open. */
-export async function runDaemon(encoded: string): Promise<void> {
+/**
+ * Runs the daemon for the payload the starter put in argv; never returns while the session is open. Each
+ * caller's command line is run by `run` (the dispatcher, handed in by the executable: no session module imports it).
+ */
+export async function runDaemon(encoded: string, run: SessionRunner): Promise<void> {
   const payload = decodePayload(encoded);
   process.umask(0o077);
   await ensureDir(payload.dir);
-  const daemon = new Daemon(payload);
+  const daemon = new Daemon(payload, run);
   await daemon.start();
-}
-
-/** The daemon's log: `<dir>/<name>.log`, mode 0600, cut at {@link MAX_LOG}. */
-function openLog(file: string): Writable {
-  let fd: number | undefined;
-  let written = 0;
-  try {
-    fd = openSync(file, 'a', 0o600);
-    if (fstatSync(fd).size > MAX_LOG) {
-      closeSync(fd);
-      fd = openSync(file, 'w', 0o600);
-    }
-  } catch {
-    fd = undefined;
-  }
-  return new Writable({
-    decodeStrings: false,
-    write(chunk: string | Buffer, _encoding, callback) {
-      if (fd !== undefined && written < MAX_LOG) {
-        const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-        try {
-          written += writeSync(
-            fd,
-            written + text.length > MAX_LOG ? `${text.slice(0, MAX_LOG - written)}\n[log cut]\n` : text,
-          );
-        } catch {
-          // A full disk must not end the session.
-        }
-      }
-      callback();
-    },
-  });
-}
-
-/** A caller's stdout or stderr: every chunk becomes a frame on its socket (waiting when the socket is full). */
-function frameStream(socket: Socket, t: 'out' | 'err'): Writable {
-  return new Writable({
-    decodeStrings: false,
-    write(chunk: string | Buffer, _encoding, callback) {
-      if (socket.destroyed) return callback();
-      const frames: DaemonFrame[] = [];
-      if (typeof chunk === 'string')
-        for (let i = 0; i < chunk.length; i += CHUNK) frames.push({ t, d: chunk.slice(i, i + CHUNK) });
-      else
-        for (let i = 0; i < chunk.length; i += CHUNK)
-          frames.push({ t, b: chunk.subarray(i, i + CHUNK).toString('base64') });
-      let ok = true;
-      for (const frame of frames) ok = socket.write(encode(frame));
-      if (ok || socket.destroyed) callback();
-      else {
-        const go = (): void => {
-          socket.off('drain', go);
-          socket.off('close', go);
-          callback();
-        };
-        socket.on('drain', go);
-        socket.on('close', go);
-      }
-    },
-  });
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Whether an error (or its causes) says the server keeps dying: the session cannot go on. */
-function fatal(error: unknown): boolean {
-  for (let e: unknown = error, i = 0; e instanceof Error && i < 8; e = e.cause, i++)
-    if (e.name === 'CrashLoopError' || (e as { code?: unknown }).code === ClientErrorCode.CrashLoop) return true;
-  return false;
-}
-
-interface Request {
-  readonly out: Output;
-  readonly abort: AbortController;
-}
-
-class Daemon {
+class Daemon implements RequestHost {
   readonly #payload: DaemonPayload;
   readonly #socketPath: string;
   readonly #log: Output;
   readonly #lifetime = new AbortController();
   readonly #started = new Date().toISOString();
-  readonly #requests = new Set<Request>();
+  readonly running = new Set<Running>();
+  readonly #run: SessionRunner;
   readonly #target: Target;
   readonly #ctx: CliContext;
   #server: NetServer | undefined;
@@ -153,8 +65,9 @@ class Daemon {
   #idle: NodeJS.Timeout | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(payload: DaemonPayload) {
+  constructor(payload: DaemonPayload, run: SessionRunner) {
     this.#payload = payload;
+    this.#run = run;
     this.#socketPath = socketPath(payload.dir, payload.name);
     const log = openLog(logPath(payload.dir, payload.name));
     const flags = payload.flags as Flags;
@@ -165,13 +78,13 @@ class Daemon {
       stdout: log,
       stderr: log,
     });
-    const requests = this.#requests;
+    const running = this.running;
     const fallback = this.#log;
     // The client's host handlers (elicitation, sampling: declined here) tell the newest caller, else the log.
     this.#ctx = {
       get out() {
         let latest: Output = fallback;
-        for (const r of requests) latest = r.out;
+        for (const r of running) latest = r.out ?? latest;
         return latest;
       },
       flags,
@@ -297,7 +210,7 @@ class Daemon {
       this.#say('connected again');
     } catch (error) {
       this.#say(`reconnecting failed: ${error instanceof Error ? error.message : String(error)}`);
-      if (fatal(error)) return void this.shutdown('the server keeps failing (crash loop); ending the session', 3);
+      if (isFatal(error)) return void this.shutdown('the server keeps failing (crash loop); ending the session', 3);
       this.#failures += 1;
       if (!this.#restartable && this.#failures >= MAX_REOPEN_FAILURES)
         return void this.shutdown(`the server stayed unreachable ${this.#failures} times; ending the session`, 3);
@@ -311,7 +224,7 @@ class Daemon {
   #touch(): void {
     if (this.#idle !== undefined) clearTimeout(this.#idle);
     this.#idle = undefined;
-    if (this.#requests.size > 0 || this.#closing !== undefined) return;
+    if (this.running.size > 0 || this.#closing !== undefined) return;
     const raw = Number(process.env.MCPC_SESSION_IDLE_MS);
     const ms = Number.isFinite(raw) && raw > 0 ? Math.min(raw, 2 ** 31 - 1) : DEFAULT_IDLE_MS;
     this.#idle = setTimeout(() => void this.shutdown(`idle for ${Math.round(ms / 1000)} s; ending the session`, 0), ms);
@@ -345,7 +258,7 @@ class Daemon {
             pid: process.pid,
             target: this.#payload.target,
             started: this.#started,
-            requests: this.#requests.size,
+            requests: this.running.size,
           }),
         );
         return ignore;
@@ -361,98 +274,38 @@ class Daemon {
           socket.destroy();
           return ignore;
         }
-        return this.#run(socket, frame);
+        return serveRun(socket, frame, this, this.#run);
       default:
         socket.destroy();
         return ignore;
     }
   }
 
-  #run(socket: Socket, frame: Extract<CallerFrame, { t: 'run' }>): (frame: Record<string, unknown>) => void {
-    const stdin = new PassThrough();
-    let stdinBytes = 0;
-    const onFrame = (next: Record<string, unknown>): void => {
-      if (next.t === 'in' && typeof next.d === 'string' && !stdin.writableEnded) {
-        stdinBytes += next.d.length;
-        if (stdinBytes > MAX_STDIN) return void socket.destroy();
-        stdin.write(next.d);
-      } else if (next.t === 'end' && !stdin.writableEnded) stdin.end();
-    };
-    if (this.#closing !== undefined || this.#requests.size >= MAX_REQUESTS) {
-      const why =
-        this.#closing !== undefined
-          ? 'the session is closing'
-          : `the session is running ${MAX_REQUESTS} commands already; try again when one ends`;
-      socket.end(encode({ t: 'err', d: `error: ${why}\n` }) + encode({ t: 'exit', code: ExitCode.Error }));
-      return () => undefined;
-    }
-    const stdout = frameStream(socket, 'out');
-    const stderr = frameStream(socket, 'err');
-    const noColor = frame.noColor === true;
-    const abort = new AbortController();
-    const onClose = (): void => abort.abort(new Error('the caller went away'));
-    socket.once('close', onClose);
-    let line: CommandLine | undefined;
-    let problem: string | undefined;
-    try {
-      line = parseCommandLine(frame.argv);
-    } catch (error) {
-      problem = (error as Error).message;
-    }
-    const flags = line?.flags ?? {};
-    const out = new Output({
-      json: flags.json === true,
-      verbose: flags.verbose?.length ?? 0,
-      noColor: flags['no-color'] === true || noColor,
-      stdout,
-      stderr,
-    });
-    const request: Request = { out, abort };
-    this.#requests.add(request);
+  get name(): string {
+    return this.#payload.name;
+  }
+
+  get target(): string {
+    return this.#payload.target;
+  }
+
+  refusal(): string | undefined {
+    if (this.#closing !== undefined) return 'the session is closing';
+    if (this.running.size >= MAX_REQUESTS)
+      return `the session is running ${MAX_REQUESTS} commands already; try again when one ends`;
+    return undefined;
+  }
+
+  touched(): void {
     this.#touch();
-    const ctx: CliContext = {
-      out,
-      flags,
-      env: process.env,
-      cwd: frame.cwd,
-      stdin,
-      interactive: false,
-      signal: abort.signal,
-    };
-    void (async () => {
-      let code: number;
-      let failure: unknown;
-      try {
-        if (problem !== undefined || line === undefined) throw new UsageError(problem ?? 'bad command line');
-        const { info, words } = resolveInSession(line);
-        checkFlags(info.name, flags, info.flags);
-        // Paths are the caller's: relative ones are taken from its directory, not the daemon's.
-        for (const key of ['args-file', 'output'] as const) {
-          const value = flags[key];
-          if (value !== undefined && value !== '-' && !isAbsolute(value)) flags[key] = resolvePath(frame.cwd, value);
-        }
-        const [command, connection] = await Promise.all([info.load(), this.#connectionFor(abort.signal)]);
-        code = await command.run(ctx, words, { ...connection, target: `@${this.#payload.name}` });
-      } catch (error) {
-        failure = error;
-        const classified = classify(error, this.#payload.target);
-        code = classified.code;
-        if (code === ExitCode.Interrupted) out.note('interrupted');
-        else out.error(error instanceof Error ? error.message : String(error), classified.hint);
-      }
-      await Promise.all([new Promise((r) => stdout.end(r)), new Promise((r) => stderr.end(r))]);
-      socket.off('close', onClose);
-      if (!socket.destroyed) socket.end(encode({ t: 'exit', code }));
-      this.#requests.delete(request);
-      this.#touch();
-      if (failure !== undefined && fatal(failure))
-        void this.shutdown('the server keeps failing (crash loop); ending the session', 3);
-    })();
-    return onFrame;
+  }
+
+  fatal(): void {
+    void this.shutdown('the server keeps failing (crash loop); ending the session', 3);
   }
 
   /** The open connection (waiting for the first connect, bounded by the caller's going away). */
-  async #connectionFor(signal: AbortSignal): Promise<Connection> {
+  async connection(signal: AbortSignal): Promise<Connection> {
     if (this.#connection !== undefined) return this.#connection;
     const ready = this.#ready;
     if (ready === undefined) throw new Error('the session is not connected');
@@ -476,7 +329,7 @@ class Daemon {
       const record = await readRecord(dir, name).catch(() => null);
       if (record === undefined || (record !== null && (record.pid === process.pid || !alive(record.pid))))
         await removeSession(dir, name).catch(() => undefined);
-      for (const request of this.#requests) request.abort.abort(new Error('the session is closing'));
+      for (const request of this.running) request.abort.abort(new Error('the session is closing'));
       this.#lifetime.abort(new Error('the session is closing'));
       const connection = this.#connection ?? (await this.#ready?.catch(() => undefined));
       if (connection !== undefined)
