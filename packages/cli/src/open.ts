@@ -1,15 +1,6 @@
 // Opening the server a command names: its config (headers, auth, timeouts, era), the host handlers, the client.
-import {
-  Client,
-  autoHttp,
-  http,
-  splitCommandLine,
-  sse,
-  stdio,
-  streamableHttp,
-  type ClientOptions,
-  type ServerConfig,
-} from '@mcpc/client';
+import { Client, splitCommandLine, stdio, type ClientOptions, type ServerConfig } from '@mcpc/client';
+import { httpConfig, type HttpTransportName } from '@mcpc/client/config';
 import { headerFlags, intFlag } from './args.js';
 import { authFor } from './auth/provider.js';
 import type { CliContext, Connection } from './context.js';
@@ -25,7 +16,10 @@ import { VERSION } from './version.js';
 import { cliLogger } from './log.js';
 
 const PROTOCOLS = new Set(['auto', 'modern', 'legacy']);
-const TRANSPORTS = new Set(['auto', 'streamable-http', 'http', 'sse', 'stdio']);
+const TRANSPORTS: readonly string[] = ['auto', 'streamable-http', 'http', 'sse', 'stdio'] satisfies (
+  HttpTransportName | 'stdio'
+)[];
+const isTransport = (name: string): name is HttpTransportName | 'stdio' => TRANSPORTS.includes(name);
 
 /** The server entry a target names (a configured name is looked up; a URL or command is taken as is). */
 export async function entryFor(ctx: CliContext, target: Target): Promise<ServerEntry> {
@@ -49,7 +43,7 @@ export async function configFor(ctx: CliContext, entry: ServerEntry): Promise<Se
   const protocol = flags.protocol ?? 'auto';
   if (!PROTOCOLS.has(protocol)) throw new UsageError(`--protocol is auto, modern or legacy, not "${protocol}"`);
   const transport = flags.transport ?? entry.type ?? 'auto';
-  if (!TRANSPORTS.has(transport))
+  if (!isTransport(transport))
     throw new UsageError(`--transport is auto, streamable-http, http, sse or stdio, not "${transport}"`);
   const requestTimeout = intFlag(flags, 'timeout');
   const common = {
@@ -84,18 +78,8 @@ export async function configFor(ctx: CliContext, entry: ServerEntry): Promise<Se
     ...(Object.keys(headers).length > 0 && { headers }),
     ...(auth !== undefined && { auth }),
   };
-  switch (transport) {
-    case 'streamable-http':
-      return streamableHttp(options);
-    case 'http':
-      return http(options);
-    case 'sse':
-      return sse(options);
-    case 'stdio':
-      throw new UsageError('--transport stdio is for commands (--stdio "cmd"), not URLs');
-    default:
-      return autoHttp(options);
-  }
+  if (transport === 'stdio') throw new UsageError('--transport stdio is for commands (--stdio "cmd"), not URLs');
+  return httpConfig(transport, options);
 }
 
 /** The client options every command shares: logging, tasks, the host's answers to server requests. */

@@ -78,6 +78,8 @@ export const ClientErrorCode = Object.freeze({
   AmbiguousTask: 'MCPC_AMBIGUOUS_TASK',
   /** `TaskUnsupportedError`: the task operation does not exist on this server's revision, or the tool may not run as a task. */
   TaskUnsupported: 'MCPC_TASK_UNSUPPORTED',
+  /** `ConfigEntryError`: an `mcpServers` entry that cannot be read (`readConfigEntry`, `serversFromConfig`). */
+  InvalidConfigEntry: 'MCPC_INVALID_CONFIG_ENTRY',
   /** `ToolConversionError` (`@mcpc/client/convert`). */
   ToolConversion: 'MCPC_TOOL_CONVERSION',
 } as const);

@@ -1,6 +1,7 @@
 // `connect()`: a client from a command line, URL or config, with the transport chosen or detected.
 import { Client, type ClientOptions } from './client.js';
-import { autoHttp, http, sse, streamableHttp, type HttpServerOptions } from './http-configs.js';
+import { autoHttp, sse, streamableHttp, type HttpServerOptions } from './http-configs.js';
+import { httpConfig } from './http-choice.js';
 import type { ProtocolChoice } from './server/detect.js';
 import { stdio, withEra, type ServerConfig, type ServerSpec, type StdioServerOptions } from './server-configs.js';
 
@@ -167,20 +168,11 @@ function toSpec(target: ConnectTarget | readonly string[], extras: Extras, name:
 function urlSpec(url: URL, extras: Extras, named: { name?: string }): ServerSpec {
   const options: HttpServerOptions = { ...extras.http, ...named, url };
   const path = url.pathname.replace(/\/+$/, '');
-  switch (extras.transport) {
-    case 'streamable-http':
-      return streamableHttp(options);
-    case 'sse':
-      return sse(options);
-    case 'http':
-      return http(options);
-    case 'stdio':
-      throw new TypeError('transport "stdio" needs a command line, not a URL');
-    default:
-      if (path.endsWith('/sse')) return sse(options);
-      if (path.endsWith('/mcp')) return streamableHttp(options);
-      return autoHttp(options);
-  }
+  if (extras.transport === 'stdio') throw new TypeError('transport "stdio" needs a command line, not a URL');
+  if (extras.transport !== 'auto') return httpConfig(extras.transport, options);
+  if (path.endsWith('/sse')) return sse(options);
+  if (path.endsWith('/mcp')) return streamableHttp(options);
+  return autoHttp(options);
 }
 
 function commandSpec(line: string, extras: Partial<StdioServerOptions>, named: { name?: string }): ServerSpec {

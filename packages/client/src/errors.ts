@@ -28,6 +28,7 @@ import type {
   TransportUnavailableError,
   UnsupportedProtocolVersionError,
 } from './errors/connection.js';
+import type { ConfigEntryError } from './errors/config.js';
 import type { InputLimitError, InputRequiredError } from './errors/input.js';
 import type {
   AmbiguousNameError,
@@ -40,6 +41,7 @@ import type {
 } from './errors/lookup.js';
 import type { SubscriptionError } from './errors/subscription.js';
 export * from './errors/call.js';
+export * from './errors/config.js';
 export * from './errors/connection.js';
 export * from './errors/input.js';
 export * from './errors/lookup.js';
@@ -56,6 +58,7 @@ declare module '@mcpc/jsonrpc' {
     '@mcpc/client.AmbiguousTaskError': AmbiguousTaskError & { readonly code: typeof ClientErrorCode.AmbiguousTask };
     '@mcpc/client.CapabilityError': CapabilityError & { readonly code: typeof ClientErrorCode.CapabilityNotSupported };
     '@mcpc/client.ClientClosedError': ClientClosedError & { readonly code: typeof ClientErrorCode.ClientClosed };
+    '@mcpc/client.ConfigEntryError': ConfigEntryError & { readonly code: typeof ClientErrorCode.InvalidConfigEntry };
     '@mcpc/client.ConnectionError': ConnectionError & {
       readonly code:
         | typeof ClientErrorCode.ConnectionFailed

@@ -17,6 +17,7 @@ export { ClientErrorCode } from './codes.js';
 export * from '@mcpc/jsonrpc/errors';
 export {
   CapabilityError,
+  ConfigEntryError,
   ValidationError,
   ConnectionError,
   UnsupportedProtocolVersionError,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Client, ConnectionError, serversFromConfig } from '@mcpc/client';
+import { Client, ConfigEntryError, ConnectionError, serversFromConfig } from '@mcpc/client';
 
 const REVISION_SERVER = new URL('../../../tooling/fixtures/servers/revision-server.mjs', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'mcpc-config-'));
@@ -52,24 +52,42 @@ describe('server definition files', () => {
     void ConnectionError;
   });
 
-  it('refuses malformed documents and entries with a TypeError naming the entry', () => {
+  it('reads the hosts\' "http" as Streamable HTTP, and leniently: numbers as text, `transport` for `type`', () => {
+    const [hosts, lenient] = serversFromConfig({
+      mcpServers: {
+        hosts: { type: 'http', url: 'http://127.0.0.1:1/mcp' },
+        lenient: { transport: 'SSE', url: 'http://127.0.0.1:1/sse', headers: { 'X-Port': 8080 } },
+      },
+    });
+    expect(hosts!.kind).toBe('streamable-http');
+    expect(lenient!.kind).toBe('sse');
+  });
+
+  it('refuses a malformed document with a TypeError, a malformed entry with a ConfigEntryError naming it', () => {
+    expect(() => serversFromConfig({ servers: {} })).toThrow(TypeError);
     expect(() => serversFromConfig({ servers: {} })).toThrow(/"mcpServers" object/);
-    expect(() => serversFromConfig({ mcpServers: { a: { type: 'stdio' } } })).toThrow(
-      /mcpServers\["a"\] needs a "command"/,
+    const refused = (document: unknown): ConfigEntryError => {
+      try {
+        serversFromConfig(document);
+      } catch (error) {
+        if (error instanceof ConfigEntryError) return error;
+        throw error;
+      }
+      throw new Error('accepted');
+    };
+    expect(refused({ mcpServers: { a: { type: 'stdio' } } }).message).toMatch(
+      /mcpServers\["a"\] has type "stdio" but no "command"/,
     );
-    expect(() => serversFromConfig({ mcpServers: { b: { command: 'x', args: 'y' } } })).toThrow(
-      /args must be an array/,
+    expect(refused({ mcpServers: { b: { command: 'x', args: 'y' } } }).message).toMatch(/"args" that is not an array/);
+    expect(refused({ mcpServers: { c: { type: 'carrier-pigeon' } } }).message).toMatch(/no transport mcpc speaks/);
+    expect(refused({ mcpServers: { d: { type: 'sse', url: 'ftp://x/sse' } } })).toMatchObject({
+      entry: 'd',
+      field: 'url',
+    });
+    expect(refused({ mcpServers: { e: { type: 'http', url: 'http://x/', headers: { a: {} } } } }).field).toBe(
+      'headers.a',
     );
-    expect(() => serversFromConfig({ mcpServers: { c: { type: 'carrier-pigeon' } } })).toThrow(/unknown type/);
-    expect(() => serversFromConfig({ mcpServers: { d: { type: 'sse', url: 'ftp://x/sse' } } })).toThrow(
-      /mcpServers\["d"\]\.url must be an http/,
-    );
-    expect(() =>
-      serversFromConfig({ mcpServers: { e: { type: 'http', url: 'http://x/', headers: { a: 1 } } } }),
-    ).toThrow(/mcpServers\["e"\]\.headers/);
-    expect(() => serversFromConfig({ mcpServers: { f: { type: 'toString', url: 'http://x/' } } })).toThrow(
-      /unknown type/,
-    );
+    expect(refused({ mcpServers: { f: { type: 'toString', url: 'http://x/' } } }).entry).toBe('f');
   });
 
   it('rejects a file that is not JSON', async () => {
