@@ -1,4 +1,4 @@
-// Server configs from an `mcpServers` document or file: each entry read by `readConfigEntry`, made a stdio or HTTP config.
+// Server configs from an `mcpServers` document or file: each entry read by readConfigEntry, made a config.
 import { readConfigEntry } from './config-entry.js';
 import { httpConfig } from './http-choice.js';
 import { stdio, type ServerConfig } from './server-configs.js';

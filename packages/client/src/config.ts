@@ -1,4 +1,4 @@
-// The `@mcpc/client/config` entry: reading `mcpServers` entries as the MCP hosts write them, and the HTTP transports by name.
+// The `@mcpc/client/config` entry: `mcpServers` entries read as the hosts write them, HTTP transports by name.
 export {
   readConfigEntry,
   type ConfigEntry,

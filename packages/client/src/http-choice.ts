@@ -1,4 +1,4 @@
-// The HTTP server config for a transport name (`auto`, `streamable-http`, `http`, `sse`): the one switch on those names.
+// The HTTP server config for a transport name (auto, streamable-http, http, sse): the one switch on those names.
 import { autoHttp, http, sse, streamableHttp, type AutoHttpServerOptions } from './http-configs.js';
 import type { ServerConfig } from './server-configs.js';
 

@@ -1,4 +1,4 @@
-// One host's server entry as a ServerEntry: read by the client's lenient reader, `${VAR}` expanded from the environment.
+// A host's server entry as a ServerEntry: read by the client's lenient reader, `${VAR}` expanded from the env.
 import { readConfigEntry } from '@mcpc/client/config';
 import type { ServerEntry } from './types.js';
 

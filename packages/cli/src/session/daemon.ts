@@ -1,4 +1,4 @@
-// A session's background process: keeps one connection open, serves `mcpc @name …` over its socket, ends when told, idle or dead.
+// A session daemon's lifecycle: connect, serve callers on its socket, reconnect, end when told, idle or dead.
 import { chmod } from 'node:fs/promises';
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
