@@ -142,6 +142,7 @@ const EXAMPLES: Record<string, Entry> = {
   },
   // Against oidc-provider and a protected MCP server, which that test starts and stops.
   'packages/oauth/examples/browser-login.mjs': { runBy: 'packages/oauth/test/readme.test.ts' },
+  'packages/oauth/examples/steps.mjs': { runBy: 'packages/oauth/test/readme.test.ts' },
   // A page and a Worker: run in Chromium and workerd with the other web runs.
   'apps/examples/browser/app.mjs': { runBy: 'tooling/runtimes/test/web.test.ts' },
   'apps/examples/browser/sign-in.mjs': { runBy: 'tooling/runtimes/test/web.test.ts' },
