@@ -1,8 +1,9 @@
-// @ts-check
 // Connects to a real MCP server over stdio and prints its tools.
 //
 //   node list-tools.mjs                      the installed @modelcontextprotocol/server-everything
 //   node list-tools.mjs npx -y some-server   any stdio server (or an http(s) URL)
+
+// @ts-check
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { connect } from '@mcpc/client';

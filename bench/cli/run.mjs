@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// bench/cli: cold start of the built `mcpc` — N fresh `node packages/cli/dist/bin.js --help` and `--version` spawns, median and p95.
+// bench/cli: the cold start of the built `mcpc`, as the median and p95 of N fresh `--help` and `--version` spawns.
+//
+// Each spawn is `node packages/cli/dist/bin.js --help` (or `--version`).
 //
 //   node bench/cli/run.mjs [--quick] [--runs N] [--no-build] [--bin dist/bin.js] [--out file.json] [--then <script> [its args…]]
 //

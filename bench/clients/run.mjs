@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// The clients benchmark: MCP clients side by side against one benchmark server, each trial in a fresh process.
+//
 // pnpm bench [--quick] [--only <scenario,…>] [--drivers <driver,…>] [--transports stdio,http,http-json]
 //            [--rounds N] [--out file.json] [--no-build]
 // pnpm bench --report results.json   (prints a saved run's report again, running nothing)

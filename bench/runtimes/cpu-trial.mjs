@@ -1,6 +1,8 @@
-// One CPU-per-call trial, run by Node, Deno or Bun: connect one client to the benchmark server over Streamable
-// HTTP, warm up, then make `calls` tools/call requests with `inflight` in flight, and print the process's
-// CPU time (user + system) per call as one JSON line.
+// One CPU-per-call trial, run by Node, Deno or Bun: a client's CPU time per tools/call to the benchmark server.
+//
+// It connects one client to the benchmark server over Streamable HTTP, warms up, then makes `calls` tools/call requests
+// with `inflight` in flight, and prints the process's CPU time (user + system) per call as one JSON line.
+//
 //   <runtime> cpu-trial.mjs <mcpc-auto|mcpc-fetch|sdk2|fetch-floor> <url> <calls> <inflight>
 import { Client as SdkClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { connect, streamableHttp } from '@mcpc/client';

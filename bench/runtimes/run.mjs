@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// The runtimes benchmark: browser bundle size and CPU per call on Node, Deno and Bun, mcpc beside the SDK v2 client.
+//
 // node bench/runtimes/run.mjs [--quick] [--no-build] [--rounds N] [--out file.json] [--then <script> [its args…]]
 // node bench/runtimes/run.mjs --report [results.json]   (a saved run's tables again, running nothing)
 //

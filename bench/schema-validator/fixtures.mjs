@@ -1,7 +1,8 @@
-// The schemas and instances the bench measures: a typical MCP tool input schema (~30 properties, a few
-// patterns, enums, bounds, a nested object and arrays) and a tool output schema with a small (~2 KB)
-// and a large (~20 KB) structured result. No `format`: raw cfworker always asserts it and the other two
-// treat it as an annotation, so leaving it out keeps the comparison like for like.
+// The schemas and instances the bench measures: a typical MCP tool input schema and a tool output schema.
+//
+// The input schema has ~30 properties, a few patterns, enums, bounds, a nested object and arrays; the output schema
+// comes with a small (~2 KB) and a large (~20 KB) structured result. No `format`: raw cfworker always asserts it and
+// the other two treat it as an annotation, so leaving it out keeps the comparison like for like.
 
 export const inputSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',

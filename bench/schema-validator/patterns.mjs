@@ -1,6 +1,8 @@
-// Pattern checks: the two catastrophic patterns of the pattern-engine issue, µs per check for common
-// tool-schema patterns, one validation of 1,000 slow strings, and wrong answers from the worker wait
-// under CPU load. Every loop is bounded in count. Prints one JSON line per figure.
+// The pattern-check benchmark: catastrophic patterns, common patterns, many slow strings, answers under CPU load.
+//
+// Its figures: the two catastrophic patterns of the pattern-engine issue, µs per check for common tool-schema patterns,
+// one validation of 1,000 slow strings, and wrong answers from the worker wait under CPU load. Every loop is bounded in
+// count. Prints one JSON line per figure.
 //
 //   node bench/schema-validator/patterns.mjs [catastrophic|benign|many|race]   (build the package first)
 

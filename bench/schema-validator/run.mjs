@@ -1,7 +1,8 @@
-// One command, one run: compile time of a typical tool input schema and validations per second on a
-// small (~2 KB) and a large (~20 KB) tool output, for raw @cfworker/json-schema, ajv (2020-12 build)
-// and @mcpc/schema-validator. Every loop is bounded in count and in time. Prints a table and writes
-// results.json beside this file.
+// The validator benchmark: compile time and validations per second, @mcpc/schema-validator beside cfworker and ajv.
+//
+// One command, one run: compile time of a typical tool input schema and validations per second on a small (~2 KB) and a
+// large (~20 KB) tool output, for raw @cfworker/json-schema, ajv (2020-12 build) and @mcpc/schema-validator. Every loop
+// is bounded in count and in time. Prints a table and writes results.json beside this file.
 //
 //   node bench/schema-validator/run.mjs          (build the package first: pnpm turbo run build)
 

@@ -1,9 +1,9 @@
-// Pass rates on the required tests of the JSON Schema Test Suite, raw @cfworker/json-schema against
-// @mcpc/schema-validator, per dialect. Remotes are registered under http://localhost:1234/ (and their
-// own $id); nothing is fetched. A test counts as passed when the engine compiles the schema and answers
-// `valid` as the suite expects; a throw counts as a failure. "accepts invalid" counts the failures that
-// let invalid data through. `format` is run as each engine does by default (cfworker asserts it; the
-// required format tests expect it to be an annotation).
+// JSON Schema Test Suite pass rates per dialect, raw @cfworker/json-schema against @mcpc/schema-validator.
+//
+// Only the suite's required tests count. Remotes are registered under http://localhost:1234/ (and their own $id);
+// nothing is fetched. A test counts as passed when the engine compiles the schema and answers `valid` as the suite
+// expects; a throw counts as a failure. "accepts invalid" counts the failures that let invalid data through. `format`
+// is run as each engine does by default (cfworker asserts it; the required format tests expect it to be an annotation).
 //
 //   node bench/schema-validator/suite.mjs     (build @mcpc/schema-validator first)
 

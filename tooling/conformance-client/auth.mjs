@@ -1,7 +1,8 @@
-// How the conformance client authorizes for the suite's auth/* scenarios: an @mcpc/oauth provider
-// configured the way a host would configure one, from what the scenario's context hands out (client
-// credentials, keys, tokens). Every protocol step — discovery, registration, PKCE, issuer checks, token
-// requests, DPoP, step-up — is the library's; this file only chooses options.
+// How the conformance client authorizes in the auth/* scenarios: an @mcpc/oauth provider configured as a host would.
+//
+// It is configured from what the scenario's context hands out (client credentials, keys, tokens). Every protocol step —
+// discovery, registration, PKCE, issuer checks, token requests, DPoP, step-up — is the library's; this file only
+// chooses options.
 import { OAuthProvider, enterpriseManagedAuthorization, headlessInteraction } from '@mcpc/oauth';
 
 /** The client id the suite expects where its authorization server supports Client ID Metadata Documents. */

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// The client under test for the MCP conformance suite (@modelcontextprotocol/conformance). The runner
-// spawns `node client.mjs <server-url>` with MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_PROTOCOL_VERSION
-// and sometimes MCP_CONFORMANCE_CONTEXT (a JSON object; `toolCalls` lists the calls to make). It uses
-// @mcpc/client through its public API only, as a host would: era detection, caching, headers and
-// round trips are the library's. Exit 0 when the scenario's steps ran; the runner judges the wire.
-// For auth/* scenarios the server is given an @mcpc/oauth provider as its `auth` (auth.mjs).
+// The client under test for the MCP conformance suite (@modelcontextprotocol/conformance).
+//
+// The runner spawns `node client.mjs <server-url>` with MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_PROTOCOL_VERSION and
+// sometimes MCP_CONFORMANCE_CONTEXT (a JSON object; `toolCalls` lists the calls to make). It uses @mcpc/client through
+// its public API only, as a host would: era detection, caching, headers and round trips are the library's. Exit 0 when
+// the scenario's steps ran; the runner judges the wire. For auth/* scenarios the server is given an @mcpc/oauth
+// provider as its `auth` (auth.mjs).
 import { Client, streamableHttp, textOf } from '@mcpc/client';
 import { authFor } from './auth.mjs';
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// run.mjs [--scenario name] [--spec-version v] [--suite core|auth] [--concurrency n]: runs the MCP
-// conformance suite's client scenarios (@modelcontextprotocol/conformance, pinned in package.json)
-// against client.mjs and exits non-zero when any fails. The suite's runner needs Node 22+, so it runs on
-// Node 24 from the npm registry; the client under test runs on the Node that runs this script (the floor
-// in CI). The skills extension (sep-2640-*) is outside this client's scope.
+// Runs the MCP conformance suite's client scenarios against client.mjs, and exits non-zero when any fails.
+//
+//   run.mjs [--scenario name] [--spec-version v] [--suite core|auth] [--concurrency n]
+//
+// The suite is @modelcontextprotocol/conformance, pinned in package.json. Its runner needs Node 22+, so it runs on
+// Node 24 from the npm registry; the client under test runs on the Node that runs this script (the floor in CI). The
+// skills extension (sep-2640-*) is outside this client's scope.
 //
 // Which revisions: the core scenarios and the auth/* ones at 2025-11-25 and at 2026-07-28. A scenario the
 // suite marks as not applicable at one of them (introduced at 2026-07-28, or an extension) is run there

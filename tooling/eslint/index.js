@@ -1,5 +1,7 @@
-// The lint rules every package shares. Type errors are `tsc --strict`'s job; these catch what the compiler
-// does not: unsafe patterns, explicit any, console noise in library code, type-only imports.
+// The lint rules every package shares.
+//
+// Type errors are `tsc --strict`'s job; these catch what the compiler does not: unsafe patterns, explicit any, console
+// noise in library code, type-only imports.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';

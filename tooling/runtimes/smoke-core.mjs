@@ -1,5 +1,7 @@
-// What every runtime must do with the built packages, as functions each runtime's entry calls: a server over
-// a config (list, call, close), and schema verdicts. Returns plain JSON, compared across runtimes by the test.
+// What every runtime must do with the built packages, as functions each runtime's entry calls.
+//
+// A server over a config (list, call, close), and schema verdicts. Returns plain JSON, compared across runtimes by the
+// test.
 import { Client, streamableHttp, textOf } from '@mcpc/client';
 import { OAuthProvider, enterpriseManagedAuthorization } from '@mcpc/oauth';
 import { compile } from '@mcpc/schema-validator';

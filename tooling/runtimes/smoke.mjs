@@ -1,6 +1,8 @@
-// The smoke run where processes exist (Node, Deno, Bun): stdio and Streamable HTTP (the default client and
-// fetch) against server-everything, the schema verdicts, the feature scenario against the demo server in
-// both eras, and OAuth client credentials on its protected endpoint; prints one JSON line.
+// The smoke run where processes exist (Node, Deno, Bun), printing one JSON line.
+//
+// It covers stdio and Streamable HTTP (the default client and fetch) against server-everything, the schema verdicts,
+// the feature scenario against the demo server in both eras, and OAuth client credentials on its protected endpoint.
+//
 // usage: <runtime> smoke.mjs <node-binary> <server-everything script> <everything url> <demo url> <demo protected url>
 import { stdio, streamableHttp } from '@mcpc/client';
 import { clientCredentials, exercise, scenario, schemaVerdicts } from './smoke-core.mjs';

@@ -1,5 +1,6 @@
-// Counts the timers left scheduled, where a runtime has no list of its handles (a page, a Worker): installed
-// before the libraries load (web-smoke.mjs imports it first), so every timer they set goes through it.
+// Counts the timers left scheduled, where a runtime has no list of its handles (a page, a Worker).
+//
+// It is installed before the libraries load (web-smoke.mjs imports it first), so every timer they set goes through it.
 const live = new Map();
 const { setTimeout: set, clearTimeout: clear, setInterval: every, clearInterval: stop } = globalThis;
 const origin = () => (new Error().stack ?? '').split('\n').slice(2, 4).join(' | ').trim();

@@ -1,7 +1,9 @@
-// The smoke run where only web APIs exist (a browser page, a Worker): Streamable HTTP over fetch against
-// server-everything, the schema verdicts, the feature scenario against the demo server in both eras, and
-// OAuth client credentials on its protected endpoint.
-// Bundled by the test with the `browser` or `workerd` condition.
+// The smoke run where only web APIs exist (a browser page, a Worker), over fetch.
+//
+// Streamable HTTP over fetch against server-everything, the schema verdicts, the feature scenario against the demo
+// server in both eras, and OAuth client credentials on its protected endpoint. Bundled by the test with the `browser`
+// or `workerd` condition.
+
 // First: the census sees every timer the libraries set.
 import { openTimers } from './timer-census.mjs';
 import { stdio, streamableHttp } from '@mcpc/client';

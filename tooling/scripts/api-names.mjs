@@ -1,4 +1,5 @@
 // Lists the names (values and types) each public entry of a built @mcpc package exports, read from its declarations.
+//
 // Usage: node tooling/scripts/api-names.mjs [package-dir …] [--names]   (default: every package under packages/)
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Builds the package in the current directory: type declarations with tsc, and the JavaScript as one
-// ESM bundle per entry point of its `exports` map (esbuild; dynamic imports become chunks of their own,
-// so what a package loads lazily stays lazy). Other packages — the other @mcpc ones included — stay
+// Builds the package in the current directory: type declarations with tsc, and one ESM bundle per `exports` entry.
+//
+// The JavaScript is bundled by esbuild, one bundle per entry point of its `exports` map; dynamic imports become chunks
+// of their own, so what a package loads lazily stays lazy. Other packages — the other @mcpc ones included — stay
 // imports: each package is still installed, and replaced, on its own.
 //
 // Why bundle: Node loads an ES module file by file (resolve, stat, read, compile), and that was most of

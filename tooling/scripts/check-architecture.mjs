@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Checks the packages against the picture in ARCHITECTURE.md: tooling/architecture.json's table of
-// allowed dependencies, each package.json, every import in each built dist/**/*.js, relative imports
-// in src/ that escape their package, and the client's root entry for anything Node-only.
+// Checks the packages against the picture in ARCHITECTURE.md, whose table is tooling/architecture.json.
+//
+// It reads the table of allowed dependencies, each package.json, every import in each built dist/**/*.js, relative
+// imports in src/ that escape their package, and the client's root entry for anything Node-only.
 //
 //   node tooling/scripts/check-architecture.mjs      (after a build; exits 1 and lists each violation)
 //

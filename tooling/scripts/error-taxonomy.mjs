@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Reads the error taxonomy off the built packages: every error class each package's `exports` entries
-// expose, with its brand, the code an instance carries, whether `cause` is kept and whether
-// `instanceof` holds against a second copy of the package. Prints JSON; tooling/scripts/test/errors.test.ts
-// asserts on it. Run after a build (`npx -y pnpm@10.34.8 build`).
+// Reads the error taxonomy off the built packages: every error class their `exports` entries expose, and its traits.
+//
+// For each: its brand, the code an instance carries, whether `cause` is kept and whether `instanceof` holds against a
+// second copy of the package. Prints JSON; tooling/scripts/test/errors.test.ts asserts on it. Run after a build
+// (`npx -y pnpm@10.34.8 build`).
 import {
   cpSync,
   existsSync,

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Builds installable tarballs of every publishable package (each non-private package under packages/)
-// into dist-packs/, so the toolkit can be installed from a clone before anything is published.
+// Builds installable tarballs of every publishable package into dist-packs/.
+//
+// Every non-private package under packages/ is packed, so the toolkit can be installed from a clone before anything is
+// published.
 //
 //   node tooling/scripts/pack.mjs [--out <dir>] [--no-build]
 //

@@ -1,5 +1,6 @@
-// What the test command needs from the system and the npm registry cannot ship: tmux (the CLI's terminal
-// tests) and Debian's Chromium (the playground's browser tests), installed with apt-get when missing.
+// What the test command needs from the system, which the npm registry cannot ship, installed with apt-get when missing.
+//
+// That is tmux (the CLI's terminal tests) and Debian's Chromium (the playground's browser tests).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 

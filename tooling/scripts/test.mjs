@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The whole test command: build, typecheck and lint every package (publint, attw), then run the test
-// suite on the supported floor (the Node running this script) and on the current LTS (Node 24, taken
-// from the npm registry), as a CI matrix would. Ends with one "Tests: N passed, N failed" line.
+// The whole test command: build, typecheck and lint every package, then run the suite on the floor Node and the LTS.
+//
+// Lint includes publint and attw. The supported floor is the Node running this script; the current LTS is Node 24,
+// taken from the npm registry, as a CI matrix would. Ends with one "Tests: N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';

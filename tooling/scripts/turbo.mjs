@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs the workspace's turbo with its telemetry off, so no first-run banner reaches a user's terminal
-// (turbo reads the opt-out only from the environment or a per-user file we should not write).
+// Runs the workspace's turbo with its telemetry off, so no first-run banner reaches a user's terminal.
+//
+// turbo reads the opt-out only from the environment or a per-user file we should not write.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,6 @@
-// A Transport of JSON-RPC over one TCP connection, one message per newline-terminated line, written against @mcpc/jsonrpc alone.
+// A Transport of JSON-RPC over one TCP connection, one message per newline-terminated line.
+//
+// It is written against @mcpc/jsonrpc alone.
 
 import { connect, type Socket } from 'node:net';
 import {

@@ -1,12 +1,14 @@
-// @ts-check
-/* global document */
-// A page that connects to a Streamable HTTP server, lists its tools, calls one with a click, and answers
-// the server's questions (elicitation) in a form. Build it, then serve the folder:
+// A page that connects to a Streamable HTTP server, lists its tools and calls one, answering elicitations in a form.
+//
+// A click calls the tool. Build it, then serve the folder:
 //
 //   npx esbuild app.mjs --bundle --format=esm --outfile=dist/app.js && npx serve .   (or any static server)
 //
 // The server must allow the page's origin (CORS) and expose Mcp-Session-Id, as the playground's demo
 // server does (`node apps/playground/demo-server/server.mjs http`).
+
+// @ts-check
+/* global document */
 import { Client, streamableHttp, textOf } from '@mcpc/client';
 import './sign-in.mjs';
 

@@ -1,5 +1,3 @@
-// @ts-check
-/* global document, window, location */
 // Signing in to an OAuth-protected MCP server from the page, by redirect or in a popup, then connecting to it.
 //
 // - Client registration: a Client ID Metadata Document when its https URL is given (the authorization
@@ -10,6 +8,9 @@
 // - Storage: IndexedDB. The authorization request (state, PKCE verifier) waits there across the redirect;
 //   tokens stay there across reloads, their refresh tokens in memory only; the DPoP key pair stays there
 //   too, its private key non-extractable, so a stored token remains usable after a reload.
+
+// @ts-check
+/* global document, window, location */
 import { Client, streamableHttp } from '@mcpc/client';
 import {
   completeRedirectAuthorization,

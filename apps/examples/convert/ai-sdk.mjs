@@ -1,9 +1,11 @@
-// @ts-check
-// A model behind the Vercel AI SDK calls an MCP tool: the server's tools become AI SDK tools
-// (toAiSdkTools) whose execute runs them on the server (client.callTool), and generateText drives the
-// round trip — tool call, tool result, answer.
+// A model behind the Vercel AI SDK calls an MCP tool, generateText driving the round trip.
+//
+// The server's tools become AI SDK tools (toAiSdkTools) whose execute runs them on the server (client.callTool), and
+// generateText drives the round trip — tool call, tool result, answer.
 //
 //   AI_GATEWAY_API_KEY=… node convert/ai-sdk.mjs      (AI_GATEWAY_BASE_URL: another gateway endpoint)
+
+// @ts-check
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createGateway, generateText, isStepCount } from 'ai';

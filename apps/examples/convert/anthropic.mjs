@@ -1,9 +1,11 @@
-// @ts-check
-// A Claude model calls an MCP tool: the server's tools go to the Messages API as `tools`
-// (toAnthropicTools), the model's tool_use runs on the server (client.callTool), and the tool_result
-// goes back to the model for the answer.
+// A Claude model calls an MCP tool through the Anthropic Messages API.
+//
+// The server's tools go to the Messages API as `tools` (toAnthropicTools), the model's tool_use runs on the server
+// (client.callTool), and the tool_result goes back to the model for the answer.
 //
 //   ANTHROPIC_API_KEY=… node convert/anthropic.mjs      (ANTHROPIC_BASE_URL: another endpoint)
+
+// @ts-check
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';

@@ -1,9 +1,11 @@
-// @ts-check
-// A Gemini model calls an MCP tool: the server's tools go to generateContent as function declarations
-// (toGoogleTools), the model's functionCall runs on the server (client.callTool), and the
-// functionResponse goes back to the model for the answer.
+// A Gemini model calls an MCP tool through the Gemini API's generateContent.
+//
+// The server's tools go to generateContent as function declarations (toGoogleTools), the model's functionCall runs on
+// the server (client.callTool), and the functionResponse goes back to the model for the answer.
 //
 //   GEMINI_API_KEY=… node convert/google.mjs      (GOOGLE_GEMINI_BASE_URL: another endpoint)
+
+// @ts-check
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { GoogleGenAI } from '@google/genai';

@@ -1,9 +1,11 @@
-// @ts-check
-// An OpenAI model calls an MCP tool: the server's tools go to Chat Completions as `tools`
-// (toOpenAITools), the model's tool call runs on the server (client.callTool), and its result goes
-// back to the model for the answer.
+// An OpenAI model calls an MCP tool through Chat Completions.
+//
+// The server's tools go to Chat Completions as `tools` (toOpenAITools), the model's tool call runs on the server
+// (client.callTool), and its result goes back to the model for the answer.
 //
 //   OPENAI_API_KEY=… node convert/openai.mjs      (OPENAI_BASE_URL: any compatible endpoint)
+
+// @ts-check
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import OpenAI from 'openai';

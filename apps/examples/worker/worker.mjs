@@ -1,8 +1,11 @@
-// @ts-check
-// A Cloudflare Worker that calls a remote MCP server's tool on every request: GET /?a=2&b=40 answers the
-// server's `add` result. MCP_URL (a variable of the Worker) names the Streamable HTTP endpoint.
+// A Cloudflare Worker that calls a remote MCP server's tool on every request.
+//
+// GET /?a=2&b=40 answers the server's `add` result. MCP_URL (a variable of the Worker) names the Streamable HTTP
+// endpoint.
 //
 //   npx wrangler dev worker.mjs --var MCP_URL:http://127.0.0.1:PORT/mcp    (or miniflare, as the tests do)
+
+// @ts-check
 import { Client, streamableHttp } from '@mcpc/client';
 
 export default {

@@ -1,6 +1,7 @@
-// The Vercel AI SDK's MCP client (@ai-sdk/mcp 2.0.99), with its stdio and HTTP transports. By default it
-// probes `server/discover` and speaks MCP 2026-07-28 where the server does; in the era scenario the classic
-// era is `protocolVersionDiscovery: false` (the initialize handshake), the modern one its default.
+// The Vercel AI SDK's MCP client (@ai-sdk/mcp 2.0.99), with its stdio and HTTP transports.
+//
+// By default it probes `server/discover` and speaks MCP 2026-07-28 where the server does; in the era scenario the
+// classic era is `protocolVersionDiscovery: false` (the initialize handshake), the modern one its default.
 import { createMCPClient } from '@ai-sdk/mcp';
 import { Experimental_StdioMCPTransport as StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 

@@ -1,5 +1,6 @@
-// The limit driver: the least work that does a client's job, the 1.0 every other driver is measured
-// against. Hand-written framing, one map of pending ids, no abstractions, no validation, no timeouts.
+// The limit driver: the least work that does a client's job, the 1.0 every other driver is measured against.
+//
+// Hand-written framing, one map of pending ids, no abstractions, no validation, no timeouts.
 //
 //   stdio: spawn the server; requests written as strings, those made in one run of microtasks in one
 //          write; newline framing by indexOf on each chunk; JSON.parse; the pending id's resolver called.

@@ -1,6 +1,7 @@
 // mcpc with undici installed beside it: the Streamable HTTP transport's `'auto'` then runs on undici.
-// undici is not imported up front: the transport loads it on its first request, so the connect row
-// includes its import (what a user with undici installed pays); later scenarios run after it. HTTP only.
+//
+// undici is not imported up front: the transport loads it on its first request, so the connect row includes its import
+// (what a user with undici installed pays); later scenarios run after it. HTTP only.
 import { connect as mcpcConnect } from './mcpc.mjs';
 
 export const label = 'mcpc + undici';

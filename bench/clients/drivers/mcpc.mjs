@@ -1,6 +1,7 @@
-// mcpc as the default install runs it: @mcpc/client through its public API with its stdio transport
-// and its Streamable HTTP transport on Node's own `node:http` (`httpClient: 'node'`: what the
-// transport's `'auto'` picks when undici is not installed, as in a plain `npm install`).
+// mcpc as the default install runs it: @mcpc/client through its public API, over stdio and Streamable HTTP.
+//
+// Its Streamable HTTP transport runs on Node's own `node:http` (`httpClient: 'node'`: what the transport's `'auto'`
+// picks when undici is not installed, as in a plain `npm install`).
 import { connect as mcpcConnect, stdio, streamableHttp } from '@mcpc/client';
 // The client loads a transport on first connect; importing them here keeps module loading out of the
 // timed part, as for every other driver (cold import is measured on its own, scenario 7).

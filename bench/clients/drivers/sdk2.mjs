@@ -1,6 +1,7 @@
-// The official TypeScript SDK v2 client (@modelcontextprotocol/client 2.4.0), in its default
-// (legacy, initialize-handshake) version negotiation, which is what an SDK 1.x server speaks; in the era
-// scenario pinned to MCP 2026-07-28 (`versionNegotiation: { mode: { pin } }`) or to the legacy handshake.
+// The official TypeScript SDK v2 client (@modelcontextprotocol/client 2.4.0).
+//
+// It runs in its default (legacy, initialize-handshake) version negotiation, which is what an SDK 1.x server speaks; in
+// the era scenario it is pinned to MCP 2026-07-28 (`versionNegotiation: { mode: { pin } }`) or to the legacy handshake.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// node lib/profile-summary.mjs <file.cpuprofile> [--top N] [--filter substring] [--window fromUs,toUs] [--inclusive]
-// --window keeps the samples of a trial's measured window (its result's windowUs, in results JSON).
 // Self time by function (with file:line) and by package, from a V8 CPU profile (node --cpu-prof).
+//
+// node lib/profile-summary.mjs <file.cpuprofile> [--top N] [--filter substring] [--window fromUs,toUs] [--inclusive]
+//
+// --window keeps the samples of a trial's measured window (its result's windowUs, in results JSON).
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);

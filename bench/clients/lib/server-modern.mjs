@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The era benchmark server: the official SDK v2 server (@modelcontextprotocol/server 2.4.0), which
-// speaks MCP 2026-07-28 and, through its legacy leg, the classic initialize handshake, with `echo` over stdio
-// (and `era`, which answers the protocol revision a request came in, or `classic`).
+// The era benchmark server: the official SDK v2 server, speaking MCP 2026-07-28 and the classic handshake, over stdio.
+//
+// It is @modelcontextprotocol/server 2.4.0, which speaks MCP 2026-07-28 and, through its legacy leg, the classic
+// initialize handshake, with `echo` (and `era`, which answers the protocol revision a request came in, or `classic`).
 //
 //   node server-modern.mjs [--max-lifetime ms]
 //

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The benchmark server: the official SDK's low-level `Server` (@modelcontextprotocol/sdk 1.32.2) with
-// `echo`, `blob` and N filler tools, over stdio or Streamable HTTP on 127.0.0.1.
+// The benchmark server: the official SDK's low-level `Server`, with `echo`, `blob` and N filler tools.
+//
+// The SDK is @modelcontextprotocol/sdk 1.32.2; it serves over stdio or Streamable HTTP on 127.0.0.1.
 //
 //   node server.mjs --transport stdio [--tools N] [--max-lifetime ms]
 //   node server.mjs --transport http  [--json] [--tools N] [--max-lifetime ms]

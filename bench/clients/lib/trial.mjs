@@ -1,6 +1,7 @@
-// One trial: one driver, one scenario, one transport, in this fresh process. Started by run.mjs with
-// `node --expose-gc trial.mjs <json spec>`; prints one line `@@RESULT <json>` on stdout and exits.
-// Every loop is bounded in count and by the spec's deadline.
+// One trial: one driver, one scenario, one transport, in this fresh process.
+//
+// Started by run.mjs with `node --expose-gc trial.mjs <json spec>`; prints one line `@@RESULT <json>` on stdout and
+// exits. Every loop is bounded in count and by the spec's deadline.
 import { performance } from 'node:perf_hooks';
 import { readdirSync, readFileSync } from 'node:fs';
 import { getHeapSpaceStatistics } from 'node:v8';

@@ -1,5 +1,7 @@
-// Telling a client's servers that its roots changed: the deprecation notice where a session's revision
-// deprecates roots, a warning for a server that was never told of roots, and the notification itself.
+// Telling a client's servers that its roots changed: the notification, and the notices and warnings around it.
+//
+// What it sends: the deprecation notice where a session's revision deprecates roots, a warning for a server that was
+// never told of roots, and the notification itself.
 import { escapeForLog, type Logger } from '@mcpc/jsonrpc';
 import { noteDeprecatedUse } from './deprecations.js';
 import { ROOTS_CHANGED, type Server } from './server/server.js';

@@ -1,4 +1,5 @@
 // The `code` strings of the errors this package raises, one constant each: match on these, not on literals.
+//
 // A code names one class (several codes may name one class: `ConnectionError` says why it failed).
 
 export const ClientErrorCode = Object.freeze({

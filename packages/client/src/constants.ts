@@ -1,5 +1,6 @@
-// The `@mcpc/client/constants` entry: protocol versions, logging levels and the client's fixed bounds — values a
-// typical caller never needs, kept off the root so the front door stays small.
+// The `@mcpc/client/constants` entry: protocol versions, logging levels and the client's fixed bounds.
+//
+// These are values a typical caller never needs, kept off the root so the front door stays small.
 export {
   LEGACY_PROTOCOL_VERSIONS,
   LATEST_LEGACY_VERSION,

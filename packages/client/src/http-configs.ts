@@ -1,4 +1,6 @@
-// HTTP server configs: `streamableHttp()`, `http()`, `sse()`, `autoHttp()`, typed by their transports' own options, each loading its package on demand.
+// HTTP server configs: `streamableHttp()`, `http()`, `sse()`, `autoHttp()`, each loading its transport on demand.
+//
+// Each is typed by its transport's own options and loads that transport's package on demand.
 import { JsonRpcErrorCode, TransportErrorCode, serverConfig, urlLabel, type ServerConfig } from '@mcpc/jsonrpc';
 // Types only: the transports are optional peers, loaded with `import()` when a server is opened.
 import type {

@@ -1,5 +1,7 @@
-// The public surface of @mcpc/client: what a typical host names. Adding an export is an API decision:
-// test/api-surface.json pins every name. Converters: `/convert`; constants and bounds: `/constants`; other types: `/types`.
+// The public surface of @mcpc/client: what a typical host names.
+//
+// Adding an export is an API decision: test/api-surface.json pins every name. Converters: `/convert`; constants and
+// bounds: `/constants`; other types: `/types`.
 
 export { Client, type ClientOptions, type RouteOptions, type ToolCall } from './client.js';
 export { connect, splitCommandLine, type ConnectTarget, type ConnectOptions } from './connect.js';

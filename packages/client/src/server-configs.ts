@@ -1,4 +1,6 @@
-// Server configs: `stdio()`, typed by the stdio transport's own options, and the specs a client takes (a config or a ready transport).
+// Server configs: `stdio()`, and the specs a client takes (a config or a ready transport).
+//
+// `stdio()` is typed by the stdio transport's own options.
 import {
   checkEraOptions,
   serverConfig,

@@ -1,6 +1,7 @@
 // A server the reference names: a FastMCP server (Python), over stdio in both eras and over Streamable HTTP.
-// PyPI is out of reach of CI and Debian 12 ships pydantic 1, so this runs only where a Python that imports
-// `fastmcp` is found: MCPC_FASTMCP_PYTHON, else python3 (see tooling/fixtures/python/README.md).
+//
+// PyPI is out of reach of CI and Debian 12 ships pydantic 1, so this runs only where a Python that imports `fastmcp` is
+// found: MCPC_FASTMCP_PYTHON, else python3 (see tooling/fixtures/python/README.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';

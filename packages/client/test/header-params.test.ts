@@ -1,4 +1,6 @@
-// HeaderParams: the x-mcp-header validation and the Mcp-Param-* headers, exposed to hosts (the seed's HeaderParams); legacy annotations.
+// HeaderParams: the x-mcp-header validation and the Mcp-Param-* headers, exposed to hosts; legacy annotations.
+//
+// The class is the seed's HeaderParams.
 import { describe, expect, it } from 'vitest';
 import { HeaderParams } from '@mcpc/client';
 import { resolveAnnotations } from '../src/features/tools.js';

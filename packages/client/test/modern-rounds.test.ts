@@ -1,5 +1,7 @@
-// Multi round-trip requests (MCP 2026-07-28): bounds on what a round may ask, resumes that keep their
-// Mcp-Param-* headers and HeaderMismatch retry, and later-round failures that keep the resume state.
+// Multi round-trip requests (MCP 2026-07-28): round bounds, resumes that keep their headers, later-round failures.
+//
+// Bounds on what a round may ask; resumes that keep their Mcp-Param-* headers and HeaderMismatch retry; later-round
+// failures that keep the resume state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Client,

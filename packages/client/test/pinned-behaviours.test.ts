@@ -1,4 +1,4 @@
-// Behaviours that worked with no test to keep them: forced transports, own timeouts, crash loops, /sse eras, sampling tools.
+// Pins behaviours that worked untested: forced transports, own timeouts, crash loops, /sse eras, sampling tools.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,6 @@
-// A server the reference names: @playwright/mcp (pinned in tooling/fixtures) over stdio, driving Debian's Chromium
-// headless against a page served on 127.0.0.1.
+// A server the reference names: @playwright/mcp over stdio, driving Debian's Chromium headless against a local page.
+//
+// @playwright/mcp is pinned in tooling/fixtures; the page is served on 127.0.0.1.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

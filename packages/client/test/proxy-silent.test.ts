@@ -1,5 +1,6 @@
-// connect() and close() through a proxy that accepts the connection and never answers: the handshake timeout
-// ends connect(), close() returns at once, on undici (installed here) and on Node's client.
+// connect() and close() through a proxy that accepts the connection and never answers, on undici and Node's client.
+//
+// The handshake timeout ends connect(), and close() returns at once; undici is installed here.
 import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, streamableHttp } from '@mcpc/client';

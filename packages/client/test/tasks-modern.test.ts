@@ -1,4 +1,6 @@
-// The MCP 2026-07-28 tasks extension against tooling/fixtures/tasks/scripted-tasks-server.mjs --era modern, over stdio and Streamable HTTP.
+// The MCP 2026-07-28 tasks extension against the scripted tasks server, over stdio and Streamable HTTP.
+//
+// The server is tooling/fixtures/tasks/scripted-tasks-server.mjs --era modern.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import {

@@ -1,4 +1,6 @@
-// Task support against real peers, over stdio and Streamable HTTP: the SDK v2 Tasks-extension server and server-everything.
+// Task support against real peers: the SDK v2 Tasks-extension server and server-everything.
+//
+// Each is reached over stdio and over Streamable HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Client,

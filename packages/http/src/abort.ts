@@ -1,4 +1,4 @@
-// A cheap abort handle for one message on its way: listeners without an EventTarget, an AbortSignal only when asked for.
+// A cheap abort handle for one message in flight: listeners without an EventTarget, an AbortSignal only when asked.
 
 /**
  * What a request needs of its abort: whether and why it was aborted, and a hook. An AbortSignal does

@@ -1,5 +1,6 @@
-// Bytes in any runtime: UTF-8 decoding, joining and measuring through Buffer where the runtime has one (it
-// is faster there, and what Node's clients hand over), through the WHATWG encoding API elsewhere.
+// Bytes in any runtime: UTF-8 decoding, joining and measuring, through Buffer where there is one, else WHATWG encoding.
+//
+// Buffer is faster where it exists, and it is what Node's clients hand over; elsewhere the WHATWG encoding API does it.
 
 /** The part of Node's Buffer used here, looked up at load: browsers and Workers have none. */
 interface NodeBuffer {

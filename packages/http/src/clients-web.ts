@@ -1,4 +1,4 @@
-// The HTTP client where only fetch exists (browsers, Workers): the bundle a browser loads holds no undici and no node:http.
+// The HTTP client where only fetch exists (browsers, Workers), so a browser's bundle holds no undici and no node:http.
 import { HttpClientUnavailableError } from './errors.js';
 import { fetchClient } from './fetch-client.js';
 import type { ClientSettings, PlatformClients } from './platform.js';

@@ -1,4 +1,5 @@
 // The `code` strings of the errors @mcpc/http raises itself, one constant each: match on these, not on literals.
+//
 // The failures every transport shares (network, 5xx, stream closed, body too large) are the kernel's
 // `TransportErrorCode`; these are the ones only HTTP plumbing meets.
 

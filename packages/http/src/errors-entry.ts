@@ -1,5 +1,6 @@
-// The `@mcpc/http/errors` entry: every error an HTTP exchange can raise, in one list, which the HTTP
-// transports re-export whole so their callers catch them without knowing where they are declared.
+// The `@mcpc/http/errors` entry: every error an HTTP exchange can raise, in one list.
+//
+// The HTTP transports re-export it whole, so their callers catch them without knowing where they are declared.
 export {
   HttpError,
   UnauthorizedError,

@@ -1,5 +1,7 @@
-// Requests through WHATWG fetch (browsers, Workers, Deno, Bun; Node too): the headers and idle timeouts,
-// abort at any point, the body as an HttpBody read off the response's ReadableStream. No `node:` import.
+// Requests through WHATWG fetch (browsers, Workers, Deno, Bun; Node too), with no `node:` import.
+//
+// It owns the headers and idle timeouts, abort at any point, and the body as an HttpBody read off the response's
+// ReadableStream.
 import type { AbortLink } from './abort.js';
 import { HttpErrorCode } from './codes.js';
 import { CONTROL_CONNECTIONS } from './pools.js';

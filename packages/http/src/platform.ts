@@ -1,4 +1,6 @@
-// The contract between createHttpClient and the clients a platform has (`#http-clients`: clients-node.ts or clients-web.ts).
+// The contract between createHttpClient and the clients a platform has (`#http-clients`).
+//
+// `#http-clients` is clients-node.ts or clients-web.ts.
 import type { FetchFunction, HttpClient, HttpClientChoice, UndiciDispatcher } from './types.js';
 
 /** What `createHttpClient` settled, handed to the platform's loader on the first request. */

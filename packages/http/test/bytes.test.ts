@@ -1,5 +1,6 @@
-// Bytes without Node's Buffer: the helpers and the SSE parser loaded where `Buffer` does not exist (as in a
-// browser or a Worker) give what they give on Node, chunk splits, multi-byte characters and long lines included.
+// Bytes without Buffer: the helpers and the SSE parser give what they give on Node where `Buffer` does not exist.
+//
+// They are loaded as in a browser or a Worker; chunk splits, multi-byte characters and long lines included.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as Bytes from '../src/bytes.js';

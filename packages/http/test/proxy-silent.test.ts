@@ -1,5 +1,7 @@
-// Proxies that accept and then say nothing (or open a tunnel and stall): every wait is bounded, the abort reaches
-// the proxy step, and close() returns at once with no connection left, on undici and on Node's client.
+// Proxies that accept and then say nothing (or open a tunnel and stall): every wait is bounded.
+//
+// The abort reaches the proxy step, and close() returns at once with no connection left, on undici and on Node's
+// client.
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, type HttpClient } from '@mcpc/http';

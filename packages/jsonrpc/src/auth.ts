@@ -1,4 +1,6 @@
-// The auth hook: the one contract between a transport that carries requests and a provider of credentials (`@mcpc/oauth`).
+// The auth hook: the one contract between a transport that carries requests and a provider of credentials.
+//
+// `@mcpc/oauth` is such a provider.
 
 /** The HTTP methods a transport asks credentials for. */
 export type AuthMethod = 'POST' | 'GET' | 'DELETE';

@@ -1,6 +1,7 @@
 // The `code` strings of the errors every layer acts on: the kernel's own and those the transports raise.
-// Declared once, here, so that a client can match a transport's error without importing that optional
-// package, and so that a third-party transport can raise the same ones.
+//
+// Declared once, here, so that a client can match a transport's error without importing that optional package, and so
+// that a third-party transport can raise the same ones.
 
 /** Codes of the errors this package raises. */
 export const JsonRpcErrorCode = Object.freeze({

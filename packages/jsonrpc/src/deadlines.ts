@@ -1,3 +1,4 @@
+// Deadlines on one shared timer: what the engine's request timeouts run on, instead of a `setTimeout` per request.
 /** Something with a deadline. The two `timer*` fields belong to {@link Deadlines}; nothing else touches them. */
 export interface Timed {
   /** When it expires, on the `performance.now()` clock. */

@@ -1,4 +1,6 @@
-// The engine's facade: one connection's lifecycle over a Transport, delegating to its outgoing, incoming and notification parts.
+// The engine's facade: one connection's lifecycle over a Transport.
+//
+// It delegates to the engine's outgoing, incoming and notification parts.
 
 import { ConnectionClosedError, EngineStateError, JsonRpcProtocolError } from './errors.js';
 import { asError, EngineLog } from './engine-log.js';

@@ -1,5 +1,6 @@
-// The `@mcpc/jsonrpc/errors` entry: the kernel's error classes and code constants in one list, which
-// the layers above (the client) re-export whole, so that each error is listed once, here.
+// The `@mcpc/jsonrpc/errors` entry: the kernel's error classes and code constants in one list.
+//
+// The layers above (the client) re-export it whole, so that each error is listed once, here.
 export {
   McpError,
   JsonRpcProtocolError,

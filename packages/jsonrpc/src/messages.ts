@@ -1,3 +1,4 @@
+// JSON-RPC 2.0 messages: their shapes, the guards that tell them apart, and the error codes JSON-RPC and MCP define.
 /** A JSON-RPC request id. MCP forbids `null` for requests; it appears only on error replies to unreadable requests. */
 export type JsonRpcId = string | number;
 

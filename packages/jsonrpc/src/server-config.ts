@@ -1,4 +1,6 @@
-// The server-config contract: what a client needs to open a server (`ServerConfig`), and the config-level options every transport's factory shares.
+// The server-config contract: what a client needs to open a server (`ServerConfig`), and shared config-level options.
+//
+// The config-level options are those every transport's factory shares.
 import type { Logger } from './logger.js';
 import type { Transport } from './transport.js';
 

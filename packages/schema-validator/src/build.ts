@@ -1,5 +1,6 @@
-// The interface a keyword compiler sees while one subschema is compiled: where the subschema is, how to
-// get nodes for its children and reference targets, and where to put its checks.
+// The interface a keyword compiler sees while one subschema is compiled.
+//
+// It says where the subschema is, how to get nodes for its children and reference targets, and where to put its checks.
 
 import type { Dialect, Vocabulary } from './dialect.js';
 import { SchemaError, SchemaLimitError } from './errors.js';

@@ -1,8 +1,8 @@
-// The compiler: turns an indexed schema into a graph of nodes, one per subschema that can be reached
-// from the root. Work is a queue, not recursion, so long `$ref` chains cost no stack; each subschema is
-// compiled once however many references reach it, and cycles through references are fine as long as
-// each turn of the cycle descends into the instance (checked at the end, in graph.ts).
-// Each node's run function is put together in assemble.ts.
+// The compiler: turns an indexed schema into a graph of nodes, one per subschema that can be reached from the root.
+//
+// Work is a queue, not recursion, so long `$ref` chains cost no stack; each subschema is compiled once however many
+// references reach it, and cycles through references are fine as long as each turn of the cycle descends into the
+// instance (checked at the end, in graph.ts). Each node's run function is put together in assemble.ts.
 
 import { assemble } from './assemble.js';
 import { VOCABULARY_OF } from './build.js';

@@ -1,5 +1,6 @@
-// The three dialects MCP clients meet: 2020-12 (the MCP default), 2019-09 and draft-07. A dialect
-// decides which keywords exist and how `$ref`, `$id` and `items` behave; within 2019-09 and 2020-12 a
+// The three dialects MCP clients meet: 2020-12 (the MCP default), 2019-09 and draft-07.
+//
+// A dialect decides which keywords exist and how `$ref`, `$id` and `items` behave; within 2019-09 and 2020-12 a
 // meta-schema's `$vocabulary` can switch whole groups of keywords off.
 
 export type Dialect = '2020-12' | '2019-09' | 'draft-07';

@@ -1,7 +1,7 @@
-// JSON equality (JSON Schema 2020-12 §4.2.2): numbers by value (1 and 1.0 are one number), objects
-// without regard to key order, arrays in order; an object never equals an array. Both functions walk
-// with an explicit stack, not recursion: an instance may nest as deep as its parser allowed, and the
-// answer must not depend on how much call stack is left.
+// JSON equality (JSON Schema 2020-12 §4.2.2): numbers by value, objects without regard to key order, arrays in order.
+//
+// 1 and 1.0 are one number; an object never equals an array. Both functions walk with an explicit stack, not recursion:
+// an instance may nest as deep as its parser allowed, and the answer must not depend on how much call stack is left.
 
 import { hasOwn } from './json.js';
 

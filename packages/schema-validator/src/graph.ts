@@ -1,5 +1,7 @@
-// The compiled graph's analysis: refusing reference cycles that never descend into the instance and
-// over-long reference chains, and deciding which reference targets memoise their results.
+// The compiled graph's analysis: refusing bad reference cycles and chains, and choosing the targets that memoise.
+//
+// It refuses reference cycles that never descend into the instance and over-long reference chains, and decides which
+// reference targets memoise their results.
 
 import { SchemaErrorCode } from './codes.js';
 import { SchemaError, SchemaLimitError } from './errors.js';

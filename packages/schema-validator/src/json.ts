@@ -1,3 +1,4 @@
+// JSON values as the validator reads them: their types, the object test, own-key lookup and a nesting-depth check.
 /** A JSON value, as `JSON.parse` produces it. Schemas and instances are read as this, never written. */
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 

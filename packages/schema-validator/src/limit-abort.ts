@@ -1,5 +1,6 @@
-// The abort a run-time limit raises (`maxRefDepth`, `maxEvaluationSteps`): an `EvaluationAborted` that
-// also says which limit, so `validateOrThrow` can throw `EvaluationLimitError` rather than blame the value.
+// The abort a run-time limit raises (`maxRefDepth`, `maxEvaluationSteps`): an `EvaluationAborted` naming the limit.
+//
+// Naming it lets `validateOrThrow` throw `EvaluationLimitError` rather than blame the value.
 
 import { EvaluationAborted } from './pattern.js';
 

@@ -1,5 +1,6 @@
-// `multipleOf` without floating-point division: exact rational arithmetic on BigInts, so
-// 1000000000000000.25 is not a multiple of 0.5 and 0.0075 is one of 0.0001.
+// `multipleOf` without floating-point division: exact rational arithmetic on BigInts.
+//
+// So 1000000000000000.25 is not a multiple of 0.5, and 0.0075 is one of 0.0001.
 
 /** `m · 2^e` exactly, with `m` odd (or zero): every finite double is one. */
 function binary(x: number): { m: bigint; e: number } {

@@ -1,5 +1,6 @@
-// A static bound on how much work a backtracking engine (V8's irregexp) can do for a pattern on a string
-// of length `n`, so that only patterns that are provably cheap for the string at hand run on V8.
+// A static bound on the work a backtracking engine can do for a pattern on a string of length `n`.
+//
+// The engine is V8's irregexp: only patterns that are provably cheap for the string at hand run on it.
 //
 // The model: for each sub-pattern `e`, `P(e)` bounds the number of ways it can match from a position
 // (the combinations a backtracking search may try) and `T(e)` the steps needed to try them all. A

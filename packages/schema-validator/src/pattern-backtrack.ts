@@ -1,5 +1,7 @@
-// A backtracking matcher for every `u`-mode pattern (backreferences and lookarounds included) that counts its
-// work in steps: the engine for what the linear matcher cannot run, on any runtime, with no thread and no clock.
+// A step-counted backtracking matcher for every `u`-mode pattern: the engine for what the linear matcher cannot run.
+//
+// It counts its work in steps and takes backreferences and lookarounds too; it runs on any runtime, with no thread and
+// no clock.
 //
 // Why: V8's own engine can backtrack for minutes and cannot be interrupted; run on a worker thread under a
 // wall-clock deadline, a verdict depended on how busy the machine was, and browsers and Workers have no

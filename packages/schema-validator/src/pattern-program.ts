@@ -1,5 +1,6 @@
-// The backtracking matcher's program: the regexpp AST of a `u`-mode pattern compiled to a flat Int32Array of
-// opcodes and operands, with the character tests its leaves use. pattern-backtrack.ts runs it.
+// The backtracking matcher's program: a `u`-mode pattern's regexpp AST compiled to a flat Int32Array of opcodes.
+//
+// The program holds opcodes and operands, with the character tests its leaves use. pattern-backtrack.ts runs it.
 import type { AST } from '@eslint-community/regexpp';
 import { childrenOf } from './pattern-analysis.js';
 import { charTest, literalTest, type CharTest } from './pattern-chars.js';

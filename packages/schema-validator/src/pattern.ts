@@ -1,5 +1,6 @@
-// `pattern` and `patternProperties`: ECMA-262 regular expressions with the `u` flag, as JSON Schema
-// 2020-12 §6.4 asks, compiled once per pattern (and shared between compiles), bounded by counted work.
+// `pattern` and `patternProperties`: ECMA-262 regular expressions with the `u` flag, bounded by counted work.
+//
+// The `u` flag is what JSON Schema 2020-12 §6.4 asks for. Each pattern is compiled once (and shared between compiles).
 //
 // Which engine runs a check is decided per string, cheapest first:
 // 1. V8's own RegExp, when the static bound of `pattern-analysis.ts` proves the match cheap for a string

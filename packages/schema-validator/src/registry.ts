@@ -1,7 +1,8 @@
-// Indexing: one walk over each document records every schema resource (`$id`), anchor and dynamic
-// anchor, so that references resolve at compile time, inside the documents only. The caller's objects
-// are only read: what we learn is kept in our own maps, never written into the schema (which may be
-// frozen, shared, or another tool's definition).
+// Indexing: one walk over each document records every schema resource (`$id`), anchor and dynamic anchor.
+//
+// With them, references resolve at compile time, inside the documents only. The caller's objects are only read: what we
+// learn is kept in our own maps, never written into the schema (which may be frozen, shared, or another tool's
+// definition).
 
 import { ALL_VOCABULARIES, SUPPORTED_DIALECTS, dialectOfUri, vocabularyOf } from './dialect.js';
 import { SchemaErrorCode } from './codes.js';

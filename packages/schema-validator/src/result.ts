@@ -1,3 +1,4 @@
+// What a validation answers: whether the value is valid, the issues found, annotation-only keywords, undecided checks.
 /** One way an instance fails its schema. */
 export interface ValidationIssue {
   /** JSON Pointer (RFC 6901) to the failing part of the instance; `''` is the whole instance. */

@@ -1,6 +1,7 @@
-// The shapes the compiled evaluator runs on. A schema compiles to a graph of `SchemaNode`s whose `run`
-// closures check an instance; nothing is interpreted at validation time and no code is generated
-// (no `eval`, no `new Function`), so it runs wherever a CSP forbids them.
+// The shapes the compiled evaluator runs on.
+//
+// A schema compiles to a graph of `SchemaNode`s whose `run` closures check an instance; nothing is interpreted at
+// validation time and no code is generated (no `eval`, no `new Function`), so it runs wherever a CSP forbids them.
 
 import type { ValidationIssue } from './result.js';
 import { escapeToken } from './uri.js';

@@ -1,7 +1,8 @@
-// URI handling after RFC 3986 §5 (reference resolution), written out rather than taken from WHATWG
-// `URL`: `URL` cannot resolve a relative reference against a URN base (`urn:example:a` + `b.json`
-// throws) and normalises hosts, ports and percent-escapes in ways schema authors do not expect, so two
-// spellings of one `$id` could stop matching. Nothing here touches the network.
+// URI handling after RFC 3986 §5 (reference resolution), written out rather than taken from WHATWG `URL`.
+//
+// `URL` cannot resolve a relative reference against a URN base (`urn:example:a` + `b.json` throws) and normalises
+// hosts, ports and percent-escapes in ways schema authors do not expect, so two spellings of one `$id` could stop
+// matching. Nothing here touches the network.
 
 interface Parts {
   scheme: string | undefined;

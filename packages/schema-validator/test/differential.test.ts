@@ -1,9 +1,9 @@
-// A standing differential check: generated 2020-12 schemas and instances, validated by this package and
-// by an independent implementation (@hyperjump/json-schema); any disagreement fails with the seed and
-// the counterexample. Generation stays inside what both implement identically: no `format` (an
-// annotation here, an assertion option there), no remote references, no unknown keywords, patterns
-// from a fixed list. `DIFF_SEED` and `DIFF_RUNS` in the environment explore further; a failure names the
-// seed and the shrunk counterexample, so it replays with `DIFF_SEED=<seed>`.
+// A standing differential check: generated 2020-12 schemas and instances, validated here and by @hyperjump/json-schema.
+//
+// @hyperjump/json-schema is an independent implementation; any disagreement fails with the seed and the counterexample.
+// Generation stays inside what both implement identically: no `format` (an annotation here, an assertion option there),
+// no remote references, no unknown keywords, patterns from a fixed list. `DIFF_SEED` and `DIFF_RUNS` in the environment
+// explore further; a failure names the seed and the shrunk counterexample, so it replays with `DIFF_SEED=<seed>`.
 
 import fc from 'fast-check';
 import type * as HyperjumpModule from '@hyperjump/json-schema/draft-2020-12';

@@ -1,5 +1,6 @@
-// src/metaschemas.ts is exactly what scripts/generate-metaschemas.mjs makes from the published
-// meta-schemas, so the data and its generator cannot drift apart.
+// src/metaschemas.ts is exactly what scripts/generate-metaschemas.mjs makes from the published meta-schemas.
+//
+// So the data and its generator cannot drift apart.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module without types, shared with the command line.

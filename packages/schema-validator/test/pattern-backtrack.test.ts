@@ -1,7 +1,8 @@
-// The step-counted backtracking matcher against V8: the same answer as `new RegExp(source, 'u').test(input)`
-// on hand-picked patterns for every construct and on 20,000 generated pattern/input pairs, a budget that is
-// counted (the same verdict and step count every time), a bounded stack, and million-character inputs that
-// do not overflow the JS stack.
+// The step-counted backtracking matcher against V8: the same answers, a counted budget, a bounded stack.
+//
+// The same answer as `new RegExp(source, 'u').test(input)` on hand-picked patterns for every construct and on 20,000
+// generated pattern/input pairs, a budget that is counted (the same verdict and step count every time), a bounded
+// stack, and million-character inputs that do not overflow the JS stack.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parsePattern } from '../src/pattern-analysis.js';

@@ -1,7 +1,8 @@
-// Runs every required test of the official JSON Schema Test Suite (draft-07, 2019-09, 2020-12; the
-// `optional/` folders are not required) against `compile`. `format` is an annotation here, as MCP treats
-// it; the required format tests expect exactly that. A test listed in skipped.json must still fail: one
-// that starts passing is reported, so the list cannot go stale.
+// Runs every required test of the official JSON Schema Test Suite (draft-07, 2019-09, 2020-12) against `compile`.
+//
+// The `optional/` folders are not required. `format` is an annotation here, as MCP treats it; the required format tests
+// expect exactly that. A test listed in skipped.json must still fail: one that starts passing is reported, so the list
+// cannot go stale.
 
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

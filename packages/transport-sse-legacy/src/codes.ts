@@ -1,4 +1,5 @@
 // The `code` strings of the errors @mcpc/transport-sse-legacy raises itself, one constant each.
+//
 // No `endpoint` event in time is the kernel's `TransportErrorCode.EndpointTimeout`: the client decides on it.
 
 export const SseErrorCode = Object.freeze({

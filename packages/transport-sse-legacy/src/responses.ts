@@ -1,5 +1,6 @@
-// What the legacy SSE transport makes of the server's HTTP answers and of its own request headers:
-// the endpoint event's URL, refusals as typed errors with a message that says what the URL is.
+// What the legacy SSE transport makes of the server's HTTP answers and of its own request headers.
+//
+// The endpoint event's URL, and refusals as typed errors with a message that says what the URL is.
 import {
   HttpError,
   UnauthorizedError,

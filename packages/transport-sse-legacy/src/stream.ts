@@ -1,5 +1,6 @@
-// One GET stream of the legacy SSE transport: opening it, waiting for its `endpoint` event within a
-// bound, and handing on the messages it carries.
+// One GET stream of the legacy SSE transport: opening it, awaiting its `endpoint` event, handing on its messages.
+//
+// The wait for the `endpoint` event is bounded.
 import {
   HttpError,
   bodyChunks,

@@ -1,5 +1,6 @@
-// The legacy HTTP+SSE transport: its lifecycle (start, reconnect with session replay, keep-alive,
-// close) and sending; the stream, the awaited answers and the HTTP answers' reading live beside it.
+// The legacy HTTP+SSE transport: its lifecycle (start, reconnect with session replay, keep-alive, close) and sending.
+//
+// The stream, the awaited answers and the HTTP answers' reading live beside it.
 import {
   HttpError,
   ResponseStreamClosedError,

@@ -1,4 +1,5 @@
 // The `code` strings of the errors @mcpc/transport-stdio raises, one constant each: match on these, not on literals.
+//
 // A process exit is the kernel's `TransportErrorCode.ProcessExit`: the client decides on it.
 
 export const StdioErrorCode = Object.freeze({

@@ -1,5 +1,6 @@
-// Starting the server process: its environment, the command as the platform runs it, the wait for the
-// spawn, and a failure to start as a SpawnError.
+// Starting the server process: its environment, the command as the platform runs it, the wait for the spawn.
+//
+// A failure to start becomes a SpawnError.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { escapeForLog } from '@mcpc/jsonrpc';

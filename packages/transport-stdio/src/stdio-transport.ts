@@ -1,5 +1,6 @@
-// The stdio transport: the server's lifecycle as a child process (start, exit, shutdown) and the
-// newline-delimited JSON-RPC exchanged over its pipes; spawning, escalation and waiting live beside it.
+// The stdio transport: the server's lifecycle as a child process and the newline-delimited JSON-RPC over its pipes.
+//
+// The lifecycle is start, exit and shutdown. Spawning, escalation and waiting live beside it.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import {
   AbortError,

@@ -1,4 +1,6 @@
-// Reading the answer to a request: a JSON body, or an SSE stream resumed until the answer; what is not one, in plain words.
+// Reading the answer to a request: a JSON body, or an SSE stream resumed until the answer.
+//
+// What is not one is said in plain words.
 import {
   discard,
   header,

@@ -1,4 +1,5 @@
 // The `code` strings of the errors @mcpc/transport-streamable-http raises itself, one constant each.
+//
 // The HTTP failures it shares with other transports are the kernel's `TransportErrorCode` and `HttpErrorCode`.
 
 export const StreamableHttpErrorCode = Object.freeze({

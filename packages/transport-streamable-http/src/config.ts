@@ -1,4 +1,6 @@
-// The config factories `streamableHttp()` and `http()`: this transport's options plus the config-level ones, as the kernel's `ServerConfig`.
+// The config factories `streamableHttp()` and `http()`: this transport's options as the kernel's `ServerConfig`.
+//
+// They take this transport's options plus the config-level ones.
 import {
   serverConfig,
   transportPart,

@@ -1,4 +1,4 @@
-// The HTTP requests of the transport: POST a message, GET a stream, DELETE the session, with the headers the protocol owns.
+// The transport's HTTP requests: POST a message, GET a stream, DELETE the session, with the headers the protocol owns.
 import {
   ACCEPT_ENCODING,
   type AbortLink,

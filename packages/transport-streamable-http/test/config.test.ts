@@ -1,4 +1,4 @@
-// The transport's config factories: `streamableHttp()` and `http()` make the kernel's ServerConfig from the transport's own options.
+// `streamableHttp()` and `http()` make the kernel's ServerConfig from the transport's own options.
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '@mcpc/jsonrpc';
 import { StreamableHttpTransport, http, streamableHttp } from '@mcpc/transport-streamable-http';

@@ -1,3 +1,4 @@
+// The MCP conformance suite's client scenarios at each revision run.mjs plans, its known failures expected to fail.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';

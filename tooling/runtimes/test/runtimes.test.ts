@@ -1,5 +1,7 @@
-// The libraries in each runtime where processes exist: the smoke script under Deno and Bun (pinned, fetched
-// from the npm registry through npx) gives what it gives under the Node running the suite, fetch client included.
+// The libraries in each runtime where processes exist: the smoke script gives under Deno and Bun what it gives on Node.
+//
+// Deno and Bun are pinned, fetched from the npm registry through npx; Node is the one running the suite; the fetch
+// client is included.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

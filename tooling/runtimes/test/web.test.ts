@@ -1,6 +1,8 @@
-// The libraries where only web APIs exist, and the browser and Worker examples: web-smoke.mjs bundled as a browser's and a Worker's bundler would
-// (the `browser` / `workerd` conditions), checked to hold no Node module and no undici, then run in Debian's
-// Chromium (a page on 127.0.0.1) and in workerd (miniflare), against server-everything over Streamable HTTP.
+// The libraries where only web APIs exist, and the browser and Worker examples, in Chromium and in workerd.
+//
+// web-smoke.mjs is bundled as a browser's and a Worker's bundler would (the `browser` / `workerd` conditions), checked
+// to hold no Node module and no undici, then run in Debian's Chromium (a page on 127.0.0.1) and in workerd (miniflare),
+// against server-everything over Streamable HTTP.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,5 +1,7 @@
-// Pins the runtime names of each public entry of the packages that keep a test/api-surface.json (the client,
-// the kernel, @mcpc/http): a new export fails here until that list, an API decision, is updated.
+// Pins the runtime names of each public entry of the packages that keep a test/api-surface.json.
+//
+// Those are the client, the kernel and @mcpc/http. A new export fails here until that list, an API decision, is
+// updated.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

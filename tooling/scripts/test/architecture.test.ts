@@ -1,5 +1,7 @@
-// The packages match ARCHITECTURE.md: its arrows are tooling/architecture.json's table, every package
-// sits in it, and what the built packages import (and the client's root entry uses) is what it allows.
+// The packages match ARCHITECTURE.md, whose arrows are tooling/architecture.json's table.
+//
+// Every package sits in that table, and what the built packages import (and the client's root entry uses) is what it
+// allows.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

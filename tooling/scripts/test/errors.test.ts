@@ -1,5 +1,7 @@
-// Every error class every built package exports: one code names one class, a brand in its package's
-// scope, `instanceof` across two copies of the package, `cause` kept; and no code spelled outside codes.ts.
+// Every error class every built package exports, checked for its code, brand, `instanceof` and `cause`.
+//
+// One code names one class, a brand in its package's scope, `instanceof` across two copies of the package, `cause`
+// kept; and no code is spelled outside codes.ts.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
-// Runs every example (packages/*/examples/*.mjs, apps/examples/**/*.mjs) the way its header says to,
-// with what it needs started and stopped, and checks what it prints. The list below must name exactly
-// the examples on disk: a new example without an entry here fails.
+// Runs every example the way its header says to, with what it needs started and stopped, and checks what it prints.
+//
+// The examples are packages/*/examples/*.mjs and apps/examples/**/*.mjs. The list below must name exactly the examples
+// on disk: a new example without an entry here fails.
 import { spawn } from 'node:child_process';
 import {
   chmodSync,

@@ -1,5 +1,6 @@
-// The tarballs `pnpm pack:all` makes install with plain npm outside the workspace, and work: a project
-// under the system's temp directory installs them and talks to server-everything over stdio.
+// The tarballs `pnpm pack:all` makes install with plain npm outside the workspace, and work.
+//
+// A project under the system's temp directory installs them and talks to server-everything over stdio.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,8 @@
-// Loopback stand-ins for four model APIs (OpenAI Chat Completions, Anthropic Messages, Gemini
-// generateContent, the Vercel AI Gateway), each scripted for one tool round: the first request gets a
-// call of the tool whose name mentions "sum" with {a: 2, b: 3}, the next gets a text answer quoting
-// the tool result it was sent. No network, no keys; 127.0.0.1 only.
+// Loopback stand-ins for four model APIs, each scripted for one tool round.
+//
+// The APIs: OpenAI Chat Completions, Anthropic Messages, Gemini generateContent, the Vercel AI Gateway. The first
+// request gets a call of the tool whose name mentions "sum" with {a: 2, b: 3}, the next gets a text answer quoting the
+// tool result it was sent. No network, no keys; 127.0.0.1 only.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

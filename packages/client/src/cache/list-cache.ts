@@ -1,3 +1,4 @@
+// Cached results: a server's lists and resource reads, kept until list_changed or while their caching hints allow.
 /** What `server.cacheInfo(kind)` reports. */
 export interface CacheInfo {
   readonly cached: boolean;

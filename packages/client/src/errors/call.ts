@@ -1,4 +1,6 @@
-// The failures of a call's own checks: a capability not negotiated, a shape or schema that does not hold, a header or client capability the server refused.
+// A call's failed checks: a capability not negotiated, a shape or schema that fails, a header or capability refused.
+//
+// The refusals are the server's: a header it refused (HeaderMismatch) or a client capability it requires.
 import { McpError, ServerError, escapeForLog, escapePeerText } from '@mcpc/jsonrpc';
 import type { AnnotationKeyword, ValidationIssue } from '@mcpc/schema-validator';
 import { brand } from '../brand.js';

@@ -1,4 +1,4 @@
-// The failures of a server's connection: it could not be opened, kept crashing, spoke no shared protocol version or era, the client closed, the transport is missing.
+// The failures of a server's connection: not opened, crash loop, no shared version or era, client closed, no transport.
 import { ConnectionClosedError, ErrorCode, McpError, escapeForLog } from '@mcpc/jsonrpc';
 import { brand } from '../brand.js';
 import { ClientErrorCode } from '../codes.js';

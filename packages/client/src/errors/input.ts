@@ -1,4 +1,4 @@
-// Multi round-trip requests that stopped: the input a server still needs (and how to resume), and the bounds on its requests for input.
+// Multi round-trip requests that stopped: the input a server still needs, how to resume, and bounds on what it asks.
 import { McpError } from '@mcpc/jsonrpc';
 import { brand } from '../brand.js';
 import { ClientErrorCode } from '../codes.js';

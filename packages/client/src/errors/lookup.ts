@@ -1,4 +1,6 @@
-// Finding what a call names: a name on several servers, nothing by that name, an unknown server, and lists whose pages do not add up.
+// Finding what a call names: a name on several servers, nothing by that name, an unknown server, a list's bad pages.
+//
+// A list's pages are bad when they do not add up.
 import { McpError, escapeForLog, escapePeerText } from '@mcpc/jsonrpc';
 import { brand } from '../brand.js';
 import { ClientErrorCode } from '../codes.js';

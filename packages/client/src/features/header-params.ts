@@ -1,4 +1,6 @@
-// `HeaderParams`: the `x-mcp-header` validation and the `Mcp-Param-*` headers of a call, for hosts (the seed's MCPClient::HeaderParams).
+// `HeaderParams`: the `x-mcp-header` validation and the `Mcp-Param-*` headers of a call, for hosts.
+//
+// It is the seed's MCPClient::HeaderParams.
 import { paramHeaders, readParamHeaders, type ParamHeader } from './param-headers.js';
 
 export type { ParamHeader };

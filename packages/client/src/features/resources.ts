@@ -1,4 +1,4 @@
-// Resources: reading list items, templates and `resources/read` contents, matching URI templates, and telling "not found" answers.
+// Resources: reading list items, templates and `resources/read` contents, matching URI templates, spotting "not found".
 import { ErrorCode, JsonRpcErrorCode, ServerError } from '@mcpc/jsonrpc';
 import { ValidationError } from '../errors.js';
 import { copyOwn } from './copy.js';

@@ -1,5 +1,6 @@
-// What every connection shares with its client: logging, timeouts, request metadata, the host side, and
-// where notifications and closes are reported.
+// What every connection shares with its client: logging, timeouts, request metadata, the host side, event sinks.
+//
+// The event sinks are where notifications and closes are reported.
 import type { JsonRpcParams, Logger } from '@mcpc/jsonrpc';
 import type { Connection } from './connection.js';
 import type { TaskInputRounds } from '../tasks/input-rounds.js';

@@ -1,5 +1,6 @@
-// One server's connection: connect (with fallback and restart within the crash-loop bound), the first
-// handshake's budget, capability gating, close; era probing, host wrapping and the bound live beside it.
+// One server's connection: connect with fallback and restart, the first handshake's budget, capability gating, close.
+//
+// Restarts stay within the crash-loop bound. Era probing, host wrapping and that bound live beside it.
 import { JsonRpcEngine, McpError, escapeForLog, safeLog, type JsonRpcParams, type Transport } from '@mcpc/jsonrpc';
 import type { CacheBinding } from '../cache/list-cache.js';
 import { ClientErrorCode } from '../codes.js';

@@ -1,4 +1,6 @@
-// The crash-loop bound: a restartable server that keeps failing to start (or dying at once) is not started again for a while.
+// The crash-loop bound: a restartable server that keeps failing to start is not started again for a while.
+//
+// Failing to start includes dying at once.
 import { CrashLoopError } from '../errors.js';
 
 /** A restartable server that failed this many times within the window is not started again until it passes. */

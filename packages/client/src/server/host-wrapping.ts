@@ -1,5 +1,6 @@
-// The host side as one server sees it: without server requests over a one-way transport, and noting the
-// deprecated uses that only a server's request reveals.
+// The host side as one server sees it: no server requests over a one-way transport, and deprecated uses noted.
+//
+// The deprecated uses noted are those that only a server's request reveals.
 import { escapeForLog, safeLog, type Logger, type Transport } from '@mcpc/jsonrpc';
 import type { DeprecatedFeature } from '../deprecations.js';
 import type { ServerConfig } from '../server-configs.js';

@@ -1,5 +1,7 @@
-// Era selection on connect: the `server/discover` probe that opens a 2026-07-28 session, when the
-// classic `initialize` handshake is used instead, and that handshake.
+// Era selection on connect: the `server/discover` probe, or the classic `initialize` handshake instead.
+//
+// The probe opens a 2026-07-28 session. This module also decides when the classic handshake is used instead, and makes
+// that handshake.
 import { escapeForLog, safeLog, type JsonRpcEngine } from '@mcpc/jsonrpc';
 import { ClientClosedError, ConnectionError, NotModernError } from '../errors.js';
 import type { ServerConfig } from '../server-configs.js';

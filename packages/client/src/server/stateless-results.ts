@@ -1,5 +1,4 @@
-// Reading the stateless era's answers: a result's `resultType`, a `server/discover` result, and the
-// revisions a -32022 error lists.
+// Reading the stateless era's answers: a result's `resultType`, a `server/discover` result, a -32022 error's revisions.
 import { TransportErrorCode, escapeForLog, safeLog, type Logger } from '@mcpc/jsonrpc';
 import { NotModernError, ValidationError } from '../errors.js';
 import type { Implementation, ServerCapabilities } from '../types/protocol.js';

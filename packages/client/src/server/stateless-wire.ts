@@ -1,5 +1,7 @@
-// How a stateless request goes on the wire: the transport options it is sent with (re-sendable or not,
-// the protocol headers over HTTP, timeouts, progress, cancellation).
+// How a stateless request goes on the wire: the transport options it is sent with.
+//
+// Those options say whether it is re-sendable, and carry the protocol headers over HTTP, timeouts, progress and
+// cancellation.
 import type { JsonRpcParams, RequestOptions } from '@mcpc/jsonrpc';
 import type { EraCallOptions } from './era.js';
 import { requestHeaders } from './headers.js';

@@ -1,5 +1,6 @@
-// The stateless era (MCP 2026-07-28): discovery, the revision in use, and requests with their retries;
-// reading its results and putting requests on the wire live beside it.
+// The stateless era (MCP 2026-07-28): discovery, the revision in use, and requests with their retries.
+//
+// Reading its results and putting requests on the wire live beside it.
 import {
   ErrorCode,
   JsonRpcErrorCode,

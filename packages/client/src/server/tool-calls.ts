@@ -1,5 +1,7 @@
-// The tool-call policy behind `Server`: definition lookup, the unknown-tool rule, output checks, Mcp-Param-*
-// header mirroring with its HeaderMismatch retry, and taking up a multi round-trip request where it stopped.
+// The tool-call policy behind `Server`: definition lookup, the unknown-tool rule, output checks, headers, resumes.
+//
+// Headers: Mcp-Param-* header mirroring with its HeaderMismatch retry. Resumes: taking up a multi round-trip request
+// where it stopped.
 import { escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
 import {
   CapabilityError,

@@ -1,4 +1,6 @@
-// One server's resource subscriptions in either era: a listen stream per URI (2026-07-28) or resources/subscribe, in call order.
+// One server's resource subscriptions in either era: a listen stream per URI (2026-07-28) or resources/subscribe.
+//
+// Subscribing and unsubscribing happen in call order.
 import type { EraRequestOptions } from '../server/era.js';
 import type { Connection } from '../server/connection.js';
 import { escapeForLog } from '@mcpc/jsonrpc';

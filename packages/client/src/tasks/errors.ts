@@ -1,4 +1,4 @@
-// The errors of the task flow: a task that failed, was cancelled, expired, is unknown or was replaced; waits that ran out.
+// The errors of the task flow: a task that failed, was cancelled, expired, is unknown or was replaced; waits run out.
 import { McpError, escapeForLog, escapePeerText } from '@mcpc/jsonrpc';
 import { brand } from '../brand.js';
 import { ClientErrorCode } from '../codes.js';

@@ -1,5 +1,6 @@
-// Applicators over array items: prefixItems/items (2020-12), items/additionalItems (draft-07,
-// 2019-09), contains with minContains/maxContains.
+// Applicators over array items: prefixItems/items, items/additionalItems, contains with minContains/maxContains.
+//
+// prefixItems/items is 2020-12's; items/additionalItems is draft-07's and 2019-09's.
 
 import { isNonNegativeInteger, malformed } from '../build.js';
 import type { Build } from '../build.js';

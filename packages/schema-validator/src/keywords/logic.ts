@@ -1,6 +1,7 @@
-// In-place applicators: allOf, anyOf, oneOf, not, if/then/else. They apply subschemas to the same
-// instance location, so their annotations (what they evaluated) count for the parent's unevaluated*
-// keywords — but only the annotations of subschemas that passed.
+// In-place applicators: allOf, anyOf, oneOf, not, if/then/else.
+//
+// They apply subschemas to the same instance location, so their annotations (what they evaluated) count for the
+// parent's unevaluated* keywords — but only the annotations of subschemas that passed.
 
 import { malformed } from '../build.js';
 import type { Build } from '../build.js';

@@ -1,8 +1,9 @@
-// Memoised evaluation of a shared reference target: a node that several in-place paths reach (40 levels
-// of `allOf: [{"$ref": next}, {"$ref": next}]`) is evaluated once per instance location, not once per
-// path, so such a schema costs linear time instead of 2^levels. Only where the result is a function of
-// the node and the value alone: no annotations asked for (`ev` null, so `unevaluated*` above are not
-// involved) and no dynamic scope (the compiler turns memoising off for schemas using one).
+// Memoised evaluation of a shared reference target: evaluated once per instance location, not once per path.
+//
+// A node that several in-place paths reach (40 levels of `allOf: [{"$ref": next}, {"$ref": next}]`) is evaluated once
+// per location, so such a schema costs linear time instead of 2^levels. Only where the result is a function of the node
+// and the value alone: no annotations asked for (`ev` null, so `unevaluated*` above are not involved) and no dynamic
+// scope (the compiler turns memoising off for schemas using one).
 
 import type { ValidationIssue } from '../result.js';
 import type { Ctx, Path, SchemaNode, Scope } from '../runtime.js';

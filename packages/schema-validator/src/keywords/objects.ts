@@ -1,5 +1,7 @@
-// Applicators over object members: properties, patternProperties, additionalProperties (one pass over
-// the instance's keys), propertyNames, dependentSchemas and draft-07 dependencies.
+// Applicators over object members: properties, patternProperties, additionalProperties, propertyNames, dependencies.
+//
+// The first three take one pass over the instance's keys; the dependencies are dependentSchemas and draft-07's
+// dependencies.
 
 import { malformed } from '../build.js';
 import type { Build } from '../build.js';

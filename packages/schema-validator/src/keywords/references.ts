@@ -1,9 +1,10 @@
-// $ref, $dynamicRef (2020-12) and $recursiveRef (2019-09). All three are resolved at compile time to a
-// node; the dynamic two may be re-bound at run time to a resource of the dynamic scope. Every traversal
-// counts against `limits.maxRefDepth`, so a recursive schema over a hostile, deeply nested instance
-// ends with an issue instead of a stack overflow, and against `limits.maxEvaluationSteps`, so references
-// that fan out (each level applying the next twice) end with an issue instead of exponential time. A
-// static reference to a target one location can reach twice is memoised (`memo.ts`).
+// $ref, $dynamicRef (2020-12) and $recursiveRef (2019-09).
+//
+// All three are resolved at compile time to a node; the dynamic two may be re-bound at run time to a resource of the
+// dynamic scope. Every traversal counts against `limits.maxRefDepth`, so a recursive schema over a hostile, deeply
+// nested instance ends with an issue instead of a stack overflow, and against `limits.maxEvaluationSteps`, so
+// references that fan out (each level applying the next twice) end with an issue instead of exponential time. A static
+// reference to a target one location can reach twice is memoised (`memo.ts`).
 
 import { malformed } from '../build.js';
 import type { Build } from '../build.js';

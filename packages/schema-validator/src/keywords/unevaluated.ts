@@ -1,6 +1,8 @@
-// unevaluatedProperties / unevaluatedItems: they apply to what no other keyword of the subschema, nor
-// any in-place applicator that passed ($ref, allOf, anyOf, oneOf, if/then/else, dependentSchemas),
-// evaluated. The subschema collects those annotations (`Build.collectsAnnotations`) and these run last.
+// unevaluatedProperties / unevaluatedItems: they apply to what nothing else in the subschema evaluated.
+//
+// Nothing else: no other keyword of the subschema, nor any in-place applicator that passed ($ref, allOf, anyOf, oneOf,
+// if/then/else, dependentSchemas). The subschema collects those annotations (`Build.collectsAnnotations`) and these run
+// last.
 
 import type { Build } from '../build.js';
 import type { JsonValue } from '../json.js';
