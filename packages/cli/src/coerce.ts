@@ -1,4 +1,6 @@
-// Tool and prompt arguments from the command line: key=value coerced by the input schema, key:=json, --args, --args-file.
+// Tool and prompt arguments from the command line: key=value, key:=json, --args and --args-file.
+//
+// The value of a key=value is coerced by the input schema.
 import { readFile } from 'node:fs/promises';
 import type { Flags } from './args.js';
 import { UsageError } from './errors.js';

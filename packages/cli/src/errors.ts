@@ -1,5 +1,6 @@
 // The errors a command raises to pick an exit code (exit-codes.ts): usage, CLI, trust and session errors.
-// The kernel's errors entry only (not the client): the --help path loads this file.
+//
+// It imports the kernel's errors entry only (not the client): the --help path loads this file.
 import { McpError } from '@mcpc/jsonrpc/errors';
 import { brand } from './brand.js';
 import { CliErrorCode } from './codes.js';

@@ -1,4 +1,6 @@
-// The libraries' log lines on the CLI's terms: warnings shown, steps with -v, the protocol with -vv; deprecation notices (for a program's author) with -vv.
+// The libraries' log lines on the CLI's terms: warnings shown, steps with -v, the protocol with -vv.
+//
+// Deprecation notices, meant for a program's author, show with -vv too.
 import type { Logger } from '@mcpc/jsonrpc';
 import type { CliContext } from './context.js';
 import { safe } from './output.js';

@@ -1,4 +1,7 @@
-// Where `mcpc` writes, and the one layer every line passes: results to stdout (JSON with --json, text otherwise), diagnostics to stderr, colour only on a TTY, no control character but our own styling.
+// Where `mcpc` writes, and the one layer every line passes through.
+//
+// Results go to stdout (JSON with --json, text otherwise) and diagnostics to stderr; colour only on a TTY, and no
+// control character but our own styling.
 import { styleText } from 'node:util';
 
 type Style = Parameters<typeof styleText>[0];

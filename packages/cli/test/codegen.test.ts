@@ -1,4 +1,6 @@
-// `mcpc codegen`: the module for server-everything type-checks under strict and its functions call the tools; tricky schemas map to types that type-check.
+// `mcpc codegen`: the module for server-everything type-checks under strict and its functions call the tools.
+//
+// Tricky schemas map to types that type-check too.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -1,4 +1,6 @@
-// End to end: the built `mcpc` against real servers (server-everything on stdio, Streamable HTTP and SSE; the SDK v2 server on 2026-07-28) — stdout, stderr, exit codes.
+// End to end: the built `mcpc` against real servers, checking stdout, stderr and exit codes.
+//
+// The servers: server-everything on stdio, Streamable HTTP and SSE, and the SDK v2 server on 2026-07-28.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { tmpdir } from 'node:os';

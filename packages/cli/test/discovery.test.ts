@@ -1,4 +1,6 @@
-// Config discovery end to end: fixture homes in each host's format, read by the built `mcpc` (sources, ${VAR}, problems, precedence).
+// Config discovery end to end: fixture homes in each host's format, read by the built `mcpc`.
+//
+// It checks sources, ${VAR}, problems and precedence.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';

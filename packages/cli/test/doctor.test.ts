@@ -1,4 +1,7 @@
-// `mcpc doctor` end to end: the built binary against server-everything over Streamable HTTP (direct and through a proxy), a closed port, the OAuth resource server, TLS in a CONNECT tunnel, and a missing command.
+// `mcpc doctor` end to end: the built binary against real servers, a closed port and a missing command.
+//
+// The servers: server-everything over Streamable HTTP (direct and through a proxy), the OAuth resource server, and TLS
+// in a CONNECT tunnel.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';

@@ -1,4 +1,6 @@
-// What a new user meets first: hints that are commands that run, "did you mean", aligned listings, a server's stderr as lines.
+// What a new user meets first: hints, "did you mean", aligned listings, a server's stderr as lines.
+//
+// Every hint is a command that runs.
 import { writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

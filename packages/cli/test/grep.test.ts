@@ -1,4 +1,6 @@
-// `mcpc grep` end to end: the built binary searches the tools of every configured server (server-everything twice, one broken).
+// `mcpc grep` end to end: the built binary searches the tools of every configured server.
+//
+// The servers are server-everything twice and one broken server.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,6 @@
-// The CLI's pure helpers, table by table: argument coercion, codegen naming, and escaping of server text
-// (the end-to-end tests run them through the built binary; these pin each case on its own).
+// The CLI's pure helpers, table by table: argument coercion, codegen naming, and escaping of server text.
+//
+// The end-to-end tests run them through the built binary; these pin each case on its own.
 import { describe, expect, it } from 'vitest';
 import { camelCase, Namer, pascalCase, propertyKey } from '../src/codegen/names.js';
 import { coerceValue } from '../src/coerce.js';

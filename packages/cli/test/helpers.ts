@@ -1,4 +1,6 @@
-// Spawning the built `mcpc` binary from tests: a fresh home per run (the user's config is never read), no colour, bounded waits.
+// Spawning the built `mcpc` binary from tests: a fresh home per run, no colour, bounded waits.
+//
+// The fresh home means the user's config is never read.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,6 @@
-// Every command against a server whose every string carries OSC 52, CSI, OSC 8, C1 and BEL: nothing of it reaches the terminal raw.
+// Every command against a server whose every string carries terminal escapes: none reaches the terminal raw.
+//
+// The escapes are OSC 52, CSI, OSC 8, C1 and BEL.
 import { writeFileSync } from 'node:fs';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';

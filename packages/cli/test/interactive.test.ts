@@ -1,4 +1,6 @@
-// The interactive paths under a real terminal (tmux): elicitation forms, sampling, the progress bar, the shell; and their non-TTY fallbacks.
+// The interactive paths under a real terminal (tmux), and their non-TTY fallbacks.
+//
+// The paths are elicitation forms, sampling, the progress bar and the shell.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

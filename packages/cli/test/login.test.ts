@@ -1,4 +1,6 @@
-// `mcpc login` / `logout` end to end: the built binary against oidc-provider and a protected MCP server (tooling/fixtures/oauth).
+// `mcpc login` / `logout` end to end: the built binary against oidc-provider and a protected MCP server.
+//
+// Both come from tooling/fixtures/oauth.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

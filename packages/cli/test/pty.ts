@@ -1,4 +1,4 @@
-// A real pseudo-terminal for the interactive tests: a command run in a detached tmux session, keys sent, the screen read.
+// A real pseudo-terminal for the interactive tests: a command run in a detached tmux session, keys sent, screen read.
 import { execFileSync, spawnSync } from 'node:child_process';
 
 /** Whether tmux is installed (the interactive tests fail, not skip, without it). */

@@ -1,4 +1,6 @@
-// Session records from a directory someone else could write: every reader checks the directory, the record and the socket before it uses, deletes or connects to anything.
+// Session records from a directory someone else could write: nothing in it is trusted unchecked.
+//
+// Every reader checks the directory, the record and the socket before it uses, deletes or connects to anything.
 import { spawn } from 'node:child_process';
 import {
   chmodSync,

@@ -1,4 +1,6 @@
-// Sessions end to end: the built `mcpc` starts a daemon on real stdio servers, runs commands through its socket, lists and closes it.
+// Sessions end to end: the built `mcpc` starts a daemon on real stdio servers and runs commands through it.
+//
+// The commands go through its socket; the session is then listed and closed.
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';

@@ -1,5 +1,7 @@
-// Node's modules for the parts of this package that need a machine (a loopback listener, a browser to
-// spawn, a file): looked up when used, so importing @mcpc/oauth in a browser or a Worker loads none of them.
+// Node's modules for the parts of this package that need a machine, looked up only when used.
+//
+// Those parts are a loopback listener, a browser to spawn and a file; importing @mcpc/oauth in a browser or a Worker
+// loads none of the modules.
 import { OAuthConfigError } from './errors.js';
 
 type BuiltinLookup = (name: string) => unknown;

@@ -1,4 +1,6 @@
-// OAuth's requests through the proxy the environment names, as the transport's go: Node 20's global fetch ignores HTTP(S)_PROXY.
+// OAuth's requests, sent through the proxy the environment names, the way the transport's go.
+//
+// Node 20's global fetch ignores HTTP(S)_PROXY.
 import { bodyChunks, createHttpClient, discard, header, proxyConfigured, type HttpClient } from '@mcpc/http';
 import type { FetchFunction } from '@mcpc/oauth';
 import type { CliContext } from '../context.js';

@@ -1,4 +1,6 @@
-// How `mcpc login` sends the user to authorize: the system browser, or (--no-browser) the URL on stderr and the redirect pasted on stdin — the loopback callback listens either way.
+// How `mcpc login` sends the user to authorize: the system browser, or the URL on stderr with --no-browser.
+//
+// With --no-browser the user pastes the redirect on stdin; the loopback callback listens either way.
 import { createInterface } from 'node:readline';
 import { BrowserOAuth, type AuthorizationInteraction, type PreparedInteraction } from '@mcpc/oauth';
 import type { CliContext } from '../context.js';

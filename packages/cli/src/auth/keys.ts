@@ -1,4 +1,6 @@
-// Client credentials for the machine grants: from flags or MCPC_CLIENT_ID / MCPC_CLIENT_SECRET / MCPC_PRIVATE_KEY_FILE, and private_key_jwt key files (PEM or JWK).
+// Client credentials for the machine grants, from flags or the environment, and private_key_jwt key files.
+//
+// The environment's are MCPC_CLIENT_ID / MCPC_CLIENT_SECRET / MCPC_PRIVATE_KEY_FILE; a key file is PEM or JWK.
 import { createPrivateKey, type JsonWebKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { ExitCode } from '../exit-codes.js';

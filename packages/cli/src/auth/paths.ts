@@ -1,4 +1,6 @@
-// Where `mcpc` keeps its own files: the config dir ($MCPC_CONFIG_DIR, $XDG_CONFIG_HOME, ~/.config, %APPDATA%) and the auth profiles under it.
+// Where `mcpc` keeps its own files: the config dir and the auth profiles under it.
+//
+// The config dir comes from $MCPC_CONFIG_DIR, $XDG_CONFIG_HOME, ~/.config or %APPDATA%.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { CliContext } from '../context.js';

@@ -1,4 +1,6 @@
-// The logins of a profile: which servers `mcpc login` signed in to (no secrets), and their OAuth storage (FileStorage, 0600).
+// The logins of a profile: which servers `mcpc login` signed in to, and their OAuth storage.
+//
+// The list of servers holds no secrets; the OAuth storage is a FileStorage (mode 0600).
 import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';

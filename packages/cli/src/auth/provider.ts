@@ -1,4 +1,6 @@
-// The OAuth provider for a URL: the profile's stored login (non-interactive: refresh only) or machine credentials from the environment.
+// The OAuth provider for a URL: the profile's stored login, or machine credentials from the environment.
+//
+// A stored login is used non-interactively: refresh only.
 import type { AuthProvider } from '@mcpc/client';
 import {
   AuthorizationRequiredError,

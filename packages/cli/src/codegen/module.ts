@@ -1,4 +1,6 @@
-// The module `mcpc codegen` writes: input/output types and one function per tool on `@mcpc/client`, TOOLS, connectServer().
+// The module `mcpc codegen` writes: input/output types and a function per tool, TOOLS, connectServer().
+//
+// The functions call their tools on `@mcpc/client`.
 import { Namer, camelCase, pascalCase } from './names.js';
 import { TypeEmitter, jsDoc } from './schema.js';
 

@@ -1,4 +1,6 @@
-// JSON Schema → TypeScript for `mcpc codegen`: object types, unions, tuples, `$ref`s as named types, `unknown` for the rest.
+// JSON Schema → TypeScript for `mcpc codegen`, with `$ref`s as named types.
+//
+// It maps object types, unions and tuples; the rest becomes `unknown`.
 import { pascalCase, propertyKey, type Namer } from './names.js';
 
 type SchemaObject = { readonly [key: string]: unknown };

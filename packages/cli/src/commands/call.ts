@@ -1,4 +1,6 @@
-// `mcpc <target> call <tool> [key=value …]`: calls a tool and prints its result (exit 6 when the tool reports an error).
+// `mcpc <target> call <tool> [key=value …]`: calls a tool and prints its result.
+//
+// It exits 6 when the tool reports an error.
 import { closeNames, type Tool } from '@mcpc/client';
 import { readArguments } from '../coerce.js';
 import type { Command } from '../command.js';

@@ -1,4 +1,6 @@
-// `mcpc login` / `mcpc logout`: OAuth sign-in for a server (browser + loopback callback, or client credentials), tokens kept per profile.
+// `mcpc login` / `mcpc logout`: OAuth sign-in for a server, with the tokens kept per profile.
+//
+// Sign-in is by browser and loopback callback, or with client credentials.
 import { AuthorizationDeniedError, OAuthProvider, type AuthorizationResult } from '@mcpc/oauth';
 import { challengedScope } from '../auth/challenge.js';
 import { proxiedFetch } from '../auth/fetch.js';

@@ -1,4 +1,6 @@
-// `mcpc` alone: the servers configured on this machine (where each came from, which are untrusted or claimed twice), and the open sessions.
+// `mcpc` alone: the servers configured on this machine, and the open sessions.
+//
+// Each server shows where it came from, and whether it is untrusted or claimed twice.
 import { describe, discover, homeOf } from '../configured.js';
 import { tilde } from '../discovery/hosts.js';
 import { redactEntry } from '../discovery/redact.js';

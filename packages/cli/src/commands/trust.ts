@@ -1,4 +1,6 @@
-// `mcpc trust`: which project config files are trusted here, and trusting (or forgetting) one — recorded by path and content digest.
+// `mcpc trust`: which project config files are trusted here, and trusting (or forgetting) one.
+//
+// Trust is recorded by path and content digest.
 import { resolve } from 'node:path';
 import { describe, discover, homeOf, trustStorePath } from '../configured.js';
 import type { CliContext } from '../context.js';

@@ -1,4 +1,6 @@
-// Finding configured servers: `--config FILE` alone, else every host's files (mcpc, project, user); project files only once trusted.
+// Finding configured servers: `--config FILE` alone, else every host's files (mcpc, project, user).
+//
+// Project files count only once trusted.
 import { UsageError } from '../errors.js';
 import { isObject, normalizeEntry, type ExpandContext } from './entries.js';
 import { anyServers, filesToRead, tilde, type HostFile } from './hosts.js';

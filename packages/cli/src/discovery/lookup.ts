@@ -1,4 +1,6 @@
-// Naming a configured server: the one entry with that name, or why none can be used (unknown, claimed twice, untrusted).
+// Naming a configured server: the one entry with that name, or why none can be used.
+//
+// A name can be unknown, claimed twice, or untrusted.
 import type { Discovered, NameConflict, ServerEntry, UntrustedFile } from './types.js';
 
 /** What a name finds among the discovered servers. */

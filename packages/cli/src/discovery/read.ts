@@ -1,4 +1,6 @@
-// Reading a host's config file: regular files only, bounded in size and nesting, JSON with comments and trailing commas (JSONC), or TOML.
+// Reading a host's config file: regular files only, bounded in size and nesting, JSONC or TOML.
+//
+// JSONC is JSON with comments and trailing commas.
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { digestOf } from './trust.js';

@@ -1,4 +1,6 @@
-// Credential-bearing values in configured servers, shown as `<redacted>` in every listing (the values themselves stay usable).
+// Credential-bearing values in configured servers, shown as `<redacted>` in every listing.
+//
+// Only the listings hide them: the values themselves stay usable.
 import type { ServerEntry } from './types.js';
 
 /** What a redacted value reads as. */

@@ -1,4 +1,6 @@
-// The trust store: which project config files the user trusted, by absolute path and content digest (a changed file asks again).
+// The trust store: which project config files the user trusted, by absolute path and content digest.
+//
+// A changed file asks again.
 import { createHash } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';

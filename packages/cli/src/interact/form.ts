@@ -1,4 +1,4 @@
-// An elicitation form from its requested schema: one field per property, how each is asked, and how an answer is checked.
+// An elicitation form from the requested schema: one field per property, how each is asked, how an answer is checked.
 import type { ElicitationValue } from '@mcpc/client/types';
 import { safe } from '../output.js';
 

@@ -1,4 +1,6 @@
-// The terminal a person answers at: one line reader shared by prompts and the shell, and the status line (bar, spinner) they pause.
+// The terminal a person answers at: one line reader for prompts and the shell, and the status line they pause.
+//
+// The line reader is shared by both; the status line is the progress bar or the spinner.
 import { createInterface, type AsyncCompleter, type Completer, type Interface } from 'node:readline';
 import type { CliContext } from '../context.js';
 import { terminalText } from '../output.js';

@@ -1,4 +1,6 @@
-// Where sessions live: the per-user directory (0700, checked by every reader), each session's socket or pipe, record and log.
+// Where sessions live: the per-user directory, and each session's socket or pipe, record and log.
+//
+// The directory is 0700, and every reader checks it.
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir, userInfo } from 'node:os';

@@ -1,4 +1,6 @@
-// The session wire: newline-delimited JSON frames over the socket, their shapes, their size bound, and a dial with a deadline.
+// The session wire: newline-delimited JSON frames over the socket, and a dial with a deadline.
+//
+// It defines the frames' shapes and their size bound.
 import { connect, type Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 

@@ -1,5 +1,7 @@
-// IndexedDBStorage: the provider's storage in a page or a Worker, with refresh tokens held in memory unless
-// asked otherwise, and DPoP key pairs kept across reloads with their private keys non-extractable.
+// IndexedDBStorage: the provider's storage in a page or a Worker.
+//
+// Refresh tokens are held in memory unless asked otherwise, and DPoP key pairs are kept across reloads with their
+// private keys non-extractable.
 import { generateKeyPair } from 'jose';
 import type * as oauth from 'oauth4webapi';
 import type { DPoPAlgorithm } from '../dpop/dpop.js';

@@ -1,4 +1,5 @@
 // One IndexedDB object store as promises: open once, get, put, delete, and get-or-put in one transaction.
+//
 // Typed structurally: the DOM library is not part of this package's types, which Node hosts load too.
 import { OAuthConfigError, OAuthStorageError } from '../errors.js';
 

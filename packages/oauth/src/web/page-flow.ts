@@ -1,6 +1,8 @@
-// The authorization code flow from a web page: by redirect (the state and PKCE verifier wait in the
-// provider's storage across the navigation) or in a popup (its callback page hands the redirect back to
-// the opener over a BroadcastChannel). Browser globals are read when called, so Node can load this module.
+// The authorization code flow from a web page: by redirect or in a popup.
+//
+// By redirect, the state and PKCE verifier wait in the provider's storage across the navigation; in a popup, its
+// callback page hands the redirect back to the opener over a BroadcastChannel. Browser globals are read when called, so
+// Node can load this module.
 import { AbortError } from '@mcpc/jsonrpc';
 import { AuthorizationAbandonedError, AuthorizationTimeoutError } from '../errors.js';
 import type { AuthorizationInteraction } from '../interaction.js';

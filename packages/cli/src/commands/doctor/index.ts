@@ -1,4 +1,6 @@
-// `mcpc doctor <target>`: explains a connection step by step (target, DNS/TCP/TLS, proxy, redirects, OAuth metadata, detection, era, capabilities) with what to do per problem.
+// `mcpc doctor <target>`: explains a connection step by step, with what to do about each problem.
+//
+// The steps: target, DNS/TCP/TLS, proxy, redirects, OAuth metadata, detection, era, capabilities.
 import { access, constants } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { HttpClient } from '@mcpc/http';

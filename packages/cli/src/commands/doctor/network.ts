@@ -1,4 +1,6 @@
-// The network facts `mcpc doctor` checks for a URL, along the route the transport takes: the proxy, DNS, TCP, TLS (direct or in a CONNECT tunnel), and plain HTTP requests.
+// The network facts `mcpc doctor` checks for a URL, along the route the transport takes.
+//
+// They are the proxy, DNS, TCP, TLS (direct or in a CONNECT tunnel), and plain HTTP requests.
 import { lookup } from 'node:dns/promises';
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls';

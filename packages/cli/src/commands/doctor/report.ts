@@ -1,4 +1,6 @@
-// What `mcpc doctor` found: its steps (a fact each, ok or not) and the problems with what to do, plus the shared time limits.
+// What `mcpc doctor` found: its steps (a fact each, ok or not) and the problems with what to do.
+//
+// It also holds the time limits the checks share.
 export interface Step {
   name: string;
   ok: boolean;
