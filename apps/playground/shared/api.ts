@@ -3,7 +3,7 @@ import type { CallToolResult, GetPromptResult, Prompt, Resource, ResourceTemplat
 import type { CompleteRequest, Completion, LoggingLevel, TaskJSON } from '@mcpc/client/types';
 import type {
   ContentsView,
-  DialogAnswer,
+  DialogReply,
   Empty,
   Frame,
   HttpExchange,
@@ -73,11 +73,11 @@ export interface Api {
   'POST /api/validate': Route<{ schema: unknown; value: unknown }, Validation>;
   'GET /api/servers/:id/ui': Route<undefined, UiResource, 'uri'>;
 
-  'GET /api/servers/:id/prompts': Route<undefined, Prompt[]>;
+  'GET /api/servers/:id/prompts': Route<undefined, readonly Prompt[]>;
   'POST /api/servers/:id/prompt': Route<{ name: string; arguments?: Record<string, string> }, GetPromptResult>;
   'POST /api/servers/:id/complete': Route<CompleteRequest, Completion>;
-  'GET /api/servers/:id/resources': Route<undefined, Resource[]>;
-  'GET /api/servers/:id/templates': Route<undefined, ResourceTemplate[]>;
+  'GET /api/servers/:id/resources': Route<undefined, readonly Resource[]>;
+  'GET /api/servers/:id/templates': Route<undefined, readonly ResourceTemplate[]>;
   'POST /api/servers/:id/read': Route<{ uri: string }, { contents: ContentsView[] }>;
   'POST /api/servers/:id/subscribe': Route<{ uri: string }, Empty>;
   'POST /api/servers/:id/unsubscribe': Route<{ uri: string }, Empty>;
@@ -90,7 +90,7 @@ export interface Api {
   'GET /api/servers/:id/http': Route<undefined, HttpExchange[]>;
   'POST /api/servers/:id/request': Route<{ method: string; params?: Record<string, unknown> }, { result: unknown }>;
 
-  'POST /api/dialogs/:dialogId': Route<{ answer: DialogAnswer }, Empty>;
+  'POST /api/dialogs/:dialogId': Route<{ answer: DialogReply }, Empty>;
   'POST /api/oauth/runs': Route<OAuthRunRequest, { runId: string }>;
   'POST /api/oauth/runs/:runId/continue': Route<undefined, Empty>;
 }

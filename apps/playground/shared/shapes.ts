@@ -137,15 +137,15 @@ export interface RootView {
 }
 
 /** How a person answered an elicitation. */
-export interface ElicitationAnswer {
+export interface ElicitationReply {
   action: ElicitationAction;
   content?: Record<string, unknown>;
 }
 
 /** How a person answered a sampling request: a reply typed in the page, or a refusal. */
-export type SamplingAnswer = { action: 'accept'; text: string } | { action: 'reject' };
+export type SamplingReply = { action: 'accept'; text: string } | { action: 'reject' };
 
-export type DialogAnswer = ElicitationAnswer | SamplingAnswer;
+export type DialogReply = ElicitationReply | SamplingReply;
 
 export type { OAuthExchange };
 

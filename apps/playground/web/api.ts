@@ -13,18 +13,13 @@ import type {
   ServerEvent,
   TaskView,
 } from '../shared/api.js';
+import { isObject, type Obj } from './json.js';
 
 /* ---------- types: the API's, declared once in shared/ ---------- */
 
 export type * from '../shared/api.js';
 
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-export type Obj = Record<string, unknown>;
-
-/** Narrow an unknown (wire) value to something readable key by key: any non-null object, arrays included. */
-export function isObject(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null;
-}
+export { isObject, type Json, type Obj } from './json.js';
 
 /** What the page's event listeners get: the server's events, and the stream's own opening and closing. */
 export type PlaygroundEvent = ServerEvent | { type: 'stream'; state: 'open' | 'closed' };

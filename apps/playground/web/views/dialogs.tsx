@@ -5,7 +5,7 @@ import {
   errorText,
   isObject,
   type ContentBlock as Content,
-  type DialogAnswer,
+  type DialogReply,
   type ElicitationRequest,
   type Issue,
   type Obj,
@@ -48,7 +48,7 @@ export function Dialogs(p: { dialogs: Dialog[]; servers: ServerView[]; onDone: (
 function useAnswer(d: Dialog, onDone: () => void) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const send = async (answer: DialogAnswer) => {
+  const send = async (answer: DialogReply) => {
     setBusy(true);
     setError(undefined);
     try {

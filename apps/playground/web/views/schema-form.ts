@@ -1,5 +1,6 @@
 // A form from a JSON Schema, decided without a DOM: $ref resolution, field kinds, initial values, issues by path.
-import { isObject, type Issue, type Obj } from '../api.js';
+import type { Issue } from '../api.js';
+import { isObject, type Obj } from '../json.js';
 
 export type IssueMap = Record<string, string[]>;
 
