@@ -10,7 +10,6 @@ import type {
   TextResourceContentsData,
   ToolAnnotations,
 } from '@mcpc/client/types';
-import type { Exchange as OAuthExchange } from '@mcpc/oauth/steps';
 
 /** An error as the API and the events show it: the `code` of the error class (`MCPC_*`), or the API's own. */
 export interface ErrorInfo {
@@ -147,7 +146,24 @@ export type SamplingReply = { action: 'accept'; text: string } | { action: 'reje
 
 export type DialogReply = ElicitationReply | SamplingReply;
 
-export type { OAuthExchange };
+/** One HTTP exchange of an OAuth step, as @mcpc/oauth/steps recorded it (secrets redacted, bodies bounded). */
+export interface OAuthExchange {
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body?: string;
+  };
+  /** Absent when no response came (see `error`). */
+  readonly response?: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+    readonly bodyTruncated: boolean;
+  };
+  readonly error?: string;
+  readonly durationMs: number;
+}
 
 /**
  * One step of an OAuth debugger run. `exchanges` (when a step made more than one request) lists them all,

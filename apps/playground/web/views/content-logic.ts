@@ -1,5 +1,5 @@
 // What content looks like on the page, decided without a DOM: markdown parsed to blocks, and how each block shows.
-import type { ContentBlock, ContentsView } from '../api.js';
+import type { ContentBlock, ContentsView } from '../../shared/api.js';
 
 /** An inline run of markdown: plain text, `code`, **strong**, *em*, or a link whose href is safe (else its text). */
 export type Inline =
@@ -124,9 +124,10 @@ export function dataUrl(mime: string, b64: string): string {
   return `data:${mime};base64,${b64.replace(/\s+/g, '')}`;
 }
 
-/** A download name from a URI: its last path segment, made safe, at most 80 characters. */
+/** A download name from a URI: its last path segment (not its query), made safe, at most 80 characters. */
 export function fileName(uri: string): string {
-  const last = uri.split(/[/?#]/).filter(Boolean).pop() ?? 'resource';
+  const path = uri.split(/[?#]/)[0] ?? '';
+  const last = path.split('/').filter(Boolean).pop() ?? 'resource';
   return last.replace(/[^\w.-]+/g, '_').slice(0, 80) || 'resource';
 }
 
