@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the page: web/main.tsx → dist/web/assets/app.js (esbuild, Preact JSX, minified), web/index.html and web/*.css copied, stats.json.
+// Builds the server (server/*.ts → dist/server/main.js) and the page (web/main.tsx → dist/web/assets/app.js), with stats.json.
 // @ts-check
 import { copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -11,6 +11,24 @@ import { build } from 'esbuild';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WEB = join(HERE, 'web');
 const OUT = join(HERE, 'dist', 'web');
+const SERVER_OUT = join(HERE, 'dist', 'server');
+
+// The server: one ESM file for Node, the packages left as imports (node_modules holds them), the OAuth
+// debugger's .mjs bundled in with the TypeScript that calls it.
+await rm(SERVER_OUT, { recursive: true, force: true });
+await build({
+  entryPoints: [join(HERE, 'server', 'main.ts')],
+  outfile: join(SERVER_OUT, 'main.js'),
+  bundle: true,
+  packages: 'external',
+  // Not tsconfig.json: its paths point the packages at their sources (for the type check), which would bundle them.
+  tsconfigRaw: {},
+  format: 'esm',
+  platform: 'node',
+  target: ['node20'],
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 
 await rm(OUT, { recursive: true, force: true });
 await mkdir(join(OUT, 'assets'), { recursive: true });
@@ -53,5 +71,5 @@ const stats = {
 };
 await writeFile(join(OUT, 'stats.json'), `${JSON.stringify(stats, null, 2)}\n`);
 process.stdout.write(
-  `built dist/web: app.js ${files['assets/app.js']?.bytes} bytes (${files['assets/app.js']?.gzipBytes} gzipped)\n`,
+  `built dist/server/main.js and dist/web: app.js ${files['assets/app.js']?.bytes} bytes (${files['assets/app.js']?.gzipBytes} gzipped)\n`,
 );

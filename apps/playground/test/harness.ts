@@ -33,14 +33,18 @@ export function chromiumPath(): string {
   );
 }
 
-/** The page must have been built (`pnpm --filter @mcpc/playground build`; the test command builds everything first). */
+/** The server, as built from server/*.ts. */
+export const serverScript = join(appDir, 'dist', 'server', 'main.js');
+
+/** The server and page must have been built (`pnpm --filter @mcpc/playground build`; the test command builds first). */
 export function assertBuilt(): void {
-  const index = join(appDir, 'dist', 'web', 'index.html');
-  if (!existsSync(index)) {
-    throw new Error(
-      `${index} is missing: build the page first (npx -y pnpm@10.34.8 --filter @mcpc/playground build, ` +
-        'or the root test command, which builds everything)',
-    );
+  for (const file of [serverScript, join(appDir, 'dist', 'web', 'index.html')]) {
+    if (!existsSync(file)) {
+      throw new Error(
+        `${file} is missing: build the playground first (npx -y pnpm@10.34.8 --filter @mcpc/playground... build, ` +
+          'or the root test command, which builds everything)',
+      );
+    }
   }
 }
 
@@ -91,7 +95,7 @@ process.once('exit', () => {
 });
 
 /**
- * Starts `node apps/playground/server/main.mjs --no-open --port 0` with a fixed token and HOME/XDG dirs in a
+ * Starts `node apps/playground/dist/server/main.js --no-open --port 0` with a fixed token and HOME/XDG dirs in a
  * fresh temporary directory, and waits for its `playground: http://127.0.0.1:PORT/#token=…` line.
  */
 export async function startPlayground(extraArgs: string[] = []): Promise<Playground> {
@@ -109,16 +113,12 @@ export async function startPlayground(extraArgs: string[] = []): Promise<Playgro
     BROWSER: 'true',
   };
   delete env.DISPLAY; // nothing to open a browser on
-  const child = spawn(
-    process.execPath,
-    [join(appDir, 'server', 'main.mjs'), '--no-open', '--port', '0', ...extraArgs],
-    {
-      cwd: repoRoot,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true, // its own process group: the demo servers it spawns die with it
-    },
-  ) as ChildProcessWithoutNullStreams;
+  const child = spawn(process.execPath, [serverScript, '--no-open', '--port', '0', ...extraArgs], {
+    cwd: repoRoot,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true, // its own process group: the demo servers it spawns die with it
+  }) as ChildProcessWithoutNullStreams;
   if (child.pid !== undefined) liveGroups.add(child.pid);
   child.stdin.on('error', () => {});
   let tail = '';

@@ -1,11 +1,6 @@
 // The playground's command line: its flags, and pnpm's `--` separator in front of them (`pnpm playground -- --port N`).
 import { describe, expect, it } from 'vitest';
-
-type Options = { port: number; open: boolean; demo: boolean; verbose: boolean; help: boolean };
-// The server half is JSDoc JavaScript without declarations: imported by URL, typed here.
-const { parseOptions } = (await import(new URL('../server/main.mjs', import.meta.url).href)) as {
-  parseOptions: (argv: string[]) => Options;
-};
+import { parseOptions } from '../server/options.js';
 
 describe('parseOptions', () => {
   it('takes the flags with or without the `--` pnpm passes on', () => {

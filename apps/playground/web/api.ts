@@ -1,192 +1,28 @@
 // The page's client of the playground HTTP API: token, typed calls, the event stream and a per-call store.
 
-/* ---------- types (the contract in the playground notes) ---------- */
+import type {
+  Api,
+  CallToolResult,
+  CompletionReference,
+  ErrorInfo,
+  OutputVerdict,
+  PathParams,
+  RequestOf,
+  ResponseOf,
+  RouteKey,
+  ServerEvent,
+  TaskView,
+} from '../shared/api.js';
+import { isObject, type Obj } from './json.js';
 
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-export type Obj = Record<string, unknown>;
+/* ---------- types: the API's, declared once in shared/ ---------- */
 
-/** Narrow an unknown (wire) value to something readable key by key: any non-null object, arrays included. */
-export function isObject(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null;
-}
+export type * from '../shared/api.js';
 
-export interface ServerView {
-  id: string;
-  name: string;
-  kind: 'stdio' | 'url';
-  target: string;
-  state: 'connecting' | 'connected' | 'failed' | 'closed';
-  era?: 'modern' | 'legacy';
-  protocolVersion?: string;
-  transport?: string;
-  serverInfo?: { name?: string; version?: string; title?: string } & Obj;
-  capabilities?: Obj;
-  instructions?: string;
-  error?: string | { message?: string } | Obj;
-}
+export { isObject, type Json, type Obj } from './json.js';
 
-export type AddServer =
-  | { kind: 'stdio'; command: string; args?: string[]; env?: Record<string, string> }
-  | {
-      kind: 'url';
-      url: string;
-      transport?: 'auto' | 'streamable-http' | 'http' | 'sse';
-      headers?: Record<string, string>;
-    }
-  | { kind: 'config'; document: unknown };
-
-export interface Tool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema?: Obj;
-  outputSchema?: Obj;
-  annotations?: Obj;
-  /** The annotations as the server sent them (the client fills defaults into `annotations`). */
-  declaredAnnotations?: Obj;
-  _meta?: Obj;
-  [k: string]: unknown;
-}
-export interface PromptArg {
-  name: string;
-  description?: string;
-  required?: boolean;
-}
-export interface Prompt {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments?: PromptArg[];
-}
-export interface Resource {
-  uri: string;
-  name?: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-}
-export interface ResourceTemplate {
-  uriTemplate: string;
-  name?: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-}
-export interface ResourceContents {
-  uri: string;
-  mimeType?: string;
-  text?: string;
-  blob?: string;
-}
-export interface Content {
-  type: string;
-  [k: string]: unknown;
-}
-export interface CallToolResult {
-  content?: Content[];
-  structuredContent?: unknown;
-  isError?: boolean;
-  _meta?: Obj;
-  [k: string]: unknown;
-}
-export interface Task {
-  taskId: string;
-  status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled' | string;
-  statusMessage?: string;
-  createdAt?: string;
-  lastUpdatedAt?: string;
-  [k: string]: unknown;
-}
-export interface TaskRow {
-  taskId: string;
-  status: string;
-  statusMessage?: string;
-  tool: string;
-  callId: string;
-}
-export interface Issue {
-  instancePath: string;
-  message: string;
-  keyword: string;
-  schemaPath: string;
-}
-export interface Validation {
-  valid: boolean;
-  issues: Issue[];
-}
-/**
- * The client's verdict on a result against its tool's outputSchema, sent with the result: `valid` null when
- * a check could not finish (`reason: 'undecided'`); `'missing'` when no structuredContent came.
- */
-export interface OutputVerdict {
-  valid: boolean | null;
-  reason?: 'mismatch' | 'missing' | 'undecided';
-  issues: Issue[];
-}
-export interface Frame {
-  seq: number;
-  dir: 'out' | 'in';
-  at: number;
-  message: Obj;
-  bytes: number;
-}
-export interface HttpExchange {
-  seq: number;
-  method: string;
-  url: string;
-  status?: number;
-  startedAt: number;
-  durationMs?: number;
-  requestHeaders: Record<string, string>;
-  responseHeaders: Record<string, string>;
-  sse: boolean;
-  error?: string | Obj;
-  /** The JSON-RPC method the exchange carried (`response` for a reply to the server), when known. */
-  rpc?: string;
-}
-/** A log message a server sent (`notifications/message`), made safe by the client. */
-export interface LogRecord {
-  seq: number;
-  at: number;
-  level: string;
-  logger?: string;
-  data: unknown;
-}
-export interface Root {
-  uri: string;
-  name?: string;
-}
-export interface RpcError {
-  code: number | string;
-  message: string;
-  data?: unknown;
-}
-export interface UiResource {
-  html: string;
-  mimeType: string;
-  csp?: Obj;
-  meta?: Obj;
-}
-
-export type PlaygroundEvent =
-  | { type: 'servers'; servers: ServerView[] }
-  | { type: 'server'; server: ServerView }
-  | { type: 'server-removed'; id: string }
-  | { type: 'progress'; callId: string; progress: number; total?: number; message?: string }
-  | { type: 'result'; callId: string; result?: CallToolResult; error?: RpcError; output?: OutputVerdict }
-  | { type: 'task'; callId: string; serverId: string; task: Task }
-  | { type: 'notification'; serverId: string; method: string; params?: Obj }
-  | { type: 'frame'; serverId: string; frame: Frame }
-  | { type: 'http'; serverId: string; exchange: HttpExchange }
-  | { type: 'elicitation'; dialogId: string; serverId: string; request: Obj }
-  | { type: 'sampling'; dialogId: string; serverId: string; request: Obj }
-  | { type: 'dialog-closed'; dialogId: string }
-  | { type: 'oauth-step'; runId: string; step: Obj }
-  | { type: 'log'; serverId: string; log: LogRecord }
-  | { type: 'roots'; roots: Root[] }
-  | { type: 'stream'; state: 'open' | 'closed' };
-
+/** What the page's event listeners get: the server's events, and the stream's own opening and closing. */
+export type PlaygroundEvent = ServerEvent | { type: 'stream'; state: 'open' | 'closed' };
 export type EventType = PlaygroundEvent['type'];
 export type EventOf<T extends EventType> = Extract<PlaygroundEvent, { type: T }>;
 
@@ -245,50 +81,74 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 }
 
 const enc = encodeURIComponent;
-const srv = (id: string) => `/api/servers/${enc(id)}`;
+
+/** The path of a route with its `:name` segments filled in (encoded). */
+export function routePath<K extends RouteKey>(key: K, params: PathParams<K>): string {
+  const pattern = key.slice(key.indexOf(' ') + 1);
+  const values = params as Record<string, string>;
+  return pattern.replace(/:(\w+)/g, (_, name: string) => enc(values[name] ?? ''));
+}
+
+/** One call of a declared route: its path parameters, body and query typed by `shared/api.ts`. */
+function send<K extends RouteKey>(
+  key: K,
+  params: PathParams<K>,
+  ...[body, query]: RequestOf<K> extends undefined
+    ? [body?: undefined, query?: Record<Api[K]['query'], string>]
+    : [body: RequestOf<K>, query?: Record<Api[K]['query'], string>]
+): Promise<ResponseOf<K>> {
+  const method = key.slice(0, key.indexOf(' '));
+  const search = query === undefined ? '' : `?${new URLSearchParams(query).toString()}`;
+  // A POST without a body of its own still sends `{}`: the server reads JSON bodies only.
+  const payload = body ?? (method === 'POST' || method === 'PUT' ? {} : undefined);
+  return request<ResponseOf<K>>(method, `${routePath(key, params)}${search}`, payload);
+}
+
+const none = {};
 
 export const api = {
-  servers: () => request<ServerView[]>('GET', '/api/servers'),
-  addServer: (body: AddServer) => request<ServerView[]>('POST', '/api/servers', body),
-  reconnect: (id: string) => request<unknown>('POST', `${srv(id)}/reconnect`),
-  removeServer: (id: string) => request<unknown>('DELETE', srv(id)),
-  tools: (id: string) => request<Tool[]>('GET', `${srv(id)}/tools`),
-  prompts: (id: string) => request<Prompt[]>('GET', `${srv(id)}/prompts`),
-  resources: (id: string) => request<Resource[]>('GET', `${srv(id)}/resources`),
-  templates: (id: string) => request<ResourceTemplate[]>('GET', `${srv(id)}/templates`),
-  call: (id: string, tool: string, args: unknown, asTask = false) =>
-    request<{ callId: string }>('POST', `${srv(id)}/call`, { tool, arguments: args, asTask }),
-  cancelCall: (callId: string) => request<unknown>('POST', `/api/calls/${enc(callId)}/cancel`, {}),
+  servers: () => send('GET /api/servers', none),
+  addServer: (body: RequestOf<'POST /api/servers'>) => send('POST /api/servers', none, body),
+  reconnect: (id: string) => send('POST /api/servers/:id/reconnect', { id }),
+  removeServer: (id: string) => send('DELETE /api/servers/:id', { id }),
+  tools: (id: string) => send('GET /api/servers/:id/tools', { id }),
+  prompts: (id: string) => send('GET /api/servers/:id/prompts', { id }),
+  resources: (id: string) => send('GET /api/servers/:id/resources', { id }),
+  templates: (id: string) => send('GET /api/servers/:id/templates', { id }),
+  call: (id: string, tool: string, args: Record<string, unknown>, asTask = false) =>
+    send('POST /api/servers/:id/call', { id }, { tool, arguments: args, asTask }),
+  cancelCall: (callId: string) => send('POST /api/calls/:callId/cancel', { callId }),
   prompt: (id: string, name: string, args: Record<string, string>) =>
-    request<{ description?: string; messages: { role: string; content: Content }[] }>('POST', `${srv(id)}/prompt`, {
-      name,
-      arguments: args,
-    }),
-  complete: (id: string, ref: Obj, argument: { name: string; value: string }, context?: Obj) =>
-    request<Obj>('POST', `${srv(id)}/complete`, { ref, argument, ...(context ? { context } : {}) }),
-  read: (id: string, uri: string) => request<{ contents: ResourceContents[] }>('POST', `${srv(id)}/read`, { uri }),
-  subscribe: (id: string, uri: string) => request<unknown>('POST', `${srv(id)}/subscribe`, { uri }),
-  unsubscribe: (id: string, uri: string) => request<unknown>('POST', `${srv(id)}/unsubscribe`, { uri }),
-  tasks: (id: string) => request<TaskRow[]>('GET', `${srv(id)}/tasks`),
-  cancelTask: (id: string, taskId: string) => request<Task>('POST', `${srv(id)}/tasks/${enc(taskId)}/cancel`, {}),
-  logs: (id: string) => request<LogRecord[]>('GET', `${srv(id)}/logs`),
-  setLogLevel: (id: string, level: string) => request<unknown>('POST', `${srv(id)}/log-level`, { level }),
+    send('POST /api/servers/:id/prompt', { id }, { name, arguments: args }),
+  complete: (
+    id: string,
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    context?: { arguments?: Record<string, string> },
+  ) => send('POST /api/servers/:id/complete', { id }, { ref, argument, ...(context ? { context } : {}) }),
+  read: (id: string, uri: string) => send('POST /api/servers/:id/read', { id }, { uri }),
+  subscribe: (id: string, uri: string) => send('POST /api/servers/:id/subscribe', { id }, { uri }),
+  unsubscribe: (id: string, uri: string) => send('POST /api/servers/:id/unsubscribe', { id }, { uri }),
+  tasks: (id: string) => send('GET /api/servers/:id/tasks', { id }),
+  cancelTask: (id: string, taskId: string) => send('POST /api/servers/:id/tasks/:taskId/cancel', { id, taskId }),
+  logs: (id: string) => send('GET /api/servers/:id/logs', { id }),
+  setLogLevel: (id: string, level: RequestOf<'POST /api/servers/:id/log-level'>['level']) =>
+    send('POST /api/servers/:id/log-level', { id }, { level }),
   /** One request as written (a replay or an edit from the protocol view); answers with its raw result. */
   send: (id: string, method: string, params?: Obj) =>
-    request<{ result: unknown }>('POST', `${srv(id)}/request`, { method, ...(params ? { params } : {}) }),
-  roots: () => request<Root[]>('GET', '/api/roots'),
-  setRoots: (roots: Root[]) => request<Root[]>('PUT', '/api/roots', { roots }),
-  validate: (schema: unknown, value: unknown) => request<Validation>('POST', '/api/validate', { schema, value }),
-  frames: (id: string) => request<Frame[]>('GET', `${srv(id)}/frames`),
-  http: (id: string) => request<HttpExchange[]>('GET', `${srv(id)}/http`),
-  ui: (id: string, uri: string) => request<UiResource>('GET', `${srv(id)}/ui?uri=${enc(uri)}`),
+    send('POST /api/servers/:id/request', { id }, { method, ...(params ? { params } : {}) }),
+  roots: () => send('GET /api/roots', none),
+  setRoots: (roots: RequestOf<'PUT /api/roots'>['roots']) => send('PUT /api/roots', none, { roots }),
+  validate: (schema: unknown, value: unknown) => send('POST /api/validate', none, { schema, value }),
+  frames: (id: string) => send('GET /api/servers/:id/frames', { id }),
+  http: (id: string) => send('GET /api/servers/:id/http', { id }),
+  ui: (id: string, uri: string) => send('GET /api/servers/:id/ui', { id }, undefined, { uri }),
   /** The MCP Apps sandbox proxy's origin (a second port of the playground's). */
-  sandbox: () => request<{ origin: string }>('GET', '/api/sandbox'),
-  answerDialog: (dialogId: string, answer: Obj) =>
-    request<unknown>('POST', `/api/dialogs/${enc(dialogId)}`, { answer }),
-  oauthRun: (body: { url: string; scope?: string; clientId?: string; clientSecret?: string }) =>
-    request<{ runId: string }>('POST', '/api/oauth/runs', body),
-  oauthContinue: (runId: string) => request<unknown>('POST', `/api/oauth/runs/${enc(runId)}/continue`, {}),
+  sandbox: () => send('GET /api/sandbox', none),
+  answerDialog: (dialogId: string, answer: RequestOf<'POST /api/dialogs/:dialogId'>['answer']) =>
+    send('POST /api/dialogs/:dialogId', { dialogId }, { answer }),
+  oauthRun: (body: RequestOf<'POST /api/oauth/runs'>) => send('POST /api/oauth/runs', none, body),
+  oauthContinue: (runId: string) => send('POST /api/oauth/runs/:runId/continue', { runId }),
 };
 
 /* ---------- events ---------- */
@@ -363,9 +223,9 @@ export function connectEvents(): void {
 export interface CallState {
   progress?: { progress: number; total?: number; message?: string };
   result?: CallToolResult;
-  error?: RpcError;
+  error?: ErrorInfo;
   output?: OutputVerdict;
-  task?: Task;
+  task?: TaskView;
   done: boolean;
 }
 const calls = new Map<string, CallState>();

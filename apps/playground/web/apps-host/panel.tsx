@@ -1,6 +1,6 @@
 // MCP App panel: fetches a tool's ui:// resource, renders it in a sandboxed iframe under its CSP, and hosts it (bridge.ts).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, callState, connectEvents, errorText, on, streamOpen, type CallState, type Tool } from '../api.js';
+import { api, callState, connectEvents, errorText, on, streamOpen, type CallState, type ToolView } from '../api.js';
 import { AppHostBridge, RpcCode, RpcFailure, type JsonObject, type LogEntry } from './bridge.js';
 import { buildCsp, injectCsp, type AppCsp } from './csp.js';
 import { THEME_EVENT } from '../theme.js';
@@ -14,7 +14,7 @@ export interface AppPanelProps {
   /** The CallToolResult once it is there (or the `result` event / `{ error }`); `undefined` while running. */
   toolResult: unknown;
   /** The tool definition, when the caller has it (sent to the View as `hostContext.toolInfo`). */
-  tool?: Tool;
+  tool?: ToolView;
 }
 
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -202,7 +202,7 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
     let resizeObserver: ResizeObserver | undefined;
     let resizeTimer: ReturnType<typeof setTimeout> | undefined;
     const onTheme = (): void => bridge?.sendHostContextChanged({ theme: currentTheme() });
-    let toolsCache: Tool[] | undefined;
+    let toolsCache: ToolView[] | undefined;
     sentResult.current = undefined;
     setPhase('loading');
     setError(undefined);
@@ -410,7 +410,7 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
             }
             if (s.error) {
               const code = typeof s.error.code === 'number' ? s.error.code : RpcCode.InternalError;
-              throw new RpcFailure(code, s.error.message, s.error.data);
+              throw new RpcFailure(code, s.error.message);
             }
             const r = (s.result ?? {}) as JsonObject;
             return Array.isArray(r.content) ? r : { ...r, content: [] };

@@ -1,117 +1,93 @@
 // Renders MCP content (text, markdown, images, audio, resource links, embedded resources) and JSON, safely.
-import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { copyText, isObject, type Content, type ResourceContents } from '../api.js';
+import { copyText, type ContentBlock as Content, type ContentsView } from '../api.js';
+import { parseMarkdown, showBlock, showContents, type Block, type Inline } from './content-logic.js';
 
-/* ---------- a tiny markdown renderer that builds elements (never innerHTML of server text) ---------- */
+/* ---------- markdown as elements (never innerHTML of server text): parsed in content-logic.ts ---------- */
 
-function safeHref(url: string): string | undefined {
-  try {
-    const u = new URL(url, location.href);
-    return ['http:', 'https:', 'mailto:'].includes(u.protocol) ? u.href : undefined;
-  } catch {
-    return undefined;
-  }
+function Inlines({ list }: { list: Inline[] }) {
+  return (
+    <>
+      {list.map((n, i) => {
+        switch (n.kind) {
+          case 'text':
+            return n.text;
+          case 'code':
+            return <code key={i}>{n.text}</code>;
+          case 'strong':
+            return (
+              <strong key={i}>
+                <Inlines list={n.children} />
+              </strong>
+            );
+          case 'em':
+            return (
+              <em key={i}>
+                <Inlines list={n.children} />
+              </em>
+            );
+          case 'link':
+            return (
+              <a key={i} href={n.href} target="_blank" rel="noopener noreferrer">
+                {n.text}
+              </a>
+            );
+        }
+      })}
+    </>
+  );
 }
 
-/** Inline markdown: `code`, **bold**, *em*, [text](url). */
-function inline(text: string, depth = 0): ComponentChildren[] {
-  const out: ComponentChildren[] = [];
-  const re = /`([^`]+)`|\*\*([^*]+)\*\*|\*([^*]+)\*|_([^_]+)_|\[([^\]]+)\]\(([^)\s]+)\)/g;
-  let last = 0;
-  let m: RegExpExecArray | null;
-  let n = 0;
-  while ((m = re.exec(text)) && n++ < 500) {
-    if (m.index > last) out.push(text.slice(last, m.index));
-    if (m[1] !== undefined) out.push(<code>{m[1]}</code>);
-    else if (m[2] !== undefined) out.push(<strong>{depth < 3 ? inline(m[2], depth + 1) : m[2]}</strong>);
-    else if (m[3] !== undefined || m[4] !== undefined) {
-      const t = (m[3] ?? m[4])!;
-      out.push(<em>{depth < 3 ? inline(t, depth + 1) : t}</em>);
-    } else {
-      const href = safeHref(m[6]!);
-      out.push(
-        href ? (
-          <a href={href} target="_blank" rel="noopener noreferrer">
-            {m[5]}
-          </a>
-        ) : (
-          m[5]
-        ),
+function MarkdownBlock({ block }: { block: Block }) {
+  switch (block.kind) {
+    case 'code':
+      return (
+        <pre class="code" data-lang={block.lang}>
+          <code>{block.text}</code>
+        </pre>
+      );
+    case 'heading': {
+      const Tag = `h${block.level}` as 'h3';
+      return (
+        <Tag>
+          <Inlines list={block.children} />
+        </Tag>
       );
     }
-    last = re.lastIndex;
+    case 'list': {
+      const items = block.items.map((item, i) => (
+        <li key={i}>
+          <Inlines list={item} />
+        </li>
+      ));
+      return block.ordered ? <ol>{items}</ol> : <ul>{items}</ul>;
+    }
+    case 'quote':
+      return (
+        <blockquote>
+          <Inlines list={block.children} />
+        </blockquote>
+      );
+    case 'rule':
+      return <hr />;
+    case 'paragraph':
+      return (
+        <p>
+          <Inlines list={block.children} />
+        </p>
+      );
   }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
 }
 
 export function Markdown({ text }: { text: string }) {
-  const blocks = useMemo(() => {
-    const lines = text.replace(/\r\n?/g, '\n').split('\n');
-    const out: ComponentChildren[] = [];
-    let i = 0;
-    let guard = 0;
-    while (i < lines.length && guard++ < 100_000) {
-      const line = lines[i]!;
-      const fence = /^\s*(```|~~~)\s*([\w-]*)/.exec(line);
-      if (fence) {
-        const body: string[] = [];
-        i++;
-        while (i < lines.length && !lines[i]!.trim().startsWith(fence[1]!)) body.push(lines[i++]!);
-        i++;
-        out.push(
-          <pre class="code" data-lang={fence[2] || undefined}>
-            <code>{body.join('\n')}</code>
-          </pre>,
-        );
-        continue;
-      }
-      const h = /^(#{1,6})\s+(.*)$/.exec(line);
-      if (h) {
-        const Tag = `h${Math.min(6, h[1]!.length + 2)}` as 'h3';
-        out.push(<Tag>{inline(h[2]!)}</Tag>);
-        i++;
-        continue;
-      }
-      if (/^\s*([-*+]|\d+[.)])\s+/.test(line)) {
-        const ordered = /^\s*\d/.test(line);
-        const items: ComponentChildren[] = [];
-        while (i < lines.length && /^\s*([-*+]|\d+[.)])\s+/.test(lines[i]!)) {
-          items.push(<li>{inline(lines[i]!.replace(/^\s*([-*+]|\d+[.)])\s+/, ''))}</li>);
-          i++;
-        }
-        out.push(ordered ? <ol>{items}</ol> : <ul>{items}</ul>);
-        continue;
-      }
-      if (/^\s*>/.test(line)) {
-        const q: string[] = [];
-        while (i < lines.length && /^\s*>/.test(lines[i]!)) q.push(lines[i++]!.replace(/^\s*>\s?/, ''));
-        out.push(<blockquote>{inline(q.join(' '))}</blockquote>);
-        continue;
-      }
-      if (/^\s*(---|\*\*\*)\s*$/.test(line)) {
-        out.push(<hr />);
-        i++;
-        continue;
-      }
-      if (!line.trim()) {
-        i++;
-        continue;
-      }
-      const para: string[] = [];
-      while (
-        i < lines.length &&
-        lines[i]!.trim() &&
-        !/^(#{1,6}\s|\s*```|\s*~~~|\s*([-*+]|\d+[.)])\s+|\s*>)/.test(lines[i]!)
-      ) {
-        para.push(lines[i++]!);
-      }
-      out.push(<p>{inline(para.join(' '))}</p>);
-    }
-    return out;
-  }, [text]);
-  return <div class="markdown">{blocks}</div>;
+  const blocks = useMemo(() => parseMarkdown(text, location.href), [text]);
+  return (
+    <div class="markdown">
+      {blocks.map((b, i) => (
+        <MarkdownBlock key={i} block={b} />
+      ))}
+    </div>
+  );
 }
 
 /* ---------- JSON ---------- */
@@ -166,15 +142,6 @@ function b64ToBytes(b64: string): Uint8Array {
   return out;
 }
 
-function dataUrl(mime: string, b64: string): string {
-  return `data:${mime};base64,${b64.replace(/\s+/g, '')}`;
-}
-
-function isSafeMedia(mime: string | undefined, kind: 'image' | 'audio'): boolean {
-  // SVG can carry script when opened directly; as <img> it cannot run, so it is allowed there.
-  return !!mime && mime.toLowerCase().startsWith(`${kind}/`);
-}
-
 export function Download({ blob, mimeType, name }: { blob: string; mimeType?: string; name: string }) {
   const [url, setUrl] = useState<string>();
   const [size, setSize] = useState(0);
@@ -198,107 +165,90 @@ export function Download({ blob, mimeType, name }: { blob: string; mimeType?: st
   );
 }
 
-function fileName(uri: string): string {
-  const last = uri.split(/[/?#]/).filter(Boolean).pop() ?? 'resource';
-  return last.replace(/[^\w.-]+/g, '_').slice(0, 80) || 'resource';
-}
-
 /* ---------- resource contents (read results and embedded resources) ---------- */
 
-export function ResourceBody({ c }: { c: ResourceContents }) {
-  const mime = c.mimeType?.toLowerCase() ?? '';
-  if (c.text !== undefined) {
-    if (mime.includes('json')) {
-      try {
-        return <JsonView value={JSON.parse(c.text)} />;
-      } catch {
-        /* not JSON after all */
-      }
-    }
-    if (mime === 'text/markdown') return <Markdown text={c.text} />;
-    return <pre class="text">{c.text}</pre>;
+export function ResourceBody({ c }: { c: ContentsView }) {
+  const show = showContents(c);
+  switch (show.kind) {
+    case 'json':
+      return <JsonView value={show.value} />;
+    case 'markdown':
+      return <Markdown text={show.text} />;
+    case 'text':
+      return <pre class="text">{show.text}</pre>;
+    case 'image':
+      return <img class="media" src={show.src} alt={c.uri} />;
+    case 'audio':
+      return <audio controls src={show.src} />;
+    case 'download':
+      return <Download blob={show.blob} mimeType={show.mimeType} name={show.name} />;
+    case 'empty':
+      return <span class="muted">(empty)</span>;
   }
-  if (c.blob !== undefined) {
-    if (isSafeMedia(mime, 'image')) return <img class="media" src={dataUrl(mime, c.blob)} alt={c.uri} />;
-    if (isSafeMedia(mime, 'audio')) return <audio controls src={dataUrl(mime, c.blob)} />;
-    return <Download blob={c.blob} mimeType={c.mimeType} name={fileName(c.uri)} />;
-  }
-  return <span class="muted">(empty)</span>;
 }
 
 /* ---------- content blocks ---------- */
 
 export function ContentBlock({ c }: { c: Content }) {
-  switch (c.type) {
-    case 'text': {
-      const text = String(c.text ?? '');
-      const md = (isObject(c._meta) && c._meta.mimeType === 'text/markdown') || looksLikeMarkdown(text);
+  const show = showBlock(c);
+  switch (show.kind) {
+    case 'text':
+    case 'markdown':
       return (
         <div class="content content-text" data-type="text">
-          {md ? <Markdown text={text} /> : <pre class="text">{text}</pre>}
+          {show.kind === 'markdown' ? <Markdown text={show.text} /> : <pre class="text">{show.text}</pre>}
         </div>
       );
-    }
-    case 'image': {
-      const mime = typeof c.mimeType === 'string' ? c.mimeType : undefined;
+    case 'image':
       return (
         <div class="content" data-type="image">
-          {mime && isSafeMedia(mime, 'image') ? (
-            <img class="media" src={dataUrl(mime, String(c.data ?? ''))} alt="image content" />
-          ) : (
-            <span class="error">image with mime type {String(c.mimeType)}</span>
-          )}
+          <img class="media" src={show.src} alt="image content" />
         </div>
       );
-    }
-    case 'audio': {
-      const mime = typeof c.mimeType === 'string' ? c.mimeType : undefined;
+    case 'audio':
       return (
         <div class="content" data-type="audio">
-          {mime && isSafeMedia(mime, 'audio') ? (
-            <audio controls src={dataUrl(mime, String(c.data ?? ''))} />
-          ) : (
-            <span class="error">audio with mime type {String(c.mimeType)}</span>
-          )}
+          <audio controls src={show.src} />
         </div>
       );
-    }
-    case 'resource_link':
+    case 'bad-media':
+      return (
+        <div class="content" data-type={show.media}>
+          <span class="error">
+            {show.media} with mime type {show.mimeType}
+          </span>
+        </div>
+      );
+    case 'link':
       return (
         <div class="content resource-link" data-type="resource_link">
-          <span class="badge">link</span> <code>{String(c.uri)}</code>
-          {c.name && <span> — {String(c.title ?? c.name)}</span>}
-          {c.mimeType && <span class="muted"> ({String(c.mimeType)})</span>}
-          {c.description && <div class="desc">{String(c.description)}</div>}
+          <span class="badge">link</span> <code>{show.uri}</code>
+          {show.label && <span> — {show.label}</span>}
+          {show.mimeType && <span class="muted"> ({show.mimeType})</span>}
+          {show.description && <div class="desc">{show.description}</div>}
         </div>
       );
-    case 'resource': {
-      const r = (c.resource ?? {}) as ResourceContents;
+    case 'resource':
       return (
         <div class="content embedded" data-type="resource">
           <div>
-            <span class="badge">resource</span> <code>{String(r.uri)}</code>
-            {r.mimeType && <span class="muted"> ({r.mimeType})</span>}
+            <span class="badge">resource</span> <code>{String(show.contents.uri)}</code>
+            {show.contents.mimeType && <span class="muted"> ({show.contents.mimeType})</span>}
           </div>
-          <ResourceBody c={r} />
+          <ResourceBody c={show.contents} />
         </div>
       );
-    }
-    default:
+    case 'other':
       return (
-        <div class="content" data-type={c.type}>
-          <span class="badge">{String(c.type)}</span>
-          <JsonView value={c} />
+        <div class="content" data-type={show.type}>
+          <span class="badge">{show.type}</span>
+          <JsonView value={show.value} />
         </div>
       );
   }
 }
 
-function looksLikeMarkdown(t: string): boolean {
-  return /^#{1,6}\s|^\s*[-*]\s|```|\[[^\]]+\]\([^)]+\)|\*\*[^*]+\*\*/m.test(t);
-}
-
-export function ContentList({ content }: { content?: Content[] }) {
+export function ContentList({ content }: { content?: readonly Content[] }) {
   if (!content?.length) return null;
   return (
     <div class="content-list">

@@ -1,19 +1,30 @@
 // Modal dialogs for server-initiated requests: elicitation (form and URL mode) and sampling.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, errorText, isObject, type Content, type Issue, type Obj, type ServerView } from '../api.js';
+import {
+  api,
+  errorText,
+  isObject,
+  type ContentBlock as Content,
+  type DialogReply,
+  type ElicitationRequest,
+  type Issue,
+  type Obj,
+  type SamplingRequest,
+  type ServerView,
+} from '../api.js';
 import { ContentBlock } from './content.js';
 import { initialValue, issuesByPath, SchemaForm } from './form.js';
 
-export interface Dialog {
-  kind: 'elicitation' | 'sampling';
-  dialogId: string;
-  serverId: string;
-  request: Obj;
-}
+/** A dialog the page shows: the request of an `elicitation` or `sampling` event. */
+export type Dialog =
+  | { kind: 'elicitation'; dialogId: string; serverId: string; request: ElicitationRequest }
+  | { kind: 'sampling'; dialogId: string; serverId: string; request: SamplingRequest };
 
 /** The request's params, whether the event carries the params or the whole JSON-RPC request. */
-function paramsOf(r: Obj): Obj {
-  return r && isObject(r.params) && typeof r.method === 'string' ? r.params : (r ?? {});
+function paramsOf(request: ElicitationRequest | SamplingRequest): Obj {
+  const r: unknown = request;
+  if (!isObject(r)) return {};
+  return isObject(r.params) && typeof r.method === 'string' ? r.params : r;
 }
 
 export function Dialogs(p: { dialogs: Dialog[]; servers: ServerView[]; onDone: (id: string) => void }) {
@@ -37,7 +48,7 @@ export function Dialogs(p: { dialogs: Dialog[]; servers: ServerView[]; onDone: (
 function useAnswer(d: Dialog, onDone: () => void) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const send = async (answer: Obj) => {
+  const send = async (answer: DialogReply) => {
     setBusy(true);
     setError(undefined);
     try {
@@ -74,7 +85,7 @@ function Elicitation({ d, server, onDone }: { d: Dialog; server?: ServerView; on
       /* let the server judge */
     }
     setIssues([]);
-    return send({ action: 'accept', content: value ?? {} });
+    return send({ action: 'accept', content: isObject(value) ? value : {} });
   };
 
   return (

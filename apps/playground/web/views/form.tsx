@@ -1,132 +1,21 @@
-// A form generated from a JSON Schema (tool inputs, elicitation): fields, initial values, issue mapping.
+// A form generated from a JSON Schema (tool inputs, elicitation): the fields as components (decided in schema-form.ts).
 import { useEffect, useState } from 'preact/hooks';
-import { isObject, type Issue, type Obj } from '../api.js';
+import { isObject, type Obj } from '../api.js';
+import {
+  attr,
+  deref,
+  entriesOf,
+  fieldKind,
+  numAttr,
+  numberFromInput,
+  optionsOf,
+  rangeHint,
+  stringControl,
+  typeOf,
+  type IssueMap,
+} from './schema-form.js';
 
-export type IssueMap = Record<string, string[]>;
-
-interface Option {
-  value: unknown;
-  label: string;
-}
-
-/** `Object.entries` of a schema keyword that should be an object (missing → none). */
-const entriesOf = (v: unknown): [string, unknown][] => Object.entries(v ?? {});
-
-/** A schema keyword as a DOM attribute value (the DOM would stringify it anyway). */
-const attr = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : String(v));
-
-/** A schema keyword as a numeric DOM property (the DOM would convert it anyway). */
-const numAttr = (v: unknown): number | undefined => (v === undefined || v === null ? undefined : Number(v));
-
-/** Resolve a local `$ref` (`#/...`) against the root schema; bounded depth. */
-function deref(schema: unknown, root: Obj, depth = 0): Obj {
-  let s: Obj = isObject(schema) ? schema : {};
-  for (let i = 0; i < 8 && typeof s.$ref === 'string' && s.$ref.startsWith('#'); i++) {
-    let target: unknown = root;
-    for (const part of s.$ref.slice(1).split('/').filter(Boolean)) {
-      target = isObject(target) ? target[decodeURIComponent(part.replace(/~1/g, '/').replace(/~0/g, '~'))] : undefined;
-    }
-    if (!target || typeof target !== 'object' || depth > 8) break;
-    const { $ref: _r, ...rest } = s;
-    s = { ...target, ...rest };
-  }
-  return s;
-}
-
-function typeOf(s: Obj): string | undefined {
-  if (Array.isArray(s.type)) {
-    const types: unknown[] = s.type;
-    const t = types.find((x) => x !== 'null');
-    return typeof t === 'string' ? t : undefined;
-  }
-  if (typeof s.type === 'string') return s.type;
-  if (s.properties) return 'object';
-  if (s.items) return 'array';
-  return undefined;
-}
-
-function optionsOf(s: Obj): Option[] | undefined {
-  if (Array.isArray(s.enum)) {
-    const values: unknown[] = s.enum;
-    const names: unknown[] = Array.isArray(s.enumNames) ? s.enumNames : [];
-    // A string reads as itself ("blue" was shown with its JSON quotes); other values as JSON.
-    return values.map((v, i) => ({
-      value: v,
-      label: String(names[i] ?? (typeof v === 'string' ? v : JSON.stringify(v))),
-    }));
-  }
-  for (const key of ['oneOf', 'anyOf']) {
-    const alts: unknown = s[key];
-    if (!Array.isArray(alts)) continue;
-    const list: unknown[] = alts;
-    if (list.length && list.every((a): a is Obj => isObject(a) && 'const' in a)) {
-      return list.map((a) => ({
-        value: a.const,
-        label: String(a.title ?? (typeof a.const === 'string' ? a.const : JSON.stringify(a.const))),
-      }));
-    }
-  }
-  return undefined;
-}
-
-function isPrimitiveType(t: string | undefined): boolean {
-  return t === 'string' || t === 'number' || t === 'integer' || t === 'boolean';
-}
-
-/** The value a fresh form starts with: defaults, and required nested objects. */
-export function initialValue(schema: unknown, root: Obj = isObject(schema) ? schema : {}, depth = 0): unknown {
-  const s = deref(schema, root);
-  if (s.default !== undefined) return structuredClone(s.default);
-  if (depth > 6) return undefined;
-  if (typeOf(s) === 'object' || depth === 0) {
-    const out: Obj = {};
-    const req: unknown[] = Array.isArray(s.required) ? s.required : [];
-    for (const [k, sub] of entriesOf(s.properties)) {
-      const d = deref(sub, root);
-      if (d.default !== undefined) out[k] = structuredClone(d.default);
-      else if (typeOf(d) === 'object' && req.includes(k)) out[k] = initialValue(d, root, depth + 1);
-      else if (typeOf(d) === 'boolean' && req.includes(k)) out[k] = false;
-    }
-    return out;
-  }
-  return undefined;
-}
-
-/** Map validator issues to form paths (`a.b.0`); `required` goes to the missing property. */
-export function issuesByPath(issues: Issue[]): IssueMap {
-  const out: IssueMap = {};
-  for (const i of issues) {
-    let path = (i.instancePath ?? '')
-      .split('/')
-      .filter(Boolean)
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .join('.');
-    if (i.keyword === 'required') {
-      const m = /property\s+["']?([^"']+)["']?/.exec(i.message);
-      if (m) path = path ? `${path}.${m[1]}` : m[1]!;
-    }
-    (out[path] ??= []).push(i.message);
-  }
-  return out;
-}
-
-/** Whether the schema can be edited fully by the form (else the raw editor is suggested). */
-export function formCanExpress(schema: unknown, root: Obj = isObject(schema) ? schema : {}, depth = 0): boolean {
-  const s = deref(schema, root);
-  if (depth > 6) return false;
-  if (optionsOf(s)) return true;
-  const t = typeOf(s);
-  if (isPrimitiveType(t)) return true;
-  if (t === 'object') {
-    if (s.additionalProperties && typeof s.additionalProperties === 'object') return false;
-    return entriesOf(s.properties).every(([, p]) => formCanExpress(p, root, depth + 1));
-  }
-  if (t === 'array') {
-    const items = deref(s.items, root);
-    return !!optionsOf(items) || isPrimitiveType(typeOf(items));
-  }
-  return false;
-}
+export { formCanExpress, initialValue, issuesByPath, type IssueMap } from './schema-form.js';
 
 interface FormProps {
   schema: Obj;
@@ -238,10 +127,9 @@ function Field(
   const list = p.issues[path];
   const cls = `field${list?.length ? ' invalid' : ''}`;
   const desc = schema.description ? <div class="desc">{schema.description}</div> : null;
-  const opts = optionsOf(schema);
-  const t = typeOf(schema);
+  const kind = fieldKind(schema, p.root);
 
-  if (t === 'object' && !opts) {
+  if (kind === 'fieldset') {
     return (
       <fieldset class={cls} data-testid={`${id}-fieldset`}>
         <legend>
@@ -260,7 +148,8 @@ function Field(
   }
 
   let control;
-  if (opts) {
+  const opts = optionsOf(schema);
+  if (kind === 'select' && opts) {
     const idx = opts.findIndex((o) => JSON.stringify(o.value) === JSON.stringify(p.value));
     control = (
       <select
@@ -280,7 +169,7 @@ function Field(
         ))}
       </select>
     );
-  } else if (t === 'boolean') {
+  } else if (kind === 'checkbox') {
     control = (
       <input
         id={domId}
@@ -290,7 +179,7 @@ function Field(
         onChange={(e) => p.onChange((e.currentTarget as HTMLInputElement).checked)}
       />
     );
-  } else if (t === 'number' || t === 'integer') {
+  } else if (kind === 'number') {
     control = (
       <input
         id={domId}
@@ -298,23 +187,20 @@ function Field(
         data-testid={id}
         min={attr(schema.minimum ?? schema.exclusiveMinimum)}
         max={attr(schema.maximum ?? schema.exclusiveMaximum)}
-        step={t === 'integer' ? 1 : (attr(schema.multipleOf) ?? 'any')}
+        step={typeOf(schema) === 'integer' ? 1 : (attr(schema.multipleOf) ?? 'any')}
         placeholder={rangeHint(schema)}
         value={p.value === undefined || p.value === null ? '' : String(p.value)}
         onInput={(e) => {
-          const raw = (e.currentTarget as HTMLInputElement).value;
-          if (raw.trim() === '') return p.onChange(undefined);
-          const n = Number(raw);
-          p.onChange(Number.isNaN(n) ? raw : n);
+          p.onChange(numberFromInput((e.currentTarget as HTMLInputElement).value));
         }}
       />
     );
-  } else if (t === 'string') {
+  } else if (kind === 'string') {
     control = <StringInput id={id} domId={domId} schema={schema} value={p.value} onChange={p.onChange} />;
-  } else if (t === 'array') {
+  } else if (kind === 'multiselect' || kind === 'array-rows') {
     const items = deref(schema.items, p.root);
     const itemOpts = optionsOf(items);
-    if (itemOpts) {
+    if (kind === 'multiselect' && itemOpts) {
       const chosen: unknown[] = Array.isArray(p.value) ? p.value : [];
       control = (
         <select
@@ -340,10 +226,8 @@ function Field(
           ))}
         </select>
       );
-    } else if (isPrimitiveType(typeOf(items))) {
-      control = <ArrayRows {...p} id={id} items={items} />;
     } else {
-      control = <JsonField id={id} value={p.value} onChange={p.onChange} />;
+      control = <ArrayRows {...p} id={id} items={items} />;
     }
   } else {
     control = <JsonField id={id} value={p.value} onChange={p.onChange} />;
@@ -359,33 +243,23 @@ function Field(
   );
 }
 
-function rangeHint(s: Obj): string | undefined {
-  const lo = s.minimum ?? s.exclusiveMinimum;
-  const hi = s.maximum ?? s.exclusiveMaximum;
-  if (lo === undefined && hi === undefined) return undefined;
-  return `${lo ?? '−∞'} … ${hi ?? '∞'}`;
-}
-
-const FORMAT_INPUT: Record<string, string> = { email: 'email', uri: 'url', url: 'url', date: 'date', time: 'time' };
-
 function StringInput(p: { id: string; domId: string; schema: Obj; value: unknown; onChange: (v: unknown) => void }) {
   const s = p.schema;
-  const firstExample: unknown = Array.isArray(s.examples) ? s.examples[0] : undefined;
+  const shape = stringControl(s);
   const common = {
     id: p.domId,
     'data-testid': p.id,
     minLength: numAttr(s.minLength),
     maxLength: numAttr(s.maxLength),
-    placeholder: s.format === 'date-time' ? 'YYYY-MM-DDThh:mm:ssZ' : attr(s.pattern ?? firstExample),
+    placeholder: shape.placeholder,
     value: p.value === undefined || p.value === null ? '' : String(p.value),
     onInput: (e: Event) => {
       const v = (e.currentTarget as HTMLInputElement).value;
       p.onChange(v === '' ? undefined : v);
     },
   };
-  if (Number(s.maxLength ?? 0) > 200 || s.contentMediaType || s['x-multiline'])
-    return <textarea rows={4} {...common} />;
-  return <input type={(typeof s.format === 'string' ? FORMAT_INPUT[s.format] : undefined) ?? 'text'} {...common} />;
+  if (shape.multiline) return <textarea rows={4} {...common} />;
+  return <input type={shape.type} {...common} />;
 }
 
 function ArrayRows(

@@ -45,11 +45,12 @@ export function LogsView({ server }: { server: ServerView | undefined }) {
   });
 
   const setLevel = async (level: string) => {
-    if (!id || !level) return;
+    const known = LEVELS.find((l) => l === level);
+    if (!id || known === undefined) return;
     setServerLevel(level);
     setNote(undefined);
     try {
-      await api.setLogLevel(id, level);
+      await api.setLogLevel(id, known);
       setNote(`asked the server to send ${level} and above`);
     } catch (e) {
       setNote(errorText(e));

@@ -1,6 +1,6 @@
 // Resources view: resources and templates, read (text/JSON/images/binary), subscribe and live updates.
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, isObject, type ResourceContents, type ResourceTemplate, type ServerView } from '../api.js';
+import { api, errorText, isObject, type ContentsView, type ResourceTemplate, type ServerView } from '../api.js';
 import { ResourceBody } from './content.js';
 import { useEvent, useServerList } from './hooks.js';
 
@@ -53,7 +53,7 @@ export function ResourcesView({ server }: { server: ServerView | undefined }) {
   const templates = useServerList(server, api.templates, 'notifications/resources/list_changed');
   const [uri, setUri] = useState<string>();
   const [template, setTemplate] = useState<ResourceTemplate>();
-  const [contents, setContents] = useState<ResourceContents[]>();
+  const [contents, setContents] = useState<ContentsView[]>();
   const [readError, setReadError] = useState<string>();
   const [reading, setReading] = useState(false);
   const [subscribed, setSubscribed] = useState<Set<string>>(new Set());
@@ -250,9 +250,7 @@ function TemplateForm(p: { server: ServerView; template: ResourceTemplate; onUri
     api
       .complete(p.server.id, { type: 'ref/resource', uri: p.template.uriTemplate }, { name, value })
       .then((c) => {
-        const completion = c?.completion;
-        const v = (isObject(completion) ? completion.values : undefined) ?? c?.values ?? [];
-        setOpts((o) => ({ ...o, [name]: Array.isArray(v) ? v.map(String) : [] }));
+        setOpts((o) => ({ ...o, [name]: c.values.map(String) }));
       })
       .catch(() => undefined);
   };

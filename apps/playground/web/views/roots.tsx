@@ -1,6 +1,6 @@
 // Roots view: the file:// roots the playground offers every server (roots/list), edited and saved at once for all.
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, type Root } from '../api.js';
+import { api, errorText, type RootView as Root } from '../api.js';
 import { useEvent } from './hooks.js';
 
 interface Row {

@@ -5,7 +5,7 @@ import {
   callState,
   errorText,
   type CallToolResult,
-  type RpcError,
+  type ErrorInfo as RpcError,
   type ServerView,
   type TaskRow,
 } from '../api.js';

@@ -5,23 +5,20 @@ import {
   api,
   callState,
   errorText,
-  isObject,
   type CallToolResult,
   type Issue,
   type OutputVerdict,
-  type RpcError,
+  type ErrorInfo as RpcError,
   type ServerView,
-  type Task,
-  type Tool,
+  type TaskView as Task,
+  type ToolView as Tool,
 } from '../api.js';
 import { ContentList, JsonView } from './content.js';
 import { formCanExpress, initialValue, issuesByPath, SchemaForm } from './form.js';
 import { useEvent, useServerList } from './hooks.js';
+import { hintBadges, isCancellation, matches, resultParts, uiUri, verdictSummary } from './tools-logic.js';
 
-/** A call or task the user (or the server) cancelled: not an error to show in red. */
-export function isCancellation(code: unknown): boolean {
-  return code === 'ABORT_ERR' || code === 'MCPC_TASK_CANCELLED';
-}
+export { isCancellation, matches } from './tools-logic.js';
 
 export function ToolsView({ server }: { server: ServerView | undefined }) {
   const tools = useServerList(server, api.tools, 'notifications/tools/list_changed');
@@ -86,51 +83,24 @@ export function ToolsView({ server }: { server: ServerView | undefined }) {
   );
 }
 
-/** Whether a tool matches the search: every word in its name, title or description, any case. */
-export function matches(tool: Tool, query: string): boolean {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return true;
-  const text = `${tool.name}\n${tool.title ?? ''}\n${tool.description ?? ''}`.toLowerCase();
-  return words.every((w) => text.includes(w));
-}
-
-const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
-
-/**
- * The hints the server declared, as badges; an undeclared hint shows the value the client assumes, marked as
- * a default. destructiveHint and idempotentHint mean something only when readOnlyHint is false (the spec), so
- * a read-only tool shows them only when its server declared them.
- */
+/** The hints as badges (decided in tools-logic.ts). */
 function ToolHints({ tool }: { tool: Tool }) {
-  const declared = tool.declaredAnnotations ?? {};
-  const resolved = tool.annotations ?? {};
-  const readOnly = resolved.readOnlyHint === true;
   return (
     <div data-testid="tool-hints">
-      {HINTS.map((hint) => {
-        const given = typeof declared[hint] === 'boolean';
-        if (!given && readOnly && (hint === 'destructiveHint' || hint === 'idempotentHint')) return null;
-        return (
-          <span
-            key={hint}
-            class={given ? 'badge' : 'badge muted'}
-            data-testid={`hint-${hint}`}
-            data-declared={given ? 'yes' : 'no'}
-            title={given ? 'declared by the server' : 'not declared: the value MCP assumes'}
-          >
-            {hint}: {String(resolved[hint])}
-            {!given && ' (default)'}
-          </span>
-        );
-      })}
+      {hintBadges(tool).map(({ hint, value, declared }) => (
+        <span
+          key={hint}
+          class={declared ? 'badge' : 'badge muted'}
+          data-testid={`hint-${hint}`}
+          data-declared={declared ? 'yes' : 'no'}
+          title={declared ? 'declared by the server' : 'not declared: the value MCP assumes'}
+        >
+          {hint}: {String(value)}
+          {!declared && ' (default)'}
+        </span>
+      ))}
     </div>
   );
-}
-
-function uiUri(t: Tool): string | undefined {
-  const meta = t._meta ?? {};
-  const u = (isObject(meta.ui) ? meta.ui.resourceUri : undefined) ?? meta['ui/resourceUri'];
-  return typeof u === 'string' && u.startsWith('ui://') ? u : undefined;
 }
 
 interface Run {
@@ -193,7 +163,8 @@ function ToolPanel({ server, tool }: { server: ServerView; tool: Tool }) {
     }
     setRun({ asTask, args, done: false });
     try {
-      const { callId } = await api.call(server.id, tool.name, args, asTask);
+      // An object once the schema check passed; anything else the server refuses with a 400, shown below.
+      const { callId } = await api.call(server.id, tool.name, args as Record<string, unknown>, asTask);
       const early = callState(callId);
       setRun((r) =>
         r && !r.callId
@@ -374,6 +345,7 @@ export function ToolResult({
   testid?: string;
 }) {
   const main = testid === 'tool-result';
+  const parts = resultParts(result, tool, main);
   return (
     <div
       class={`result${result.isError ? ' error-result' : ''}`}
@@ -382,14 +354,14 @@ export function ToolResult({
     >
       {result.isError && <div class="error">The tool reported an error (isError).</div>}
       <ContentList content={result.content} />
-      {result.structuredContent !== undefined && (
+      {parts.structured && (
         <div class="structured">
           <h4>structuredContent</h4>
           <JsonView value={result.structuredContent} testid={main ? 'structured-content' : undefined} />
-          {main && tool?.outputSchema && <OutputCheck verdict={output} />}
+          {parts.outputCheck && <OutputCheck verdict={output} />}
         </div>
       )}
-      {tool?.outputSchema && result.structuredContent === undefined && !result.isError && (
+      {parts.structuredMissing && (
         <div class="error" data-testid="structured-missing">
           The tool declares an outputSchema but returned no structuredContent.
         </div>
@@ -405,6 +377,7 @@ export function ToolResult({
 /** The client's verdict on the structured content (it checked the result before the page got it). */
 function OutputCheck({ verdict }: { verdict: OutputVerdict | undefined }) {
   const issues = verdict?.issues ?? [];
+  const summary = verdictSummary(verdict);
   return (
     <div
       class="output-check"
@@ -413,16 +386,7 @@ function OutputCheck({ verdict }: { verdict: OutputVerdict | undefined }) {
       data-count={String(issues.length)}
     >
       <div>
-        outputSchema check by the client:{' '}
-        {verdict === undefined ? (
-          <span class="muted">not reported</span>
-        ) : verdict.valid === null ? (
-          <span class="muted">undecided (a check could not finish)</span>
-        ) : verdict.valid ? (
-          <span class="ok">valid</span>
-        ) : (
-          <span class="error">{issues.length} issue(s)</span>
-        )}
+        outputSchema check by the client: <span class={summary.tone}>{summary.text}</span>
       </div>
       <ul class="form-issues">
         {issues.map((i, k) => (

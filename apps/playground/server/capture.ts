@@ -1,63 +1,53 @@
 // What the playground sees of each server: its JSON-RPC frames (a wrapped transport) and HTTP exchanges (an undici interceptor).
-// @ts-check
-import { EnvHttpProxyAgent } from 'undici';
+import type { ServerConfig, Transport } from '@mcpc/client';
+import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { HttpExchange, JsonObject } from '../shared/api.js';
 
 /** Frames and exchanges kept per server. */
 export const RING_SIZE = 2_000;
 
-/**
- * @template T
- * A bounded list: the newest `size` items, oldest first.
- */
-export class Ring {
-  /** @param {number} size */
-  constructor(size) {
-    this.size = size;
-    /** @type {T[]} */
-    this.items = [];
-  }
-  /** @param {T} item */
-  push(item) {
+/** A bounded list: the newest `size` items, oldest first. */
+export class Ring<T> {
+  private items: T[] = [];
+
+  constructor(readonly size: number) {}
+
+  push(item: T): void {
     this.items.push(item);
     if (this.items.length > this.size) this.items.splice(0, this.items.length - this.size);
   }
-  /** @param {(item: T) => boolean} match */
-  find(match) {
+
+  find(match: (item: T) => boolean): T | undefined {
     for (let i = this.items.length - 1; i >= 0; i--) {
-      const item = /** @type {T} */ (this.items[i]);
+      const item = this.items[i]!;
       if (match(item)) return item;
     }
     return undefined;
   }
-  toArray() {
+
+  toArray(): T[] {
     return [...this.items];
   }
 }
 
-/** @typedef {{ seq: number, dir: 'out' | 'in', at: number, message: unknown, bytes: number }} Frame */
-/**
- * @typedef {{ seq: number, method: string, url: string, status?: number, startedAt: number, durationMs?: number,
- *   requestHeaders: Record<string, string>, responseHeaders: Record<string, string>, sse: boolean, error?: string,
- *   rpc?: string }} Exchange
- */
-/** @typedef {import('@mcpc/client').Transport} Transport */
-/** @typedef {import('@mcpc/client').ServerConfig} ServerConfig */
+export interface FrameHooks {
+  onFrame: (dir: 'out' | 'in', message: JsonObject) => void;
+  onOpen: () => void;
+  onClose: () => void;
+}
 
-/**
- * The transport, with each frame it carries reported to `onFrame` (and its closing to `onClose`).
- * @param {Transport} transport
- * @param {{ onFrame: (dir: 'out' | 'in', message: unknown) => void, onOpen: () => void, onClose: () => void }} hooks
- * @returns {Transport}
- */
-function capturedTransport(transport, hooks) {
+type Sink = Parameters<Transport['start']>[0];
+
+/** The transport, with each frame it carries reported to `onFrame` (and its closing to `onClose`). */
+function capturedTransport(transport: Transport, hooks: FrameHooks): Transport {
   return new Proxy(transport, {
     get(target, property) {
       if (property === 'start')
-        return (/** @type {import('@mcpc/jsonrpc').TransportSink} */ sink) => {
+        return (sink: Sink) => {
           hooks.onOpen();
           return target.start({
             message: (message, info) => {
-              hooks.onFrame('in', message);
+              hooks.onFrame('in', message as unknown as JsonObject);
               sink.message(message, info);
             },
             error: (error) => sink.error(error),
@@ -68,29 +58,24 @@ function capturedTransport(transport, hooks) {
           });
         };
       if (property === 'send')
-        return (/** @type {Parameters<Transport['send']>} */ ...args) => {
-          hooks.onFrame('out', args[0]);
+        return (...args: Parameters<Transport['send']>) => {
+          hooks.onFrame('out', args[0] as unknown as JsonObject);
           return target.send(...args);
         };
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
 }
 
-/**
- * The config, whose transports (the fallbacks' too, as detection tries them) report their frames.
- * @param {ServerConfig} config
- * @param {Parameters<typeof capturedTransport>[1]} hooks
- * @returns {ServerConfig}
- */
-export function captured(config, hooks) {
+/** The config, whose transports (the fallbacks' too, as detection tries them) report their frames. */
+export function captured(config: ServerConfig, hooks: FrameHooks): ServerConfig {
   const { fallback } = config;
   return {
     ...config,
     open: async (context) => capturedTransport(await config.open(context), hooks),
     ...(fallback !== undefined && {
-      fallback: (/** @type {unknown} */ error) => {
+      fallback: (error: unknown) => {
         const next = fallback(error);
         return next === undefined ? undefined : captured(next, hooks);
       },
@@ -99,7 +84,7 @@ export function captured(config, hooks) {
 }
 
 /** `Bearer …abcd`: the scheme and the last 4 characters of the credential. */
-export function redactAuthorization(/** @type {string} */ value) {
+export function redactAuthorization(value: string): string {
   const m = /^(\S+)\s+(.*)$/.exec(value.trim());
   if (m === null) return `…${value.slice(-4)}`;
   return `${m[1]} …${(m[2] ?? '').slice(-4)}`;
@@ -107,25 +92,24 @@ export function redactAuthorization(/** @type {string} */ value) {
 
 const SECRET_HEADERS = new Set(['cookie', 'set-cookie', 'proxy-authorization']);
 
-/** Headers as a plain object of strings, credentials redacted. @param {unknown} headers */
-export function headerObject(headers) {
-  /** @type {Record<string, string>} */
-  const out = {};
-  /** @param {unknown} k @param {unknown} v */
-  const add = (k, v) => {
+/** Headers as a plain object of strings, credentials redacted. */
+export function headerObject(headers: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  const add = (k: unknown, v: unknown) => {
     const key = String(k).toLowerCase();
     const value = Array.isArray(v) ? v.map(String).join(', ') : Buffer.isBuffer(v) ? v.toString('latin1') : String(v);
     out[key] = key === 'authorization' ? redactAuthorization(value) : SECRET_HEADERS.has(key) ? '(redacted)' : value;
   };
   if (headers === null || headers === undefined) return out;
   if (Array.isArray(headers)) {
-    if (headers.length > 0 && Array.isArray(headers[0])) for (const [k, v] of headers) add(k, v);
-    else for (let i = 0; i + 1 < headers.length; i += 2) add(headers[i], headers[i + 1]);
+    const list: unknown[] = headers;
+    if (list.length > 0 && Array.isArray(list[0])) for (const [k, v] of list as [unknown, unknown][]) add(k, v);
+    else for (let i = 0; i + 1 < list.length; i += 2) add(list[i], list[i + 1]);
   } else if (typeof headers === 'object') {
-    const h = /** @type {any} */ (headers);
+    const h = headers as { [Symbol.iterator]?: unknown; entries?: () => Iterable<[unknown, unknown]> };
     if (typeof h[Symbol.iterator] === 'function' && typeof h.entries === 'function')
       for (const [k, v] of h.entries()) add(k, v);
-    else for (const [k, v] of Object.entries(h)) if (v !== undefined) add(k, v);
+    else for (const [k, v] of Object.entries(headers)) if (v !== undefined) add(k, v);
   }
   return out;
 }
@@ -133,15 +117,15 @@ export function headerObject(headers) {
 /**
  * An undici dispatcher (proxy variables honoured, like the transports' default) that reports every exchange:
  * once when the request goes out, again at the response headers, and at the end (same `seq`).
- * @param {(exchange: Exchange) => void} report
- * @param {() => number} nextSeq numbers exchanges (per server, across reconnects)
+ * @param nextSeq numbers exchanges (per server, across reconnects)
  */
-export function capturingDispatcher(report, nextSeq) {
-  /** @type {import('undici').Dispatcher.DispatcherComposeInterceptor} */
-  const interceptor = (dispatch) => (opts, handler) => {
+export function capturingDispatcher(
+  report: (exchange: HttpExchange) => void,
+  nextSeq: () => number,
+): { dispatcher: Dispatcher; close: () => Promise<void> } {
+  const interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
     const started = performance.now();
-    /** @type {Exchange} */
-    const exchange = {
+    const exchange: HttpExchange = {
       seq: nextSeq(),
       method: String(opts.method ?? 'GET'),
       url: safeUrl(opts.origin, opts.path),
@@ -155,15 +139,14 @@ export function capturingDispatcher(report, nextSeq) {
     const snapshot = () => report({ ...exchange });
     snapshot();
     let ended = false;
-    const end = (/** @type {Error | undefined} */ error) => {
+    const end = (error: Error | undefined) => {
       if (ended) return;
       ended = true;
       exchange.durationMs = Math.round((performance.now() - started) * 10) / 10;
       if (error !== undefined) exchange.error = error.message || String(error);
       snapshot();
     };
-    /** @type {import('undici').Dispatcher.DispatchHandler} */
-    const wrapped = {
+    const wrapped: Dispatcher.DispatchHandler = {
       onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
       onRequestUpgrade: (controller, statusCode, headers, socket) =>
         handler.onRequestUpgrade?.(controller, statusCode, headers, socket),
@@ -190,7 +173,7 @@ export function capturingDispatcher(report, nextSeq) {
   return { dispatcher: agent.compose(interceptor), close: () => agent.close().catch(() => {}) };
 }
 
-function safeUrl(/** @type {unknown} */ origin, /** @type {unknown} */ path) {
+function safeUrl(origin: unknown, path: unknown): string {
   try {
     return new URL(String(path ?? '/'), String(origin)).href;
   } catch {
@@ -204,32 +187,29 @@ const RPC_BODY_LIMIT = 256 * 1024;
 /**
  * The JSON-RPC message an exchange carried, for the network view: its method (`tools/call`), `response`
  * for a reply to a server's request, the methods of a batch; from `Mcp-Method` when sent, else the body.
- * @param {unknown} body
- * @param {Record<string, string>} headers
- * @returns {string | undefined}
  */
-export function rpcOf(body, headers) {
+export function rpcOf(body: unknown, headers: Record<string, string>): string | undefined {
   const header = Object.entries(headers).find(([k]) => k.toLowerCase() === 'mcp-method')?.[1];
   if (typeof header === 'string' && header !== '') return header.slice(0, 100);
   if (typeof body !== 'string' || body.length > RPC_BODY_LIMIT) return undefined;
-  let parsed;
+  let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
     return undefined;
   }
-  const one = (/** @type {unknown} */ m) =>
-    m !== null && typeof m === 'object'
-      ? typeof (/** @type {{ method?: unknown }} */ (m).method) === 'string'
-        ? String(/** @type {{ method: string }} */ (m).method).slice(0, 100)
-        : 'response'
-      : undefined;
+  const one = (m: unknown): string | undefined => {
+    if (m === null || typeof m !== 'object') return undefined;
+    const method: unknown = (m as { method?: unknown }).method;
+    return typeof method === 'string' ? method.slice(0, 100) : 'response';
+  };
   if (Array.isArray(parsed)) {
-    const names = parsed
+    const list: unknown[] = parsed;
+    const names = list
       .slice(0, 5)
       .map(one)
       .filter((n) => n !== undefined);
-    return names.length === 0 ? undefined : `batch: ${names.join(', ')}${parsed.length > 5 ? ', …' : ''}`;
+    return names.length === 0 ? undefined : `batch: ${names.join(', ')}${list.length > 5 ? ', …' : ''}`;
   }
   return one(parsed);
 }

@@ -1,32 +1,33 @@
 // The Server-Sent Events hub: every page connected to GET /api/events gets each event, with a bounded buffer and heartbeats.
-// @ts-check
-
-/** @typedef {{ type: string } & Record<string, unknown>} PlaygroundEvent */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerEvent } from '../shared/api.js';
 
 /** Events queued per client while its socket is backed up; past it the oldest droppable ones go, then the client. */
 const MAX_QUEUED = 2_000;
 /** Bytes queued per client before the same happens. */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 /** Event types a client can re-fetch (GET …/frames, …/http), so they are the first dropped when it lags. */
-const DROPPABLE = new Set(['frame', 'http', 'progress']);
+const DROPPABLE = new Set<string>(['frame', 'http', 'progress'] satisfies ServerEvent['type'][]);
 const HEARTBEAT_MS = 15_000;
 
+/** Sends one event to every page. */
+export type Emit = (event: ServerEvent) => void;
+
 class EventClient {
-  /** @param {import('node:http').ServerResponse} res @param {() => void} onGone */
-  constructor(res, onGone) {
-    this.res = res;
-    /** @type {{ type: string, text: string }[]} */
-    this.queue = [];
-    this.queuedBytes = 0;
-    this.blocked = false;
-    this.gone = false;
-    this.onGone = onGone;
-    res.on('drain', () => this.#flush());
+  private queue: { type: string; text: string }[] = [];
+  private queuedBytes = 0;
+  private blocked = false;
+  private gone = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly onGone: () => void,
+  ) {
+    res.on('drain', () => this.flush());
     res.on('close', () => this.close());
   }
 
-  /** @param {string} type @param {string} text */
-  send(type, text) {
+  send(type: string, text: string): void {
     if (this.gone) return;
     if (!this.blocked) {
       this.blocked = !this.res.write(text);
@@ -46,16 +47,16 @@ class EventClient {
     }
   }
 
-  #flush() {
+  private flush(): void {
     this.blocked = false;
     while (this.queue.length > 0 && !this.blocked) {
-      const next = /** @type {{ type: string, text: string }} */ (this.queue.shift());
+      const next = this.queue.shift()!;
       this.queuedBytes -= next.text.length;
       this.blocked = !this.res.write(next.text);
     }
   }
 
-  close() {
+  close(): void {
     if (this.gone) return;
     this.gone = true;
     this.queue = [];
@@ -65,10 +66,8 @@ class EventClient {
 }
 
 export class EventHub {
-  /** @type {Set<EventClient>} */
-  #clients = new Set();
-  /** @type {NodeJS.Timeout} */
-  #heartbeat;
+  readonly #clients = new Set<EventClient>();
+  readonly #heartbeat: NodeJS.Timeout;
 
   constructor() {
     this.#heartbeat = setInterval(() => {
@@ -77,13 +76,8 @@ export class EventHub {
     this.#heartbeat.unref();
   }
 
-  /**
-   * Takes over a GET /api/events response; `initial` events are sent to this client alone (the current state).
-   * @param {import('node:http').IncomingMessage} req
-   * @param {import('node:http').ServerResponse} res
-   * @param {PlaygroundEvent[]} initial
-   */
-  attach(req, res, initial) {
+  /** Takes over a GET /api/events response; `initial` events are sent to this client alone (the current state). */
+  attach(req: IncomingMessage, res: ServerResponse, initial: readonly ServerEvent[]): void {
     req.socket.setKeepAlive(true);
     req.socket.setNoDelay(true);
     res.writeHead(200, {
@@ -98,24 +92,23 @@ export class EventHub {
     for (const event of initial) client.send(event.type, format(event));
   }
 
-  /** @param {PlaygroundEvent} event */
-  emit(event) {
+  emit(event: ServerEvent): void {
     if (this.#clients.size === 0) return;
     const text = format(event);
     for (const c of this.#clients) c.send(event.type, text);
   }
 
-  get size() {
+  get size(): number {
     return this.#clients.size;
   }
 
-  close() {
+  close(): void {
     clearInterval(this.#heartbeat);
     for (const c of [...this.#clients]) c.close();
   }
 }
 
 /** One event: a single `data:` line of JSON (JSON.stringify never emits a raw newline). */
-function format(/** @type {PlaygroundEvent} */ event) {
+function format(event: ServerEvent): string {
   return `data: ${JSON.stringify(event)}\n\n`;
 }

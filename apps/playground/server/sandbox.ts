@@ -11,8 +11,8 @@ const DIRECTIVE =
   /^(?:default-src|script-src|style-src|img-src|font-src|media-src|connect-src|frame-src|object-src|base-uri|form-action)(?: (?:'none'|'unsafe-inline'|data:|(?:https?|wss?):\/\/[A-Za-z0-9.*:-]+(?:\/[A-Za-z0-9._~!$&()*+=:@%/-]*)?))+$/;
 const MAX_POLICY = 16_384;
 
-/** The policy in `value` when it is one the page could have built, else undefined. @param {unknown} value */
-export function checkPolicy(value) {
+/** The policy in `value` when it is one the page could have built, else undefined. */
+export function checkPolicy(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > MAX_POLICY || !value.startsWith("default-src 'none'"))
     return undefined;
   return value.split('; ').every((d) => DIRECTIVE.test(d)) ? value : undefined;
@@ -23,9 +23,8 @@ export function checkPolicy(value) {
  * puts it in an inner `allow-scripts` frame (an opaque origin), and relays messages between host and View — the
  * host's only when they come from the page that embeds it at `hostOrigin`, the View's only from that inner frame.
  * A second load of the inner frame (the View navigating away) is reported to the host, which closes the View.
- * @param {string} hostOrigin
  */
-function proxyPage(hostOrigin) {
+function proxyPage(hostOrigin: string): string {
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>MCP App sandbox</title>
 <style>html,body{margin:0;padding:0;background:transparent;overflow:hidden}iframe{border:0;width:100%;height:100%;display:block}</style>
@@ -62,12 +61,17 @@ function proxyPage(hostOrigin) {
 </script></body></html>`;
 }
 
+/** The sandbox origin, listening. */
+export interface Sandbox {
+  origin: string;
+  stop: () => Promise<void>;
+}
+
 /**
  * Starts the sandbox origin on 127.0.0.1 (a free port): `GET /proxy?csp=<policy>` serves the proxy page under that
  * policy, framable only by `hostOrigin`. Resolves with its origin and a stop function.
- * @param {{ hostOrigin: string }} options
  */
-export function startSandbox({ hostOrigin }) {
+export function startSandbox({ hostOrigin }: { hostOrigin: string }): Promise<Sandbox> {
   const page = Buffer.from(proxyPage(hostOrigin));
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
@@ -93,7 +97,7 @@ export function startSandbox({ hostOrigin }) {
     });
     res.end(page);
   });
-  return new Promise((resolve, reject) => {
+  return new Promise<Sandbox>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       server.off('error', reject);
@@ -102,8 +106,8 @@ export function startSandbox({ hostOrigin }) {
       resolve({
         origin: `http://127.0.0.1:${port}`,
         stop: () =>
-          new Promise((done) => {
-            server.close(() => done(undefined));
+          new Promise<void>((done) => {
+            server.close(() => done());
             server.closeAllConnections();
           }),
       });

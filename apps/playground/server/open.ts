@@ -1,16 +1,15 @@
 // Opening a URL in the person's browser (xdg-open, open, start), only where there is a display.
-// @ts-check
 import { spawn } from 'node:child_process';
 
 /** Whether a browser could be shown here. */
-export function canOpen() {
+export function canOpen(): boolean {
   if (process.platform === 'darwin' || process.platform === 'win32') return true;
   return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
 }
 
-/** Opens `url`; failures are ignored (the URL is printed anyway). @param {string} url */
-export function openUrl(url) {
-  const [command, args] =
+/** Opens `url`; failures are ignored (the URL is printed anyway). */
+export function openUrl(url: string): void {
+  const [command, args]: [string, string[]] =
     process.platform === 'darwin'
       ? ['open', [url]]
       : process.platform === 'win32'
