@@ -26,6 +26,7 @@ export default defineConfig({
       '@mcpc/client/convert': fileURLToPath(new URL('./packages/client/src/convert/index.ts', import.meta.url)),
       '@mcpc/client/constants': fileURLToPath(new URL('./packages/client/src/constants.ts', import.meta.url)),
       '@mcpc/client/types': fileURLToPath(new URL('./packages/client/src/types.ts', import.meta.url)),
+      '@mcpc/client/skills-disk': fileURLToPath(new URL('./packages/client/src/skills-disk.ts', import.meta.url)),
       '@mcpc/client': src('client'),
     },
   },

@@ -3,7 +3,7 @@
 // conformance suite's client scenarios (@modelcontextprotocol/conformance, pinned in package.json)
 // against client.mjs and exits non-zero when any fails. The suite's runner needs Node 22+, so it runs on
 // Node 24 from the npm registry; the client under test runs on the Node that runs this script (the floor
-// in CI). The skills extension (sep-2640-*) is outside this client's scope.
+// in CI).
 //
 // Which revisions: the core scenarios and the auth/* ones at 2025-11-25 and at 2026-07-28. A scenario the
 // suite marks as not applicable at one of them (introduced at 2026-07-28, or an extension) is run there
@@ -35,6 +35,11 @@ export const SCENARIOS = [
   'http-invalid-tool-headers',
   'json-schema-ref-no-deref',
   'json-schema-2020-12-preservation',
+  // The skills extension (SEP-2640): what a host owes when it lists and loads skills.
+  'sep-2640-client-no-prefetch',
+  'sep-2640-client-verify-digest',
+  'sep-2640-client-verify-size',
+  'sep-2640-client-verify-frontmatter',
 ];
 /** Every auth/* client scenario of the pinned suite, run through @mcpc/oauth (auth.mjs). */
 export const AUTH_SCENARIOS = [
