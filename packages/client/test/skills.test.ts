@@ -79,7 +79,7 @@ describe.each<Over>(['stdio', 'http'])('skills over %s', (over) => {
   });
 
   it('identity is (server, uri): two servers serving one URI are two skills, their names resolved per server', async () => {
-    const { client } = await open(over, [], {}, ['a', 'b']);
+    const { client, stats } = await open(over, [], {}, ['a', 'b']);
     const skills = await client.listSkills();
     const git = skills.filter((s) => s.uri === 'skill://git-workflow/SKILL.md');
     expect(git.map((s) => [s.server, s.label])).toEqual([
@@ -92,6 +92,13 @@ describe.each<Over>(['stdio', 'http'])('skills over %s', (over) => {
     await expect(client.loadSkill('skill://git-workflow/SKILL.md')).rejects.toBeInstanceOf(AmbiguousNameError);
     const loaded = await client.loadSkill('b:git-workflow');
     expect(loaded.server).toBe('b');
+    // Reads a skill drives stay on its own server.
+    await loaded.readFile('references/GUIDE.md');
+    expect((await stats('a')).reads).toEqual([]);
+    expect((await stats('b')).reads).toEqual([
+      'skill://git-workflow/SKILL.md',
+      'skill://git-workflow/references/GUIDE.md',
+    ]);
     expect((await client.loadSkill('git-workflow', { server: 'a' })).server).toBe('a');
   });
 

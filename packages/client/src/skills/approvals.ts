@@ -1,4 +1,4 @@
-// Skill approvals: asked of the host's hook, bound to (server, uri) and the entry's resources set; a changed set revokes.
+// Skill approvals: asked of the host hook, bound to (server, uri) and the entry's resources set; a new set revokes.
 import { SkillApprovalError } from '../errors/skills.js';
 import { fingerprint } from './entry.js';
 import type { SkillApprovalHook, SkillEntry } from './types.js';

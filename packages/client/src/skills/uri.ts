@@ -1,4 +1,4 @@
-// Skill URIs: `<scheme>://<skill-path>/SKILL.md` taken apart, files placed within a skill, relative references resolved.
+// Skill URIs: `<scheme>://<skill-path>/SKILL.md` taken apart, files placed in a skill, relative references resolved.
 
 /** A skill's `SKILL.md` URI, taken apart. */
 export interface SkillLocation {
