@@ -60,10 +60,4 @@ export class SkillApprovals {
     // A dynamic skill cannot be content-bound: it is asked again on every load.
     if (print !== undefined) this.#approved.set(key, print);
   }
-
-  /** Forgets the approvals for a server's skills (all of them without `server`). */
-  forget(server?: string): void {
-    for (const key of [...this.#approved.keys()])
-      if (server === undefined || (JSON.parse(key) as string[])[0] === server) this.#approved.delete(key);
-  }
 }

@@ -80,20 +80,7 @@ export class LoadedSkill {
    * `SkillVerificationError` (`'unlisted'`) and is not requested.
    */
   async readFile(pathOrUri: string): Promise<SkillFileContent> {
-    const uri = pathOrUri.includes('://') ? pathOrUri : this.resolve(pathOrUri);
-    const unlisted = (detail: string) =>
-      new SkillVerificationError('unlisted', this.server, this.uri, uri ?? pathOrUri, detail);
-    if (this.entry.resources === 'dynamic') {
-      const path = uri === this.uri ? 'SKILL.md' : uri === undefined ? undefined : pathWithin(this.root, uri);
-      if (uri === undefined || path === undefined) throw unlisted('it is not a file within the skill');
-      const read = await readUnlistedFile(this.#context, uri, this.#context.budget);
-      this.#context.budget -= read.bytes.byteLength;
-      return content(uri, path, read.bytes, read.mimeType);
-    }
-    const file = this.entry.resources.find((f) => f.uri === uri);
-    if (file === undefined) throw unlisted('the held entry does not list it; refresh the entry with getSkill');
-    const read = await readListedFile(this.#context, file);
-    return content(file.uri, file.path, read.bytes, read.mimeType);
+    return readSkillFile(this.entry, this.#context, pathOrUri);
   }
 
   /**
@@ -134,4 +121,27 @@ export class LoadedSkill {
 
 function content(uri: string, path: string, bytes: Uint8Array, mimeType: string | undefined): SkillFileContent {
   return Object.freeze({ uri, path, bytes, text: new TextDecoder().decode(bytes), mimeType });
+}
+
+/** A file of the skill `entry` describes: listed and verified, or (dynamic) within its root and the read budget. */
+export async function readSkillFile(
+  entry: SkillEntry,
+  context: LoadedSkillContext,
+  pathOrUri: string,
+): Promise<SkillFileContent> {
+  const root = entry.uri.slice(0, -'/SKILL.md'.length);
+  const uri = pathOrUri.includes('://') ? pathOrUri : resolveReference(root, pathOrUri);
+  const unlisted = (detail: string) =>
+    new SkillVerificationError('unlisted', entry.server, entry.uri, uri ?? pathOrUri, detail);
+  if (entry.resources === 'dynamic') {
+    const path = uri === undefined ? undefined : pathWithin(root, uri);
+    if (uri === undefined || path === undefined) throw unlisted('it is not a file within the skill');
+    const read = await readUnlistedFile(context, uri, context.budget);
+    context.budget -= read.bytes.byteLength;
+    return content(uri, path, read.bytes, read.mimeType);
+  }
+  const file = entry.resources.find((f) => f.uri === uri);
+  if (file === undefined) throw unlisted('the held entry does not list it; refresh the entry with getSkill');
+  const read = await readListedFile(context, file);
+  return content(file.uri, file.path, read.bytes, read.mimeType);
 }

@@ -9,7 +9,7 @@ import type { SkillApprovals } from './approvals.js';
 import { MAX_SKILL_BYTES, readSkillEntry } from './entry.js';
 import { differingFields, parseFrontmatter } from './frontmatter.js';
 import { withLabels } from './labels.js';
-import { LoadedSkill, type LoadedSkillContext, type SkillDirectoryItem } from './loaded-skill.js';
+import { LoadedSkill, readSkillFile, type LoadedSkillContext, type SkillDirectoryItem } from './loaded-skill.js';
 import { SKILLS_EXTENSION, type SkillContentCache, type SkillEntry } from './types.js';
 
 /** What every server of a client shares for skills. */
@@ -117,8 +117,7 @@ export class ServerSkills {
     await this.#gate('resources/read');
     await shared.approvals.require(entry);
     const context = this.#readContext(entry);
-    const skill = new LoadedSkill(entry, '', context);
-    const { text } = await skill.readFile(entry.uri);
+    const { text } = await readSkillFile(entry, context, entry.uri);
     const parsed = await parseFrontmatter(text);
     const fail = (detail: string) =>
       new SkillVerificationError('frontmatter', entry.server, entry.uri, entry.uri, detail);
