@@ -27,6 +27,7 @@ export default defineConfig({
       '@mcpc/client/constants': fileURLToPath(new URL('./packages/client/src/constants.ts', import.meta.url)),
       '@mcpc/client/types': fileURLToPath(new URL('./packages/client/src/types.ts', import.meta.url)),
       '@mcpc/client/config': fileURLToPath(new URL('./packages/client/src/config.ts', import.meta.url)),
+      '@mcpc/client/skills-disk': fileURLToPath(new URL('./packages/client/src/skills-disk.ts', import.meta.url)),
       '@mcpc/client': src('client'),
     },
   },

@@ -5,7 +5,9 @@
 // sometimes MCP_CONFORMANCE_CONTEXT (a JSON object; `toolCalls` lists the calls to make). It uses @mcpc/client through
 // its public API only, as a host would: era detection, caching, headers and round trips are the library's. Exit 0 when
 // the scenario's steps ran; the runner judges the wire. For auth/* scenarios the server is given an @mcpc/oauth
-// provider as its `auth` (auth.mjs).
+// provider as its `auth` (auth.mjs). For the skills scenarios (sep-2640-client-*) it lists the skills and loads the
+// first one as a host whose user asked for it would (loadSkill: SKILL.md read and verified), then reads the supporting
+// files it lists only if the load verified; no-prefetch only lists.
 import { Client, streamableHttp, textOf } from '@mcpc/client';
 import { authFor } from './auth.mjs';
 
@@ -56,6 +58,25 @@ const client = new Client({
 });
 
 let failed = false;
+
+/** A host over the skills extension: list (no file read), then, unless only listing, load and read on. */
+async function skillSteps() {
+  let skills = [];
+  await step('listSkills', async () => {
+    skills = await client.listSkills();
+    return skills.map((s) => s.label);
+  });
+  if (scenario === 'sep-2640-client-no-prefetch' || skills.length === 0) return;
+  let loaded;
+  await step(`loadSkill ${skills[0].label}`, async () => {
+    loaded = await client.loadSkill(skills[0]);
+    return loaded.frontmatter;
+  });
+  if (loaded === undefined || loaded.files === 'dynamic') return;
+  for (const file of loaded.files)
+    if (file.uri !== loaded.uri)
+      await step(`readFile ${file.path}`, async () => (await loaded.readFile(file.path)).bytes.byteLength);
+}
 async function step(what, run) {
   try {
     const result = await run();
@@ -84,6 +105,8 @@ try {
     await step('callTool json_schema_echo', async () =>
       textOf(await client.callTool('json_schema_echo', { schema: focal?.inputSchema ?? {} })),
     );
+  } else if (scenario.startsWith('sep-2640-client-')) {
+    await skillSteps();
   } else if (scenario === 'tools_call') {
     await step('callTool add_numbers', async () => textOf(await client.callTool('add_numbers', { a: 5, b: 3 })));
   } else {

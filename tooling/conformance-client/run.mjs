@@ -4,8 +4,7 @@
 //   run.mjs [--scenario name] [--spec-version v] [--suite core|auth] [--concurrency n]
 //
 // The suite is @modelcontextprotocol/conformance, pinned in package.json. Its runner needs Node 22+, so it runs on
-// Node 24 from the npm registry; the client under test runs on the Node that runs this script (the floor in CI). The
-// skills extension (sep-2640-*) is outside this client's scope.
+// Node 24 from the npm registry; the client under test runs on the Node that runs this script (the floor in CI).
 //
 // Which revisions: the core scenarios and the auth/* ones at 2025-11-25 and at 2026-07-28. A scenario the
 // suite marks as not applicable at one of them (introduced at 2026-07-28, or an extension) is run there
@@ -37,6 +36,11 @@ export const SCENARIOS = [
   'http-invalid-tool-headers',
   'json-schema-ref-no-deref',
   'json-schema-2020-12-preservation',
+  // The skills extension (SEP-2640): what a host owes when it lists and loads skills.
+  'sep-2640-client-no-prefetch',
+  'sep-2640-client-verify-digest',
+  'sep-2640-client-verify-size',
+  'sep-2640-client-verify-frontmatter',
 ];
 /** Every auth/* client scenario of the pinned suite, run through @mcpc/oauth (auth.mjs). */
 export const AUTH_SCENARIOS = [

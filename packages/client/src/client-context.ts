@@ -10,6 +10,9 @@ import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_REQUEST_STATE_BYTES } from './s
 import type { Server, ServerContext } from './server/server.js';
 import type { Implementation, Root } from './types/protocol.js';
 import { VERSION } from './version.js';
+import { SkillApprovals } from './skills/approvals.js';
+import { MemorySkillCache } from './skills/memory-cache.js';
+import { DEFAULT_MAX_LIST_ITEMS, type SkillsShared } from './skills/server-skills.js';
 
 /**
  * Throws a `TypeError` for the options a Client refuses outright (`requestMeta`, `roots`,
@@ -54,6 +57,7 @@ export function serverContext(
         checkLimit(options.maxRequestStateBytes, 'maxRequestStateBytes') ?? DEFAULT_MAX_REQUEST_STATE_BYTES,
     },
     extensions: checkExtensions(options.extensions),
+    skills: skillsShared(options),
     host,
     deliver,
   };
@@ -81,6 +85,21 @@ export function checkExtensions(
     if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
       throw new TypeError(`extensions["${id}"] must be a settings object ({} for none)`);
   return value as Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/** What a client's servers share for skills: one approval registry and one verified content cache. */
+function skillsShared(options: ClientOptions): SkillsShared {
+  const hook = options.onSkillApproval;
+  if (hook !== undefined && typeof hook !== 'function') throw new TypeError('onSkillApproval must be a function');
+  const cache = options.skills?.cache;
+  if (cache !== undefined && (typeof cache.get !== 'function' || typeof cache.set !== 'function'))
+    throw new TypeError('skills.cache must have get and set');
+  return {
+    approvals: new SkillApprovals(hook),
+    cache: cache ?? new MemorySkillCache(),
+    allowDynamic: options.skills?.allowDynamic === true,
+    maxListItems: checkLimit(options.skills?.maxListItems, 'skills.maxListItems') ?? DEFAULT_MAX_LIST_ITEMS,
+  };
 }
 
 /** A positive integer bound, or undefined for the default. */

@@ -49,6 +49,9 @@ import {
   type RequestOptions,
 } from './server/server.js';
 import { toConfig } from './server-configs.js';
+import { getSkillAcross, listSkillsAcross, loadSkillAcross } from './skills/client-skills.js';
+import type { LoadedSkill } from './skills/loaded-skill.js';
+import type { LoadSkillOptions, SkillEntry } from './skills/types.js';
 import type { TaskRef, TaskRequestOptions } from './tasks/server-tasks.js';
 import type { Task } from './tasks/task.js';
 import type { WaitForTaskOptions } from './tasks/wait.js';
@@ -348,6 +351,35 @@ export class Client {
     return server.readResource(uri, options);
   }
 
+  // ── skills (SEP-2640) ─────────────────────────────────────────────────────────────────────────
+
+  /**
+   * The skills of every server that declared the extension (or of `{ server }`), every page, cached by
+   * the listings' `ttlMs` / `cacheScope`. Identity is (`server`, `uri`); same-named skills get distinct
+   * labels. No skill file is read. An empty listing does not prove a server has no skills.
+   */
+  listSkills(options: RouteOptions = {}): Promise<readonly SkillEntry[]> {
+    this.#assertOpen('skills/list');
+    return listSkillsAcross(this.#servers, options.server);
+  }
+
+  /** `skills/get`: the current entry of the skill at `uri` (on `{ server }`, or the only server with skills). */
+  getSkill(uri: string, options: RouteOptions = {}): Promise<SkillEntry> {
+    this.#assertOpen('skills/get');
+    return getSkillAcross(this.#servers, uri, options.server);
+  }
+
+  /**
+   * Loads a skill, the only path that activates one: an entry, a `SKILL.md` URI (confirmed with
+   * `skills/get`), or a name or label (`AmbiguousNameError` when it could mean several). The entry is
+   * checked, `onSkillApproval` asked, and the `SKILL.md` read and verified (size, digest, frontmatter);
+   * nothing else is read until the skill's `readFile` asks for it.
+   */
+  loadSkill(skill: SkillEntry | string, options: LoadSkillOptions = {}): Promise<LoadedSkill> {
+    this.#assertOpen('loadSkill');
+    return loadSkillAcross(this.#servers, skill, options);
+  }
+
   /** Argument completion for a prompt or a resource template, routed by the reference. */
   async complete(request: CompleteRequest, options: RequestOptions & RouteOptions = {}): Promise<Completion> {
     this.#assertOpen('completion/complete');
@@ -444,7 +476,7 @@ export class Client {
   }
 
   /** Drops the cached lists of every server (or of one kind). They are re-fetched on next use. */
-  clearCache(kind?: ListKindName): void {
+  clearCache(kind?: ListKindName | 'skills'): void {
     for (const server of this.#servers.values()) server.clearCache(kind);
   }
 

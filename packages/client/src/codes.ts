@@ -53,7 +53,7 @@ export const ClientErrorCode = Object.freeze({
   UnknownServer: 'MCPC_UNKNOWN_SERVER',
   /** `PaginationError`, `reason: 'cursor-loop'`. */
   PaginationLoop: 'MCPC_PAGINATION_LOOP',
-  /** `PaginationError`, `reason: 'page-limit'`. */
+  /** `PaginationError`, `reason: 'page-limit'` or `'item-limit'`. */
   PaginationLimit: 'MCPC_PAGINATION_LIMIT',
   /** `ClientClosedError`. */
   ClientClosed: 'MCPC_CLIENT_CLOSED',
@@ -81,6 +81,16 @@ export const ClientErrorCode = Object.freeze({
   TaskUnsupported: 'MCPC_TASK_UNSUPPORTED',
   /** `ConfigEntryError`: an `mcpServers` entry that cannot be read (`readConfigEntry`, `serversFromConfig`). */
   InvalidConfigEntry: 'MCPC_INVALID_CONFIG_ENTRY',
+  /** `SkillEntryError`: a skill entry is malformed or incomplete; nothing of it was fetched. */
+  SkillEntryInvalid: 'MCPC_SKILL_ENTRY_INVALID',
+  /** `SkillEntryError`, `reason: 'too-many-files'` or `'too-large'`: past the 512-file / 16 MiB limits. */
+  SkillTooLarge: 'MCPC_SKILL_TOO_LARGE',
+  /** `SkillEntryError`, `reason: 'dynamic'`: the skill has no manifest and the host did not opt in. */
+  SkillDynamicRefused: 'MCPC_SKILL_DYNAMIC_REFUSED',
+  /** `SkillVerificationError`: a file read did not match the held entry; its content was not used. */
+  SkillVerificationFailed: 'MCPC_SKILL_VERIFICATION_FAILED',
+  /** `SkillApprovalError`: the host's `onSkillApproval` did not approve loading the skill. */
+  SkillNotApproved: 'MCPC_SKILL_NOT_APPROVED',
   /** `ToolConversionError` (`@mcpc/client/convert`). */
   ToolConversion: 'MCPC_TOOL_CONVERSION',
 } as const);

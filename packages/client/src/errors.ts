@@ -39,12 +39,14 @@ import type {
   ToolNotFoundError,
   UnknownServerError,
 } from './errors/lookup.js';
+import type { SkillApprovalError, SkillEntryError, SkillVerificationError } from './errors/skills.js';
 import type { SubscriptionError } from './errors/subscription.js';
 export * from './errors/call.js';
 export * from './errors/config.js';
 export * from './errors/connection.js';
 export * from './errors/input.js';
 export * from './errors/lookup.js';
+export * from './errors/skills.js';
 export * from './errors/subscription.js';
 
 // This package's errors in `AnyMcpcError` (see @mcpc/jsonrpc's `McpcErrors`).
@@ -82,6 +84,16 @@ declare module '@mcpc/jsonrpc' {
     '@mcpc/client.PromptNotFoundError': PromptNotFoundError & { readonly code: typeof ClientErrorCode.PromptNotFound };
     '@mcpc/client.ResourceNotFoundError': ResourceNotFoundError & {
       readonly code: typeof ClientErrorCode.ResourceNotFound;
+    };
+    '@mcpc/client.SkillApprovalError': SkillApprovalError & { readonly code: typeof ClientErrorCode.SkillNotApproved };
+    '@mcpc/client.SkillEntryError': SkillEntryError & {
+      readonly code:
+        | typeof ClientErrorCode.SkillEntryInvalid
+        | typeof ClientErrorCode.SkillTooLarge
+        | typeof ClientErrorCode.SkillDynamicRefused;
+    };
+    '@mcpc/client.SkillVerificationError': SkillVerificationError & {
+      readonly code: typeof ClientErrorCode.SkillVerificationFailed;
     };
     '@mcpc/client.StructuredContentError': StructuredContentError & {
       readonly code: typeof ClientErrorCode.StructuredContentInvalid;

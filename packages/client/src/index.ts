@@ -40,6 +40,9 @@ export {
   SubscriptionError,
   StructuredContentError,
   ToolSchemaError,
+  SkillEntryError,
+  SkillVerificationError,
+  SkillApprovalError,
 } from './errors.js';
 export { Task, supportsTask, type TaskStatus } from './tasks/task.js';
 export { declaredAnnotations } from './features/tools.js';

@@ -6,6 +6,7 @@ import type { ElicitationHandler, ElicitationMode, SamplingHandler } from './typ
 import type { Implementation, Meta, Root } from './types/protocol.js';
 import type { InputRequiredWaitHook } from './server/mrtr.js';
 import type { StructuredContentValidation } from './features/structured-output.js';
+import type { SkillApprovalHook, SkillOptions } from './skills/types.js';
 
 export interface ClientOptions {
   /** The servers, in order; the order of aggregated lists follows it. */
@@ -77,6 +78,14 @@ export interface ClientOptions {
    * `validateStructuredContent` overrides it.
    */
   readonly validateStructuredContent?: StructuredContentValidation;
+  /**
+   * Asked before a skill is loaded (SEP-2640), with the skill, its `allowed-tools` (shown, never granted)
+   * and the `resources` set the approval binds to; true approves. Asked again when that set changes.
+   * Without it, a `loadSkill` call is the host's own approval.
+   */
+  readonly onSkillApproval?: SkillApprovalHook;
+  /** Skills: dynamic skills, the verified content cache, the listing bound. */
+  readonly skills?: SkillOptions;
 }
 
 export type NotificationListener = (server: string, method: string, params: JsonRpcParams | undefined) => void;

@@ -29,6 +29,19 @@ export type { ProtocolChoice } from './server/detect.js';
 export type { Deprecation, DeprecatedFeature } from './deprecations.js';
 export type { ProtocolErrorReason } from '@mcpc/jsonrpc/errors';
 export type { HeaderParamsCheck, ParamHeader } from './features/header-params.js';
+export type { LoadedSkill, SkillDirectoryItem } from './skills/loaded-skill.js';
+export type {
+  SkillEntry,
+  SkillFile,
+  SkillFrontmatter,
+  SkillApprovalRequest,
+  SkillApprovalHook,
+  SkillContentCache,
+  SkillOptions,
+  LoadSkillOptions,
+  SkillFileContent,
+} from './skills/types.js';
+export type { SkillEntryReason, SkillVerificationReason } from './errors/skills.js';
 export type {
   ToolAnnotations,
   ToolExecution,

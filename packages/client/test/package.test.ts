@@ -15,6 +15,14 @@ describe('the package', () => {
   // That the root entry loads nothing Node-only (no node: import, no Buffer or process) is checked on
   // the built output, imports and globals both: tooling/scripts/test/architecture.test.ts.
 
+  it('loads yaml only when a skill is loaded: a dynamic import, nowhere a static one', () => {
+    const sources = files(SRC).map((f) => [f, readFileSync(f, 'utf8')] as const);
+    const statics = sources.filter(([, text]) => /^(?:import|export)\s+(?!type\b)[^;]*?from\s+'yaml'/m.test(text));
+    expect(statics.map(([f]) => f)).toEqual([]);
+    const dynamic = sources.filter(([, text]) => text.includes("await import('yaml')"));
+    expect(dynamic.map(([f]) => f.slice(SRC.length))).toEqual(['/skills/frontmatter.ts']);
+  });
+
   it('loads transports only on demand', () => {
     // `import type` is erased from the built output: the factories take the transports' option types.
     const offenders = files(SRC).filter((f) =>

@@ -25,4 +25,11 @@ describe('README', () => {
     const example = read('../examples/tasks.mjs');
     expect(block).toBe(example.slice(example.indexOf('import { Client')));
   });
+
+  it('shows exactly the skills example that examples/skills.mjs runs', () => {
+    const readme = read('../README.md');
+    const block = /## Skills \(SEP-2640\)[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    const example = read('../examples/skills.mjs');
+    expect(block).toBe(example.slice(example.indexOf('import { Client')));
+  });
 });

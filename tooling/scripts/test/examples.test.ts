@@ -96,6 +96,16 @@ const EXAMPLES: Record<string, Entry> = {
       expect(out).toMatch(/^failed task: MCPC_TASK_FAILED \(-32603: boom\)$/m);
     },
   },
+  'packages/client/examples/skills.mjs': {
+    cwd: () => root,
+    check: (out) => {
+      expect(out).toMatch(/^git-workflow: 3 files, 246 bytes$/m);
+      expect(out).toMatch(/^docs:acme\/billing\/refunds: 4 files, \d+ bytes$/m);
+      expect(out).toMatch(/^approve git-workflow from docs\? allowed-tools: Bash\(git:\*\)$/m);
+      expect(out).toMatch(/^skill:\/\/git-workflow\/references\/GUIDE.md: Branch from main\.$/m);
+      expect(out).toMatch(/^refused: MCPC_SKILL_VERIFICATION_FAILED \(digest\)$/m);
+    },
+  },
   'packages/jsonrpc/examples/custom-transport.mjs': {
     args: [process.execPath, everything, 'stdio'],
     check: (out) => {

@@ -10,13 +10,13 @@ export class AmbiguousNameError extends McpError {
   static {
     brand(this, 'AmbiguousNameError');
   }
-  readonly kind: 'tool' | 'prompt' | 'resource';
-  /** The tool or prompt name, or the resource URI. */
+  readonly kind: 'tool' | 'prompt' | 'resource' | 'skill';
+  /** The tool or prompt name, the resource URI, or the skill name. */
   readonly item: string;
-  /** The servers that offer it. */
+  /** The servers that offer it (for a skill: the disambiguated labels of the skills it could mean). */
   readonly candidates: readonly string[];
 
-  constructor(kind: 'tool' | 'prompt' | 'resource', name: string, candidates: readonly string[]) {
+  constructor(kind: 'tool' | 'prompt' | 'resource' | 'skill', name: string, candidates: readonly string[]) {
     super(
       `${kind} "${name}" is offered by ${candidates.length} servers (${candidates.map((c) => `"${c}"`).join(', ')}); ` +
         `pass { server } to choose one`,
@@ -33,12 +33,12 @@ export class NotFoundError extends McpError {
   static {
     brand(this, 'NotFoundError');
   }
-  readonly kind: 'tool' | 'prompt' | 'resource' | 'server';
+  readonly kind: 'tool' | 'prompt' | 'resource' | 'server' | 'skill';
   /** The name (or URI) that was not found. */
   readonly item: string;
 
   constructor(
-    kind: 'tool' | 'prompt' | 'resource' | 'server',
+    kind: 'tool' | 'prompt' | 'resource' | 'server' | 'skill',
     name: string,
     message: string,
     code: ClientErrorCode = ClientErrorCode.NotFound,
@@ -131,20 +131,20 @@ export class UnknownServerError extends NotFoundError {
 
 /**
  * Following `nextCursor` did not end: the server repeated a cursor (a loop), or the list ran past the
- * page bound. `items` holds what was collected before the client stopped.
+ * page bound (or, for `skills/list`, the item bound). `items` holds what was collected before the client stopped.
  */
 export class PaginationError extends McpError {
   static {
     brand(this, 'PaginationError');
   }
-  readonly reason: 'cursor-loop' | 'page-limit';
+  readonly reason: 'cursor-loop' | 'page-limit' | 'item-limit';
   readonly server: string;
   readonly method: string;
   readonly pages: number;
   readonly items: readonly unknown[];
 
   constructor(
-    reason: 'cursor-loop' | 'page-limit',
+    reason: 'cursor-loop' | 'page-limit' | 'item-limit',
     server: string,
     method: string,
     pages: number,
@@ -153,7 +153,9 @@ export class PaginationError extends McpError {
     super(
       reason === 'cursor-loop'
         ? `server "${server}" returned a nextCursor it had already returned, after ${pages} pages of ${method}: the list would never end`
-        : `${method} on server "${server}" ran past ${pages} pages; raise the client's maxPages if the list is really that long`,
+        : reason === 'item-limit'
+          ? `${method} on server "${server}" ran past ${items.length} items in ${pages} pages; raise skills.maxListItems if the list is really that long`
+          : `${method} on server "${server}" ran past ${pages} pages; raise the client's maxPages if the list is really that long`,
       { code: reason === 'cursor-loop' ? ClientErrorCode.PaginationLoop : ClientErrorCode.PaginationLimit },
     );
     this.reason = reason;

@@ -35,6 +35,10 @@ import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabiliti
 import { Connection, factsOf, type ConnectionContext, type ConnectionState } from './connection.js';
 import type { EraRequestOptions } from './era.js';
 import { ServerLists, type ListKindName } from './lists.js';
+import { resolveSkillName } from '../skills/labels.js';
+import type { LoadedSkill } from '../skills/loaded-skill.js';
+import { ServerSkills, type SkillsShared } from '../skills/server-skills.js';
+import type { LoadSkillOptions, SkillEntry } from '../skills/types.js';
 import { ResourceSubscriptions } from '../subscriptions/resource-subscriptions.js';
 import { ServerStreams } from '../subscriptions/server-streams.js';
 import type {
@@ -70,6 +74,8 @@ export interface ServerContext extends Omit<ConnectionContext, 'onNotification' 
   readonly deprecationNotices: boolean;
   /** How results are checked against their tool's `outputSchema` unless a call says otherwise. */
   readonly validateStructuredContent: StructuredContentValidation;
+  /** Skills (SEP-2640): the approvals, the verified content cache and the bounds every server shares. */
+  readonly skills: SkillsShared;
   /** Hands a notification to the client's listeners; called after the caches it invalidates are dropped. */
   readonly deliver: (server: Server, method: string, params: JsonRpcParams | undefined) => void;
 }
@@ -100,6 +106,7 @@ export class Server {
   /** The task methods, and what a wait for a task needs. */
   readonly #tasks: ServerTasks;
   readonly #waits: WaitContext;
+  readonly #skills: ServerSkills;
 
   constructor(name: string, config: ServerConfig, context: ServerContext) {
     this.#context = context;
@@ -125,6 +132,12 @@ export class Server {
       maxPages: context.maxPages,
       warn: (m) => this.#warn(m),
       screen: (kind, items, dropped) => this.#tools.screen(kind, items, dropped),
+    });
+    this.#skills = new ServerSkills({
+      connection: this.#connection,
+      maxPages: context.maxPages,
+      shared: context.skills,
+      warn: (m) => this.#warn(m),
     });
     this.#tasks = new ServerTasks({
       name,
@@ -258,17 +271,57 @@ export class Server {
    * What the cache holds for a list, or (`'read'`) for one resource: when it was received, the server's
    * `ttlMs` and `cacheScope` (MCP 2026-07-28), and whether it is fresh.
    */
-  cacheInfo(kind: ListKindName): CacheInfo;
+  cacheInfo(kind: ListKindName | 'skills'): CacheInfo;
   cacheInfo(kind: 'read', uri: string): CacheInfo;
-  cacheInfo(kind: ListKindName | 'read', uri?: string): CacheInfo {
+  cacheInfo(kind: ListKindName | 'skills' | 'read', uri?: string): CacheInfo {
     if (kind === 'read') return this.#lists.readInfo(String(uri));
+    if (kind === 'skills') return this.#skills.info();
     return this.#lists.info(kind);
   }
 
-  /** Drops one cached list, or everything cached. */
-  clearCache(kind?: ListKindName): void {
+  /** Drops one cached list, or everything cached (the skills listing among them). */
+  clearCache(kind?: ListKindName | 'skills'): void {
+    if (kind === undefined || kind === 'skills') this.#skills.invalidate();
+    if (kind === 'skills') return;
     if (kind === undefined || kind === 'tools') this.#tools.toolsDropped();
     this.#lists.invalidate(kind);
+  }
+
+  // ── skills (SEP-2640, io.modelcontextprotocol/skills) ──────────────────────────────────────────
+
+  /**
+   * The extension's settings as the server declared them (`{ directoryRead?: boolean }`), or undefined
+   * when it did not declare skills (or is not connected): then no skill method is sent to it.
+   */
+  get skillsExtension(): Readonly<Record<string, unknown>> | undefined {
+    return this.#skills.settings();
+  }
+
+  /**
+   * `skills/list`, every page (bounded: `maxPages`, and `skills.maxListItems` entries), cached by the
+   * listing's `ttlMs` / `cacheScope`. Reads no skill file. An entry that may not be loaded is listed
+   * with its `problem`. An empty or short listing does not mean the server has no other skills.
+   * `CapabilityError` when the server did not declare the extension.
+   */
+  listSkills(): Promise<readonly SkillEntry[]> {
+    return this.#skills.list();
+  }
+
+  /** `skills/get`: the current entry of the skill whose `SKILL.md` is at `uri` (`NotFoundError` when none). */
+  getSkill(uri: string): Promise<SkillEntry> {
+    return this.#skills.get(uri);
+  }
+
+  /**
+   * Loads a skill (see `Client.loadSkill`): an entry of this server, a `SKILL.md` URI (confirmed with
+   * `skills/get`), or a name or label from this server's listing.
+   */
+  async loadSkill(skill: SkillEntry | string, options: LoadSkillOptions = {}): Promise<LoadedSkill> {
+    let entry: SkillEntry;
+    if (typeof skill !== 'string') entry = skill;
+    else if (skill.includes('://')) entry = await this.getSkill(skill);
+    else entry = resolveSkillName(skill, await this.listSkills(), [this.name]);
+    return this.#skills.load(entry, options.allowDynamic);
   }
 
   async #list<T>(
