@@ -177,6 +177,9 @@ class Daemon implements RequestHost {
 
   async #fail(report: Extract<StartReport, { t: 'failed' }>): Promise<void> {
     this.#say(`could not start: ${report.message}`);
+    // The starter returns as soon as it hears, so the session's record and socket go first: nothing is left behind.
+    this.#server?.close();
+    await this.#forget();
     this.#report(report);
     await this.shutdown('not started', report.code === ExitCode.Ok ? 1 : report.code);
   }
@@ -317,6 +320,15 @@ class Daemon implements RequestHost {
     ]);
   }
 
+  /** Removes the session's record and socket, when the record is this process's (or its owner is gone). */
+  async #forget(): Promise<void> {
+    const { dir, name } = this.#payload;
+    // A record that fails the ownership checks is not ours to remove.
+    const record = await readRecord(dir, name).catch(() => null);
+    if (record === undefined || (record !== null && (record.pid === process.pid || !alive(record.pid))))
+      await removeSession(dir, name).catch(() => undefined);
+  }
+
   /** Ends the session: stops listening, removes socket and record, closes the client (its server process ends), exits. */
   shutdown(reason: string, code: number, closer?: Socket): Promise<void> {
     this.#closing ??= (async () => {
@@ -324,11 +336,7 @@ class Daemon implements RequestHost {
       if (this.#watch !== undefined) clearInterval(this.#watch);
       if (this.#idle !== undefined) clearTimeout(this.#idle);
       this.#server?.close();
-      const { dir, name } = this.#payload;
-      // A record that fails the ownership checks is not ours to remove.
-      const record = await readRecord(dir, name).catch(() => null);
-      if (record === undefined || (record !== null && (record.pid === process.pid || !alive(record.pid))))
-        await removeSession(dir, name).catch(() => undefined);
+      await this.#forget();
       for (const request of this.running) request.abort.abort(new Error('the session is closing'));
       this.#lifetime.abort(new Error('the session is closing'));
       const connection = this.#connection ?? (await this.#ready?.catch(() => undefined));
