@@ -1,4 +1,4 @@
-// The on-disk skill cache (`@mcpc/client/skills-disk`): paths that encode server and URI, re-verified hits, no links followed.
+// The on-disk skill cache (`@mcpc/client/skills-disk`): paths encoding server and URI, re-verified hits, no links.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
