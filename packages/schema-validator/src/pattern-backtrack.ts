@@ -1,5 +1,9 @@
 // A step-counted backtracking matcher for every `u`-mode pattern: the engine for what the linear matcher cannot run.
 //
+// Over 450 lines as one job: running the program. The step loop is one function, a switch on the opcodes, so
+// its state stays in locals, and the records it pushes (choice points, undos, loop registers) are popped by
+// the same loop; split across modules it would cost a call per step.
+//
 // It counts its work in steps and takes backreferences and lookarounds too; it runs on any runtime, with no thread and
 // no clock.
 //
@@ -18,10 +22,6 @@
 // body's first match, none from a negative one); lookbehind bodies read right to left; the input read by
 // code point (a lone surrogate is a character of its own). Every character test is V8's own (a one-character
 // RegExp per leaf, cached; see pattern-chars.ts), as in the linear matcher.
-//
-// One job over 450 lines: running the program. The step loop is one function, a switch on the opcodes, so
-// its state stays in locals, and the records it pushes (choice points, undos, loop registers) are popped by
-// the same loop; split across modules it would cost a call per step.
 
 import type { AST } from '@eslint-community/regexpp';
 import { isWordChar, matches, type CharTest } from './pattern-chars.js';

@@ -1,7 +1,6 @@
 // The tool-call policy behind `Server`: definition lookup, the unknown-tool rule, output checks, headers, resumes.
 //
-// Headers: Mcp-Param-* header mirroring with its HeaderMismatch retry. Resumes: taking up a multi round-trip request
-// where it stopped.
+// Headers: Mcp-Param-* mirroring with its HeaderMismatch retry. Resumes: a multi round-trip request taken up again.
 import { escapeForLog, safeLog, type JsonRpcParams } from '@mcpc/jsonrpc';
 import {
   CapabilityError,

@@ -1,0 +1,73 @@
+// What the clients benchmark compares: its drivers, transports and scenarios, their labels, and each one's plan.
+
+export const MiB = 1024 * 1024;
+
+export const ALL_DRIVERS = ['limit', 'mcpc', 'mcpc-undici', 'sdk1', 'sdk2', 'aisdk'];
+export const ALL_TRANSPORTS = ['stdio', 'http', 'http-json'];
+// mcpc-undici differs from mcpc on HTTP only (its transport on undici instead of node:http).
+const TRANSPORTS_OF = { 'mcpc-undici': ['http', 'http-json'] };
+/** The era scenario's drivers: those that speak MCP 2026-07-28 and can be pinned to either era (SDK v1 cannot: classic only). */
+const MODERN_DRIVERS = ['limit', 'mcpc', 'sdk2', 'aisdk'];
+export const ERAS = ['classic', 'modern'];
+export const runsOn = (driver, transport) =>
+  transport === 'modern'
+    ? MODERN_DRIVERS.includes(driver)
+    : transport === 'classic'
+      ? driver !== 'mcpc-undici'
+      : (TRANSPORTS_OF[driver] ?? ALL_TRANSPORTS).includes(transport);
+export const TRANSPORT_LABELS = {
+  stdio: 'stdio',
+  http: 'http (SSE)',
+  'http-json': 'http (JSON)',
+  classic: 'classic',
+  modern: '2026-07-28',
+};
+export const LABELS = {
+  limit: 'limit',
+  mcpc: 'mcpc (default install: node:http)',
+  'mcpc-undici': 'mcpc + undici',
+  'mcpc+undici': 'mcpc + undici',
+  sdk1: 'sdk v1 (1.32.2)',
+  sdk2: 'sdk v2 (2.4.0)',
+  aisdk: 'ai-sdk (2.0.99)',
+};
+export const ALL_SCENARIOS = ['connect', 'sequential', 'concurrent', 'list', 'blob', 'rss', 'footprint', 'era'];
+
+/** The scenarios' headings; the blob's names the size its plan sets. */
+export const titlesFor = (plan) => ({
+  connect: '1. connect (spawn included on stdio) to the first tools/list',
+  sequential: '2. sequential echo calls',
+  concurrent: '3. echo calls, 64 in flight',
+  list: '4. tools/list of 1,000 tools',
+  blob: `5. one ${plan.blob.params.bytes / MiB} MiB blob result`,
+  rss: '6. RSS after 10,000 calls',
+  era: '8. the 2026-07-28 era against the classic one, same server (SDK v2), stdio, 64 in flight',
+  footprint: '7. install footprint and cold import',
+});
+
+const BLOB = 16 * MiB;
+/** What each scenario does, full and --quick: its rounds, time bound and parameters, fresh for each run. */
+export const planFor = (quick) =>
+  quick
+    ? {
+        connect: { rounds: 1, budgetMs: 20_000 },
+        sequential: { rounds: 1, budgetMs: 20_000, params: { warmup: 100, calls: 500 } },
+        concurrent: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, calls: 2000, inFlight: 64 } },
+        list: { rounds: 1, budgetMs: 20_000, params: { tools: 1000, warmup: 1, lists: 5 } },
+        blob: { rounds: 1, budgetMs: 20_000, params: { bytes: BLOB } },
+        rss: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, maxWarmup: 300, calls: 1000, inFlight: 64 } },
+        era: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, calls: 2000, inFlight: 64 } },
+        footprint: { rounds: 3, reuse: true },
+        suite: { rounds: 1, budgetMs: 45_000 },
+      }
+    : {
+        connect: { rounds: 7, budgetMs: 30_000 },
+        // Sequential stdio is the noisiest figure on a shared machine: more rounds, CPU per call the primary figure.
+        sequential: { rounds: 9, budgetMs: 60_000, params: { warmup: 300, calls: 2000 } },
+        concurrent: { rounds: 5, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
+        list: { rounds: 5, budgetMs: 60_000, params: { tools: 1000, warmup: 3, lists: 20 } },
+        blob: { rounds: 5, budgetMs: 60_000, params: { bytes: BLOB } },
+        rss: { rounds: 3, budgetMs: 120_000, params: { warmup: 1000, maxWarmup: 10_000, calls: 10_000, inFlight: 64 } },
+        era: { rounds: 7, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
+        footprint: { rounds: 10 },
+      };
