@@ -466,7 +466,8 @@ describe('tasks', () => {
   });
 
   it('tasks call (no --wait), get and cancel across runs on the 2026-07-28 tasks server', async () => {
-    const created = await mcpc([tasksServer.url, 'tasks', 'call', 'job', 'steps=100', '--json']);
+    // 1,500 steps of 40 ms: a minute, so the task is still working when the third run cancels it, however loaded the machine.
+    const created = await mcpc([tasksServer.url, 'tasks', 'call', 'job', 'steps=1500', '--json']);
     expect(created.code).toBe(0);
     const task = json<{ taskId: string; status: string; tool: string }>(created.stdout);
     expect(task.status).toBe('working');

@@ -131,7 +131,7 @@ describe.each(TRANSPORTS)('tasks-sdk-server (SDK v2 + ext-tasks) over %s', (kind
   });
 
   it('cancelTask on a running job is acknowledged; a later getTask shows cancelled', async () => {
-    const task = await client.callToolAsTask('job', { steps: 50 });
+    const task = await client.callToolAsTask('job', { steps: 1_500 });
     const acked = await client.cancelTask(task);
     // The server's answer is an empty acknowledgement (cancellation is eventually consistent); the handle
     // handed back is either the last status seen or one fresh look, so both are fine here.
