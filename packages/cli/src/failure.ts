@@ -134,16 +134,20 @@ const STDERR_LINES = 20;
 export function describeFailure(error: unknown, target?: string): { message: string; lines: string[] } {
   if (!(error instanceof Error)) return { message: String(error), lines: [] };
   // The library's words say which method to call; a person is told what failed, and the hint what to run.
-  if (error instanceof SkillVerificationError)
+  if (error instanceof SkillVerificationError) {
+    const file = error.uri === error.skill ? '' : `${error.uri} of skill `;
     return {
       message:
-        `skill verification failed: ${error.uri === error.skill ? '' : `${error.uri} of skill `}${error.skill} on server "${error.server}" ` +
+        `skill verification failed: ${file}${error.skill} on server "${error.server}" ` +
         `(${error.reason}: ${error.detail}); its content was not used and nothing was written`,
       lines: [],
     };
+  }
   if (error instanceof SkillEntryError && error.reason === 'dynamic')
     return {
-      message: `skill ${error.uri} on server "${error.server}" is dynamic: it has no manifest, so no digests to verify its files by`,
+      message:
+        `skill ${error.uri} on server "${error.server}" is dynamic: ` +
+        'it has no manifest, so no digests to verify its files by',
       lines: [],
     };
   if (needsAuth(error)) {

@@ -28,9 +28,8 @@ function printListing(out: Output, entries: readonly SkillEntry[]): void {
   const width = Math.min(50, Math.max(4, ...rows.map((r) => r.label.length)));
   out.line(out.style('dim', `${'NAME'.padEnd(width)}  ${'FILES'.padStart(7)}  ${'SIZE'.padStart(9)}  DESCRIPTION`));
   for (const r of rows) {
-    out.line(
-      `${out.style('bold', r.label.padEnd(width))}  ${r.files.padStart(7)}  ${r.size.padStart(9)}  ${r.about}`.trimEnd(),
-    );
+    const counts = `${r.files.padStart(7)}  ${r.size.padStart(9)}`;
+    out.line(`${out.style('bold', r.label.padEnd(width))}  ${counts}  ${r.about}`.trimEnd());
     const problem = r.entry.problem;
     if (problem !== undefined)
       out.line(out.style('red', `  refused (${problem.code}, ${problem.reason}): ${safe(problem.detail, 400)}`));
@@ -143,7 +142,8 @@ export const skill: Command = {
       }
       if (shown.nestedSkills.length > 0)
         out.line(
-          `${dim('nested skills:')} ${shown.nestedSkills.map((u) => safe(u, 500)).join(', ')} ${dim('(each loaded on its own)')}`,
+          `${dim('nested skills:')} ${shown.nestedSkills.map((u) => safe(u, 500)).join(', ')} ` +
+            dim('(each loaded on its own)'),
         );
       out.line(dim('─── SKILL.md (verified) ───'));
       for (const line of renderMarkdown(bodyOf(shown.text), out)) out.line(line);

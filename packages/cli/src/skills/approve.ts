@@ -22,7 +22,8 @@ export async function approveSkill(
   const Action = action === 'loading' ? 'Loading' : 'Pulling';
   if (!ctx.interactive)
     throw new UsageError(
-      `${Action} skill "${safe(entry.label, 200)}" needs your approval, and no one is at a terminal to give it: pass --yes (-y) to approve it`,
+      `${Action} skill "${safe(entry.label, 200)}" needs your approval, and no one is at a terminal to give it: ` +
+        'pass --yes (-y) to approve it',
       command,
     );
   const { out } = ctx;
@@ -40,7 +41,8 @@ export async function approveSkill(
     const tools = entry.frontmatter['allowed-tools'];
     if (tools !== undefined)
       reader.write(
-        `  ${out.errStyle('dim', 'allowed-tools:')} ${safe(tools, 500)} ${out.errStyle('dim', '(shown only: mcpc grants nothing)')}\n`,
+        `  ${out.errStyle('dim', 'allowed-tools:')} ${safe(tools, 500)} ` +
+          `${out.errStyle('dim', '(shown only: mcpc grants nothing)')}\n`,
       );
     const answer = await reader.ask(`Approve ${action} it? [y/N] `, ctx.signal);
     if (answer.kind !== 'line') reader.write('\n');

@@ -15,7 +15,7 @@ export interface PulledFile {
 // eslint-disable-next-line no-control-regex -- a segment with a control character is refused
 const UNSAFE = /[/\\\u0000-\u001f\u007f]/;
 
-/** Whether a path segment from a server may name a file or directory: not empty, `.`, `..`, nor with separators or controls. */
+/** Whether a server's path segment may name a file or directory: not empty, `.`, `..`, no separators or controls. */
 export function safeSegment(segment: string): boolean {
   return segment.length > 0 && segment.length <= 255 && segment !== '.' && segment !== '..' && !UNSAFE.test(segment);
 }

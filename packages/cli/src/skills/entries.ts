@@ -37,13 +37,15 @@ export async function findSkill(server: Server, word: string, command: string): 
   if (byName.length === 1) return byName[0]!;
   if (byName.length > 1)
     throw new UsageError(
-      `${byName.length} skills are named "${word}": ${byName.map((e) => `${e.label} (${e.uri})`).join(', ')}; name one by its label or URI`,
+      `${byName.length} skills are named "${word}": ` +
+        `${byName.map((e) => `${e.label} (${e.uri})`).join(', ')}; name one by its label or URI`,
       command,
     );
   throw new NotFoundError(
     'skill',
     word,
-    `no skill named "${word}" in the listing of ${server.name} (a listing may be partial: a skill known by URI is named by its URI)`,
+    `no skill named "${word}" in the listing of ${server.name} ` +
+      '(a listing may be partial: a skill known by URI is named by its URI)',
   );
 }
 
