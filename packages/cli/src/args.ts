@@ -36,6 +36,8 @@ export const FLAGS = {
   all: { type: 'boolean' },
   'trust-project': { type: 'boolean' },
   remove: { type: 'boolean' },
+  yes: { type: 'boolean', short: 'y' },
+  to: { type: 'string' },
 } as const;
 
 export type FlagName = keyof typeof FLAGS;

@@ -16,6 +16,10 @@ import {
   TaskTimeoutError,
   TaskUnsupportedError,
   AmbiguousTaskError,
+  AmbiguousNameError,
+  SkillApprovalError,
+  SkillEntryError,
+  SkillVerificationError,
   TransportErrorCode,
   ValidationError,
 } from '@mcpc/client';
@@ -68,6 +72,8 @@ export function classify(error: unknown, target?: string): { code: ExitCode; hin
   if (error instanceof ConnectionError)
     return { code: ExitCode.Connect, hint: `run \`mcpc doctor ${targetWord(target)}\` to see what was tried` };
   if (error instanceof ValidationError) return { code: ExitCode.Validation };
+  const skill = classifySkill(error, target);
+  if (skill !== undefined) return skill;
   // A name the server does not offer is a mistake on the command line; the listing commands say what it has.
   if (error instanceof NotFoundError && error.kind !== 'server')
     return {
@@ -94,6 +100,29 @@ export function classify(error: unknown, target?: string): { code: ExitCode; hin
   return { code: ExitCode.Error };
 }
 
+/** Skills (SEP-2640) refused: an entry broken or past the limits, bytes that do not verify, a load not approved. */
+function classifySkill(error: unknown, target: string | undefined): { code: ExitCode; hint?: string } | undefined {
+  const skills = `mcpc ${targetWord(target)} skills`;
+  if (error instanceof SkillVerificationError)
+    return {
+      code: ExitCode.Validation,
+      hint:
+        `the skill may have changed since it was listed: run \`${skills}\` for the current listing and try again; ` +
+        'if it fails again, the server serves bytes that do not match its own digests',
+    };
+  if (error instanceof SkillEntryError)
+    return error.reason === 'dynamic'
+      ? { code: ExitCode.Usage, hint: 'mcpc loads only skills with a manifest (files with digests it can verify)' }
+      : {
+          code: ExitCode.Validation,
+          hint: `run \`${skills}\` to see which entries the server lists, and why any is refused`,
+        };
+  if (error instanceof SkillApprovalError) return { code: ExitCode.Usage, hint: 'pass --yes (-y) to approve it' };
+  if (error instanceof AmbiguousNameError && error.kind === 'skill')
+    return { code: ExitCode.Usage, hint: `run \`${skills}\` and name one by its label or URI` };
+  return undefined;
+}
+
 /** How many of the server's last stderr lines a failure shows. */
 const STDERR_LINES = 20;
 
@@ -104,6 +133,23 @@ const STDERR_LINES = 20;
  */
 export function describeFailure(error: unknown, target?: string): { message: string; lines: string[] } {
   if (!(error instanceof Error)) return { message: String(error), lines: [] };
+  // The library's words say which method to call; a person is told what failed, and the hint what to run.
+  if (error instanceof SkillVerificationError) {
+    const file = error.uri === error.skill ? '' : `${error.uri} of skill `;
+    return {
+      message:
+        `skill verification failed: ${file}${error.skill} on server "${error.server}" ` +
+        `(${error.reason}: ${error.detail}); its content was not used and nothing was written`,
+      lines: [],
+    };
+  }
+  if (error instanceof SkillEntryError && error.reason === 'dynamic')
+    return {
+      message:
+        `skill ${error.uri} on server "${error.server}" is dynamic: ` +
+        'it has no manifest, so no digests to verify its files by',
+      lines: [],
+    };
   if (needsAuth(error)) {
     // The deepest 401/403 says the status (the outer errors wrap it).
     const status = causes(error)
