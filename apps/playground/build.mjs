@@ -13,8 +13,7 @@ const WEB = join(HERE, 'web');
 const OUT = join(HERE, 'dist', 'web');
 const SERVER_OUT = join(HERE, 'dist', 'server');
 
-// The server: one ESM file for Node, the packages left as imports (node_modules holds them), the OAuth
-// debugger's .mjs bundled in with the TypeScript that calls it.
+// The server: one ESM file for Node, the packages left as imports (node_modules holds them).
 await rm(SERVER_OUT, { recursive: true, force: true });
 await build({
   entryPoints: [join(HERE, 'server', 'main.ts')],
