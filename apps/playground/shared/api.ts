@@ -1,5 +1,6 @@
 // The playground's HTTP API, declared once: each route's path, request body and answer (the server and page both check).
 import type { CallToolResult, GetPromptResult, Prompt, Resource, ResourceTemplate } from '@mcpc/client';
+import type { HttpTransportName } from '@mcpc/client/config';
 import type { CompleteRequest, Completion, LoggingLevel, TaskJSON } from '@mcpc/client/types';
 import type {
   ContentsView,
@@ -33,7 +34,8 @@ export type AddServer =
       kind: 'url';
       name?: string;
       url: string;
-      transport?: 'auto' | 'streamable-http' | 'http' | 'sse';
+      /** As `httpConfig` of `@mcpc/client/config` reads it: `http` is plain JSON over HTTP, `auto` detects. */
+      transport?: HttpTransportName;
       headers?: Record<string, string>;
     }
   | { kind: 'config'; document: unknown };
