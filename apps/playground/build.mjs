@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Builds the server (server/*.ts → dist/server/main.js) and the page (web/main.tsx → dist/web/assets/app.js), with stats.json.
+// Builds the server (server/*.ts → dist/server/main.js) and the page (web/ → dist/web/), with stats.json.
+
 // @ts-check
 import { copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

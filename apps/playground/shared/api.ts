@@ -1,4 +1,4 @@
-// The playground's HTTP API, declared once: each route's path, request body and answer (the server and page both check).
+// The playground's HTTP API, declared once: each route's path, request body and answer (server and page check).
 import type { CallToolResult, GetPromptResult, Prompt, Resource, ResourceTemplate } from '@mcpc/client';
 import type { HttpTransportName } from '@mcpc/client/config';
 import type { CompleteRequest, Completion, LoggingLevel, TaskJSON } from '@mcpc/client/types';

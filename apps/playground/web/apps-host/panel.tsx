@@ -1,4 +1,4 @@
-// MCP App panel: fetches a tool's ui:// resource, renders it in a sandboxed iframe under its CSP, and hosts it (bridge.ts).
+// MCP App panel: a tool's ui:// resource fetched and rendered in a sandboxed iframe under its CSP, hosted by bridge.ts.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, callState, connectEvents, errorText, on, streamOpen, type CallState, type ToolView } from '../api.js';
 import { AppHostBridge, RpcCode, RpcFailure, type JsonObject, type LogEntry } from './bridge.js';

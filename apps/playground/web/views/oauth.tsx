@@ -1,4 +1,4 @@
-// OAuth debugger view: start a run against an MCP URL, walk it step by step (or to the end), see each HTTP exchange and the rule it checks.
+// OAuth debugger view: a run against an MCP URL walked step by step, each HTTP exchange and the rule it checks.
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, on, type Obj } from '../api.js';
 import { CopyButton } from './content.js';
