@@ -1,16 +1,7 @@
-// The app panel's DOM-free decisions: which tools have an app, a value's key and short text, the result a View gets.
+// The app panel's DOM-free decisions: the result a View gets, a value's key and short text, a download's file name.
 import type { JsonObject } from './bridge.js';
 
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
-
-/** The tool's UI resource URI per SEP-1865 (`_meta.ui.resourceUri`, or the deprecated flat `_meta["ui/resourceUri"]`). */
-export function appResourceUri(tool: { _meta?: Record<string, unknown> } | undefined): string | undefined {
-  const meta = tool?._meta;
-  if (!meta || typeof meta !== 'object') return undefined;
-  const ui = meta.ui as Record<string, unknown> | undefined;
-  const uri = (ui && typeof ui === 'object' ? ui.resourceUri : undefined) ?? meta['ui/resourceUri'];
-  return typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
-}
 
 /** A value's identity for the effects that restart the View (its JSON; an unserializable value is never equal). */
 export function keyOf(v: unknown): string {

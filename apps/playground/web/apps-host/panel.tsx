@@ -8,8 +8,6 @@ import { buildCsp, injectCsp, type AppCsp } from './csp.js';
 import { currentTheme, HOST_INFO, hostCapabilities, hostContext, MAX_HEIGHT } from './host-context.js';
 import { APP_MIME_TYPE, isObj, keyOf, normalizeResult, short } from './panel-logic.js';
 
-export { APP_MIME_TYPE, appResourceUri } from './panel-logic.js';
-
 export interface AppPanelProps {
   serverId: string;
   /** The tool's `_meta.ui.resourceUri` (a `ui://` URI). */
