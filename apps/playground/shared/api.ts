@@ -1,6 +1,5 @@
 // The playground's HTTP API, declared once: each route's path, request body and answer (server and page check).
 import type { CallToolResult, GetPromptResult, Prompt, Resource, ResourceTemplate } from '@mcpc/client';
-import type { HttpTransportName } from '@mcpc/client/config';
 import type { CompleteRequest, Completion, LoggingLevel, TaskJSON } from '@mcpc/client/types';
 import type {
   ContentsView,
@@ -34,8 +33,8 @@ export type AddServer =
       kind: 'url';
       name?: string;
       url: string;
-      /** As `httpConfig` of `@mcpc/client/config` reads it: `http` is plain JSON over HTTP, `auto` detects. */
-      transport?: HttpTransportName;
+      /** `httpConfig`'s names (`@mcpc/client/config`, kept out of the page): `http` is plain JSON over HTTP. */
+      transport?: 'auto' | 'streamable-http' | 'http' | 'sse';
       headers?: Record<string, string>;
     }
   | { kind: 'config'; document: unknown };
