@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Builds the server (server/*.ts → dist/server/main.js) and the page (web/main.tsx → dist/web/assets/app.js), with stats.json.
+// Builds the server (server/*.ts → dist/server/main.js) and the page (web/ → dist/web/), with stats.json.
+
 // @ts-check
 import { copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -13,8 +14,7 @@ const WEB = join(HERE, 'web');
 const OUT = join(HERE, 'dist', 'web');
 const SERVER_OUT = join(HERE, 'dist', 'server');
 
-// The server: one ESM file for Node, the packages left as imports (node_modules holds them), the OAuth
-// debugger's .mjs bundled in with the TypeScript that calls it.
+// The server: one ESM file for Node, the packages left as imports (node_modules holds them).
 await rm(SERVER_OUT, { recursive: true, force: true });
 await build({
   entryPoints: [join(HERE, 'server', 'main.ts')],

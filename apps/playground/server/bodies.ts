@@ -1,4 +1,4 @@
-// The request bodies of the API, checked: each checker turns the untrusted JSON into its route's declared request (or a 400).
+// The API's request bodies, checked: untrusted JSON into each route's declared request, or a 400.
 import type { CompleteRequest } from '@mcpc/client/types';
 import type { CallRequest, DialogReply, RequestOf } from '../shared/api.js';
 import type { OpenDialog } from './dialogs.js';

@@ -1,4 +1,6 @@
-// Tool calls the page started: run in the background, reported as progress, task and result events; tasks kept per entry.
+// Tool calls the page started, run in the background and reported as progress, task and result events.
+//
+// Tasks are kept per entry.
 import { randomUUID } from 'node:crypto';
 import { StructuredContentError, type CallToolResult, type Client, type Task } from '@mcpc/client';
 import type { TaskJSON } from '@mcpc/client/types';

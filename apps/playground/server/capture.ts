@@ -1,4 +1,4 @@
-// What the playground sees of each server: its JSON-RPC frames (a wrapped transport) and HTTP exchanges (an undici interceptor).
+// What the playground sees of each server: JSON-RPC frames (a wrapped transport), HTTP exchanges (an interceptor).
 import type { ServerConfig, Transport } from '@mcpc/client';
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import type { HttpExchange, JsonObject } from '../shared/api.js';

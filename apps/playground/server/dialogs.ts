@@ -1,4 +1,4 @@
-// Dialogs: a server's elicitation or sampling request, raised to the page as an event and answered by POST /api/dialogs/:id.
+// A server's elicitation or sampling request, raised to the page as an event and answered by POST /api/dialogs/:id.
 import { randomUUID } from 'node:crypto';
 import type { ElicitationRequest, SamplingRequest } from '@mcpc/client/types';
 import type { DialogReply, DialogEvent, ElicitationReply, SamplingReply } from '../shared/api.js';

@@ -1,4 +1,4 @@
-// The Server-Sent Events hub: every page connected to GET /api/events gets each event, with a bounded buffer and heartbeats.
+// The Server-Sent Events hub: each event to every page on GET /api/events, with a bounded buffer and heartbeats.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerEvent } from '../shared/api.js';
 

@@ -1,4 +1,4 @@
-// The playground's entry (built to dist/server/main.js): options, start, the URL printed and opened, clean exit on signals.
+// The playground's entry (dist/server/main.js): options, start, the URL printed and opened, clean exit on signals.
 import { canOpen, openUrl } from './open.js';
 import { parseOptions, USAGE, type Options } from './options.js';
 import { startPlayground } from './start.js';

@@ -1,5 +1,7 @@
-// The MCP Apps sandbox proxy: a second origin (its own port on 127.0.0.1) serving the page that holds a View, under
-// the View's Content-Security-Policy as an HTTP header, which the View's srcdoc document inherits and no markup can move.
+// The MCP Apps sandbox proxy: a second origin (its own port on 127.0.0.1) serving the page that holds a View.
+//
+// It serves the View's Content-Security-Policy as an HTTP header, which the View's srcdoc document inherits and
+// no markup can move.
 import { createServer } from 'node:http';
 
 /**

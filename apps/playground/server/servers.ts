@@ -1,5 +1,6 @@
 // The servers the playground holds: one @mcpc/client Client per entry, connected on its own; roots, logs, raw requests.
-import { Client, ErrorReply, autoHttp, http, sse, stdio, streamableHttp, type ServerConfig } from '@mcpc/client';
+import { Client, ErrorReply, stdio, type ServerConfig } from '@mcpc/client';
+import { httpConfig } from '@mcpc/client/config';
 import { LOGGING_LEVELS } from '@mcpc/client/constants';
 import type { ElicitationResult, LoggingLevel } from '@mcpc/client/types';
 import type { Frame, LogRecord, RootView, ServerView } from '../shared/api.js';
@@ -210,23 +211,13 @@ export class Registry {
       () => ++entry.httpSeq,
     );
     entry.closeDispatcher = close;
-    const options = {
+    return httpConfig(spec.transport ?? 'auto', {
       name: entry.id,
       url: spec.url,
       dispatcher,
       ...(spec.headers !== undefined && { headers: spec.headers }),
       ...(spec.auth !== undefined && { auth: spec.auth }),
-    };
-    switch (spec.transport ?? 'auto') {
-      case 'streamable-http':
-        return streamableHttp(options);
-      case 'http':
-        return http(options);
-      case 'sse':
-        return sse(options);
-      default:
-        return autoHttp(options);
-    }
+    });
   }
 
   /** Closes the entry's client, its calls and dialogs. */

@@ -1,10 +1,13 @@
 // What a server entry is made from: the page's `POST /api/servers` body or an `mcpServers` document, checked.
-import { serversFromConfig, type AuthProvider } from '@mcpc/client';
+import type { AuthProvider } from '@mcpc/client';
+import { readConfigEntry, type ConfigEntry, type HttpTransportName } from '@mcpc/client/config';
 import type { AddServer } from '../shared/api.js';
 import { ApiError, isRecord, isStringArray, need, stringValues } from './http.js';
 
-export type UrlTransport = NonNullable<Extract<AddServer, { kind: 'url' }>['transport']>;
-const TRANSPORTS: readonly UrlTransport[] = ['auto', 'streamable-http', 'http', 'sse'];
+type PageTransport = NonNullable<Extract<AddServer, { kind: 'url' }>['transport']>;
+/** The page's names (shared/api.ts spells them out) are `httpConfig`'s: a name one of them lacks fails here. */
+const TRANSPORTS = ['auto', 'streamable-http', 'http', 'sse'] as const satisfies readonly (HttpTransportName &
+  PageTransport)[];
 
 export interface StdioSpec {
   kind: 'stdio';
@@ -19,7 +22,7 @@ export interface UrlSpec {
   kind: 'url';
   name?: string;
   url: string;
-  transport?: UrlTransport;
+  transport?: HttpTransportName;
   headers?: Record<string, string>;
   /** Signs in on connect (the demo's protected endpoint). */
   auth?: AuthProvider;
@@ -59,7 +62,7 @@ export function specsFromBody(body: unknown): ServerSpec[] {
         {
           kind: 'url',
           url: body.url,
-          transport: transport as UrlTransport,
+          transport: transport as HttpTransportName,
           ...(body.headers !== undefined && { headers: stringValues(body.headers) }),
           ...name,
         },
@@ -73,34 +76,41 @@ export function specsFromBody(body: unknown): ServerSpec[] {
   }
 }
 
-/** The entries of an `mcpServers` document (an object, or its JSON text), checked by the client's own reader. */
+/**
+ * The entries of an `mcpServers` document (an object, or its JSON text), each read by the client's own
+ * `readConfigEntry`, as `mcpc` and `serversFromConfig` read it: the hosts' `type: "http"` is Streamable HTTP,
+ * and an entry that names no transport is Streamable HTTP too. The first entry that cannot be read is a 400.
+ */
 export function specsFromConfig(document: unknown): ServerSpec[] {
   const doc: unknown = typeof document === 'string' ? parseJson(document) : document;
-  try {
-    serversFromConfig(doc);
-  } catch (error) {
-    throw new ApiError(400, 'bad_config', error instanceof Error ? error.message : String(error));
-  }
-  const servers = isRecord(doc) && isRecord(doc.mcpServers) ? doc.mcpServers : {};
-  return Object.entries(servers).map(([name, raw]): ServerSpec => {
-    const e = isRecord(raw) ? raw : {};
-    return typeof e.command === 'string'
-      ? {
-          kind: 'stdio',
-          name,
-          command: e.command,
-          ...(Array.isArray(e.args) && { args: e.args.map(String) }),
-          ...(isRecord(e.env) && { env: stringValues(e.env) }),
-          ...(typeof e.cwd === 'string' && { cwd: e.cwd }),
-        }
-      : {
-          kind: 'url',
-          name,
-          url: String(e.url),
-          transport: e.type === 'sse' ? 'sse' : e.type === 'http' ? 'http' : 'streamable-http',
-          ...(isRecord(e.headers) && { headers: stringValues(e.headers) }),
-        };
+  const servers = isRecord(doc) ? doc.mcpServers : undefined;
+  if (!isRecord(servers))
+    throw new ApiError(400, 'bad_config', 'a server definition document needs an "mcpServers" object');
+  return Object.entries(servers).map(([name, raw]) => {
+    const read = readConfigEntry(name, raw);
+    if (!read.ok) throw new ApiError(400, 'bad_config', read.error.message);
+    return specOf(read.entry);
   });
+}
+
+/** A config entry as the playground holds it. */
+function specOf(entry: ConfigEntry): ServerSpec {
+  if (entry.kind === 'stdio')
+    return {
+      kind: 'stdio',
+      name: entry.name,
+      command: entry.command,
+      ...(entry.args !== undefined && { args: [...entry.args] }),
+      ...(entry.env !== undefined && { env: { ...entry.env } }),
+      ...(entry.cwd !== undefined && { cwd: entry.cwd }),
+    };
+  return {
+    kind: 'url',
+    name: entry.name,
+    url: entry.url,
+    transport: entry.transport ?? 'streamable-http',
+    ...(entry.headers !== undefined && { headers: { ...entry.headers } }),
+  };
 }
 
 /** A name for a spec that gives none: the script a command runs, or a URL's host. */

@@ -1,4 +1,4 @@
-// The playground's HTTP API, declared once: each route's path, request body and answer (the server and page both check).
+// The playground's HTTP API, declared once: each route's path, request body and answer (server and page check).
 import type { CallToolResult, GetPromptResult, Prompt, Resource, ResourceTemplate } from '@mcpc/client';
 import type { CompleteRequest, Completion, LoggingLevel, TaskJSON } from '@mcpc/client/types';
 import type {
@@ -33,6 +33,7 @@ export type AddServer =
       kind: 'url';
       name?: string;
       url: string;
+      /** `httpConfig`'s names (`@mcpc/client/config`, kept out of the page): `http` is plain JSON over HTTP. */
       transport?: 'auto' | 'streamable-http' | 'http' | 'sse';
       headers?: Record<string, string>;
     }

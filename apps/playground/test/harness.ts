@@ -1,4 +1,4 @@
-// Browser-test harness of the playground: Chromium check, the playground server started and stopped, pages, screenshots.
+// Browser-test harness of the playground: Chromium, the playground server started and stopped, pages, screenshots.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

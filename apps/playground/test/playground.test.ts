@@ -1,4 +1,5 @@
 // The playground in headless Chromium: every view of issue #17 driven through the page, and the API's refusals.
+
 /// <reference lib="dom" />
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

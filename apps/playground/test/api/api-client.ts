@@ -1,4 +1,4 @@
-// The API tests' client: a playground started without a browser, its routes called by their shared/api.ts keys, its events read.
+// The API tests' client: a playground without a browser, its routes called by their shared/api.ts keys, its events.
 import type {
   Api,
   ErrorBody,

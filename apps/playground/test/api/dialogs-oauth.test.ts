@@ -1,4 +1,4 @@
-// The API over HTTP, no browser: elicitation and sampling dialogs answered through the API; the OAuth debugger's routes.
+// The API over HTTP, no browser: elicitation and sampling dialogs answered through it; the OAuth debugger's routes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type Fixture } from '../../../../tooling/fixtures/http/spawn.mjs';
 import { demoServerScript, rawRequest, type Playground } from '../harness.js';

@@ -1,4 +1,4 @@
-// The API over HTTP, no browser: prompts and completion, resources, templates, reads, subscriptions, MCP Apps resources.
+// The API over HTTP, no browser: prompts, completion, resources, templates, reads, subscriptions, MCP Apps resources.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Playground } from '../harness.js';
 import { call, codeOf, Events, send, startWithDemo } from './api-client.js';

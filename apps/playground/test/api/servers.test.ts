@@ -1,9 +1,11 @@
 // The API over HTTP, no browser: the servers routes (add, list, reconnect, remove) and the checks every request passes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixture, type Fixture } from '../../../../tooling/fixtures/http/spawn.mjs';
 import { demoServerScript, rawRequest, type Playground } from '../harness.js';
 import { call, codeOf, connected, send, startWithDemo } from './api-client.js';
 
 let pg: Playground;
+let http: Fixture | undefined;
 
 beforeAll(async () => {
   pg = await startWithDemo();
@@ -11,6 +13,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await pg?.stop();
+  await http?.stop();
 });
 
 describe('servers', () => {
@@ -37,6 +40,41 @@ describe('servers', () => {
     expect(body.map((s) => s.id)).not.toContain('second');
     const again = await call(pg, 'DELETE /api/servers/:id', { id: 'second' });
     expect([again.status, codeOf(again)]).toEqual([404, 'unknown_server']);
+  });
+
+  it('reads an mcpServers entry as the client and mcpc do: the hosts\' type "http" is Streamable HTTP', async () => {
+    http = await startFixture(demoServerScript, ['http'], { timeoutMs: 20_000 });
+    const url = new URL('/mcp', http.url).href;
+    const document = {
+      mcpServers: { hosted: { type: 'http', url }, spelled: { transport: 'streamable_http', serverUrl: url } },
+    };
+    const added = await call(pg, 'POST /api/servers', {}, { kind: 'config', document });
+    expect(added.body.map((s) => [s.id, s.kind, s.target])).toEqual([
+      ['hosted', 'url', url],
+      ['spelled', 'url', url],
+    ]);
+    for (const id of ['hosted', 'spelled']) {
+      expect((await connected(pg, id)).transport, id).toBe('streamable-http');
+      await call(pg, 'DELETE /api/servers/:id', { id });
+    }
+  });
+
+  it('refuses an mcpServers document whose entry cannot be read, naming the entry', async () => {
+    const cases: [unknown, string][] = [
+      [{ mcpServers: { pigeon: { type: 'carrier-pigeon', url: 'http://127.0.0.1:1/mcp' } } }, 'mcpServers["pigeon"]'],
+      [{ mcpServers: { nothing: { args: ['x'] } } }, 'mcpServers["nothing"]'],
+      [{ servers: {} }, 'needs an "mcpServers" object'],
+    ];
+    for (const [document, message] of cases) {
+      const answer = await send<{ error: { code: string; message: string } }>(pg, 'POST', '/api/servers', {
+        kind: 'config',
+        document,
+      });
+      expect([answer.status, answer.body.error.code], JSON.stringify(document)).toEqual([400, 'bad_config']);
+      expect(answer.body.error.message).toContain(message);
+    }
+    const { body } = await call(pg, 'GET /api/servers', {});
+    expect(body.map((s) => s.id)).not.toContain('pigeon');
   });
 
   it('reconnects a server: a fresh client, connected again', async () => {

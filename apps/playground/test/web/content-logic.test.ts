@@ -1,4 +1,4 @@
-// How content shows (web/views/content-logic.ts), without a DOM: markdown as blocks, media and downloads, unknown types.
+// How content shows (web/views/content-logic.ts), without a DOM: markdown as blocks, media, downloads, unknown types.
 import { describe, expect, it } from 'vitest';
 import type { ContentBlock } from '../../shared/api.js';
 import {

@@ -1,4 +1,4 @@
-// The form a JSON Schema makes (web/views/schema-form.ts), decided without a DOM: fields, initial values, issues by path.
+// The form a JSON Schema makes (web/views/schema-form.ts), without a DOM: fields, initial values, issues by path.
 import { describe, expect, it } from 'vitest';
 import {
   fieldKind,

@@ -1,4 +1,4 @@
-// The tools view's decisions (web/views/tools-logic.ts), without a DOM: search, hint badges, the app, the result's parts.
+// The tools view's decisions (web/views/tools-logic.ts), without a DOM: search, hint badges, the app, result parts.
 import { describe, expect, it } from 'vitest';
 import type { ToolView } from '../../shared/api.js';
 import {

@@ -63,7 +63,7 @@ export interface BridgeHandlers {
 }
 
 export interface BridgeOptions {
-  /** The sandbox proxy's frame (server/sandbox.mjs), which holds the View in a frame of its own. */
+  /** The sandbox proxy's frame (server/sandbox.ts), which holds the View in a frame of its own. */
   frame: HTMLIFrameElement;
   /** The sandbox proxy's origin: the only origin messages are taken from, and the only one they are sent to. */
   origin: string;

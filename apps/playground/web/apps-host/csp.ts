@@ -1,4 +1,4 @@
-// MCP Apps sandbox policy: the resource's declared CSP domains filtered and turned into a default-deny policy, injected into the View's HTML.
+// MCP Apps sandbox policy: a resource's declared CSP domains, filtered, as a default-deny policy in the View's HTML.
 
 /** `_meta.ui.csp` of an MCP App resource (SEP-1865 McpUiResourceCsp). */
 export interface AppCsp {

@@ -1,9 +1,12 @@
-// MCP App panel: fetches a tool's ui:// resource, renders it in a sandboxed iframe under its CSP, and hosts it (bridge.ts).
+// MCP App panel: a tool's ui:// resource fetched and rendered in a sandboxed iframe under its CSP, hosted by bridge.ts.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, callState, connectEvents, errorText, on, streamOpen, type CallState, type ToolView } from '../api.js';
-import { AppHostBridge, RpcCode, RpcFailure, type JsonObject, type LogEntry } from './bridge.js';
-import { buildCsp, injectCsp, type AppCsp } from './csp.js';
+import { api, errorText, type ToolView } from '../api.js';
 import { THEME_EVENT } from '../theme.js';
+import { appRequests } from './app-requests.js';
+import { AppHostBridge, type JsonObject, type LogEntry } from './bridge.js';
+import { buildCsp, injectCsp, type AppCsp } from './csp.js';
+import { currentTheme, HOST_INFO, hostCapabilities, hostContext, MAX_HEIGHT } from './host-context.js';
+import { APP_MIME_TYPE, isObj, keyOf, normalizeResult, short } from './panel-logic.js';
 
 export interface AppPanelProps {
   serverId: string;
@@ -17,15 +20,9 @@ export interface AppPanelProps {
   tool?: ToolView;
 }
 
-export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
-const HOST_INFO = { name: 'mcpc-playground', version: '0.0.0' };
-const MAX_HEIGHT = 800;
 const MIN_HEIGHT = 24;
 const INITIAL_HEIGHT = 160;
 const MAX_LOG = 200;
-const CALL_TIMEOUT_MS = 120_000;
-const STREAM_WAIT_MS = 5_000;
-const MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
 
 type Phase = 'loading' | 'connecting' | 'ready' | 'closed' | 'error';
 
@@ -36,128 +33,6 @@ interface ShownEntry extends LogEntry {
 interface Note {
   kind: 'message' | 'context';
   text: string;
-}
-
-/** The tool's UI resource URI per SEP-1865 (`_meta.ui.resourceUri`, or the deprecated flat `_meta["ui/resourceUri"]`). */
-export function appResourceUri(tool: { _meta?: Record<string, unknown> } | undefined): string | undefined {
-  const meta = tool?._meta;
-  if (!meta || typeof meta !== 'object') return undefined;
-  const ui = meta.ui as Record<string, unknown> | undefined;
-  const uri = (ui && typeof ui === 'object' ? ui.resourceUri : undefined) ?? meta['ui/resourceUri'];
-  return typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
-}
-
-function keyOf(v: unknown): string {
-  if (v === undefined) return 'undefined';
-  try {
-    return JSON.stringify(v) ?? 'undefined';
-  } catch {
-    return String(Math.random());
-  }
-}
-
-function short(v: unknown, max = 400): string {
-  let s: string;
-  try {
-    s = typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
-  } catch {
-    s = String(v);
-  }
-  return s.length > max ? `${s.slice(0, max)}…` : s;
-}
-
-function isObj(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** What the page has for the tool call, as the notification the View gets. */
-function normalizeResult(v: unknown): { result: JsonObject } | { cancelled: string } | undefined {
-  if (!isObj(v)) return undefined;
-  const withContent = (r: JsonObject): JsonObject => (Array.isArray(r.content) ? r : { ...r, content: [] });
-  if ('content' in v || 'structuredContent' in v) return { result: withContent(v) };
-  if (isObj(v.result)) return { result: withContent(v.result) };
-  if (isObj(v.error)) {
-    const message = String(v.error.message ?? 'tool call failed');
-    if (v.error.code === -32800 || /cancel/i.test(message)) return { cancelled: message };
-    return { result: { content: [{ type: 'text', text: message }], isError: true } };
-  }
-  return undefined;
-}
-
-function currentTheme(): 'light' | 'dark' {
-  const t = document.documentElement.dataset.theme;
-  if (t === 'dark' || t === 'light') return t;
-  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
-}
-
-const HOST_STYLES = {
-  variables: {
-    '--color-background-primary': 'light-dark(#ffffff, #1b1b1f)',
-    '--color-background-secondary': 'light-dark(#f4f4f6, #24242a)',
-    '--color-text-primary': 'light-dark(#1b1b1f, #ececf1)',
-    '--color-text-secondary': 'light-dark(#55555f, #a9a9b5)',
-    '--color-border-primary': 'light-dark(#d0d0d7, #3a3a44)',
-    '--font-sans': 'system-ui, -apple-system, "Segoe UI", sans-serif',
-    '--font-mono': 'ui-monospace, "SFMono-Regular", Menlo, monospace',
-    '--border-radius-md': '6px',
-  },
-};
-
-function fileName(uri: string, fallback: string): string {
-  const last = uri.split(/[/:]/).filter(Boolean).pop() ?? '';
-  const clean = last.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
-  return clean || fallback;
-}
-
-function base64ToBytes(b64: string): Uint8Array<ArrayBuffer> {
-  const bin = atob(b64);
-  const out = new Uint8Array(new ArrayBuffer(bin.length));
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-/** Wait (bounded) for the page's event stream to be open, so a `result` event cannot slip past. */
-async function ensureStream(): Promise<void> {
-  connectEvents();
-  if (streamOpen) return;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(done, STREAM_WAIT_MS);
-    const off = on('stream', (e) => {
-      if (e.state === 'open') done();
-    });
-    function done(): void {
-      clearTimeout(timer);
-      off();
-      resolve();
-    }
-  });
-}
-
-/** The `result` event for one call (the api store catches it even when it arrives before POST /call answers). */
-function waitForResult(callId: string, signal: AbortSignal): Promise<CallState> {
-  return new Promise((resolve, reject) => {
-    const finish = (fn: () => void): void => {
-      clearTimeout(timer);
-      off();
-      signal.removeEventListener('abort', onAbort);
-      fn();
-    };
-    const onAbort = (): void => finish(() => reject(new RpcFailure(RpcCode.Denied, 'the app panel was closed')));
-    const timer = setTimeout(
-      () => finish(() => reject(new RpcFailure(RpcCode.Denied, `no result in ${CALL_TIMEOUT_MS / 1000} s`))),
-      CALL_TIMEOUT_MS,
-    );
-    const off = on('result', (e) => {
-      if (e.callId !== callId) return;
-      const s: CallState = callState(callId) ?? { done: true };
-      if (e.result !== undefined) s.result = e.result;
-      if (e.error !== undefined) s.error = e.error;
-      finish(() => resolve(s));
-    });
-    signal.addEventListener('abort', onAbort);
-    const now = callState(callId);
-    if (now?.done) finish(() => resolve(now));
-  });
 }
 
 export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }: AppPanelProps) {
@@ -202,7 +77,6 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
     let resizeObserver: ResizeObserver | undefined;
     let resizeTimer: ReturnType<typeof setTimeout> | undefined;
     const onTheme = (): void => bridge?.sendHostContextChanged({ theme: currentTheme() });
-    let toolsCache: ToolView[] | undefined;
     sentResult.current = undefined;
     setPhase('loading');
     setError(undefined);
@@ -235,55 +109,7 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
     };
     const containerWidth = (): number => Math.max(0, Math.round(hostRef.current?.clientWidth ?? 0));
 
-    const visibleToApps = async (name: string): Promise<void> => {
-      if (!toolsCache || !toolsCache.some((t) => t.name === name)) toolsCache = await api.tools(serverId);
-      const t = toolsCache.find((x) => x.name === name);
-      const ui = t?._meta?.ui as { visibility?: unknown } | undefined;
-      if (Array.isArray(ui?.visibility) && !ui.visibility.includes('app')) {
-        throw new RpcFailure(
-          RpcCode.Denied,
-          `tool "${name}" is not visible to apps (visibility ${JSON.stringify(ui.visibility)})`,
-        );
-      }
-    };
-
-    const download = async (contents: unknown[]): Promise<JsonObject> => {
-      const files: { name: string; blob: Blob }[] = [];
-      let total = 0;
-      for (const [i, item] of contents.entries()) {
-        if (!isObj(item)) throw new RpcFailure(RpcCode.InvalidParams, 'contents items must be objects');
-        let res: JsonObject | undefined;
-        if (item.type === 'resource' && isObj(item.resource)) res = item.resource;
-        else if (item.type === 'resource_link' && typeof item.uri === 'string') {
-          const read = await api.read(serverId, item.uri);
-          res = read.contents[0] as unknown as JsonObject | undefined;
-        }
-        if (!res)
-          throw new RpcFailure(RpcCode.InvalidParams, `contents[${i}]: not an embedded resource or resource link`);
-        const mime = typeof res.mimeType === 'string' ? res.mimeType : 'application/octet-stream';
-        let blob: Blob;
-        if (typeof res.text === 'string') blob = new Blob([res.text], { type: mime });
-        else if (typeof res.blob === 'string') blob = new Blob([base64ToBytes(res.blob)], { type: mime });
-        else throw new RpcFailure(RpcCode.InvalidParams, `contents[${i}]: no text or blob`);
-        total += blob.size;
-        if (total > MAX_DOWNLOAD_BYTES) throw new RpcFailure(RpcCode.Denied, 'download too large');
-        files.push({ name: fileName(String(res.uri ?? item.uri ?? ''), `download-${i + 1}`), blob });
-      }
-      const names = files.map((f) => `${f.name} (${f.blob.size} bytes)`).join('\n');
-      if (!confirm(`The app wants to download ${files.length} file(s):\n${names}\n\nSave?`)) return { isError: true };
-      for (const f of files) {
-        const url = URL.createObjectURL(f.blob);
-        const a = document.createElement('a');
-        a.href = url;
-        a.download = f.name;
-        a.rel = 'noopener';
-        document.body.appendChild(a);
-        a.click();
-        a.remove();
-        setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      }
-      return {};
-    };
+    const requests = appRequests(serverId, aborter.signal);
 
     void (async () => {
       let res;
@@ -358,38 +184,8 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
           }
         },
         hostInfo: HOST_INFO,
-        hostCapabilities: {
-          openLinks: {},
-          downloadFile: {},
-          serverTools: {},
-          serverResources: {},
-          logging: {},
-          message: { text: {} },
-          updateModelContext: { text: {}, structuredContent: {} },
-          sandbox: { permissions: {}, csp: csp.approved },
-        },
-        hostContext: () => {
-          const ctx: JsonObject = {
-            theme: currentTheme(),
-            styles: HOST_STYLES,
-            displayMode: 'inline',
-            availableDisplayModes: ['inline'],
-            // Width is fixed by the page's layout; height follows the View (size-changed) up to MAX_HEIGHT.
-            containerDimensions:
-              containerWidth() > 0 ? { width: containerWidth(), maxHeight: MAX_HEIGHT } : { maxHeight: MAX_HEIGHT },
-            locale: navigator.language,
-            timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-            userAgent: `${HOST_INFO.name}/${HOST_INFO.version}`,
-            platform: 'web',
-            deviceCapabilities: {
-              touch: typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches,
-              hover: typeof matchMedia === 'function' && matchMedia('(hover: hover)').matches,
-            },
-          };
-          const t = latest.current.tool;
-          if (t) ctx.toolInfo = { tool: t };
-          return ctx;
-        },
+        hostCapabilities: hostCapabilities(csp.approved as JsonObject),
+        hostContext: () => hostContext(containerWidth(), latest.current.tool),
         log: addLog,
         handlers: {
           initialized: (info) => {
@@ -397,41 +193,7 @@ export function AppPanel({ serverId, resourceUri, toolInput, toolResult, tool }:
             setPhase('ready');
             addLog({ dir: 'note', label: 'initialized', body: info });
           },
-          callTool: async (name, args) => {
-            await visibleToApps(name);
-            await ensureStream();
-            const { callId } = await api.call(serverId, name, args);
-            let s: CallState;
-            try {
-              s = await waitForResult(callId, aborter.signal);
-            } catch (err) {
-              void api.cancelCall(callId).catch(() => undefined);
-              throw err;
-            }
-            if (s.error) {
-              const code = typeof s.error.code === 'number' ? s.error.code : RpcCode.InternalError;
-              throw new RpcFailure(code, s.error.message);
-            }
-            const r = (s.result ?? {}) as JsonObject;
-            return Array.isArray(r.content) ? r : { ...r, content: [] };
-          },
-          readResource: (uri) => api.read(serverId, uri),
-          openLink: async (url) => {
-            let parsed: URL;
-            try {
-              parsed = new URL(url);
-            } catch {
-              throw new RpcFailure(RpcCode.InvalidParams, 'Invalid URL');
-            }
-            if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-              throw new RpcFailure(RpcCode.Denied, `Policy violation: only http(s) links open (${parsed.protocol})`);
-            }
-            if (!confirm(`The app wants to open this link in a new tab:\n\n${parsed.href}\n\nOpen it?`)) {
-              throw new RpcFailure(RpcCode.Denied, 'Link opening denied by user');
-            }
-            window.open(parsed.href, '_blank', 'noopener,noreferrer');
-          },
-          downloadFile: download,
+          ...requests,
           message: async (params) => {
             addNote({ kind: 'message', text: short(params.content, 2000) });
           },

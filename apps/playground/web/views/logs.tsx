@@ -1,5 +1,6 @@
-// Logs view: a server's log messages as they arrive (and those kept before the page opened), a minimum level
-// to show, and the level the server is asked to send from.
+// Logs view: a server's log messages as they arrive (and those kept before the page opened), and their levels.
+//
+// A minimum level to show, and the level the server is asked to send from.
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, type LogRecord, type ServerView } from '../api.js';
 import { JsonView } from './content.js';

@@ -1,35 +1,14 @@
-// OAuth debugger view: start a run against an MCP URL, walk it step by step (or to the end), see each HTTP exchange and the rule it checks.
+// OAuth debugger view: a run against an MCP URL walked step by step, each HTTP exchange and the rule it checks.
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, on, type Obj } from '../api.js';
-import { CopyButton } from './content.js';
-
-interface Exchange {
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; headers: Record<string, string>; body: string };
-  error?: string;
-  durationMs?: number;
-}
-
-interface Step {
-  index: number;
-  name: string;
-  title?: string;
-  ok: boolean;
-  detail: string;
-  rule?: string;
-  exchange?: Exchange;
-  exchanges?: Exchange[];
-  info?: Obj;
-  final?: boolean;
-  waiting?: boolean;
-}
+import { api, errorText, on, type OAuthStep } from '../api.js';
+import { StepItem } from './oauth-step.js';
 
 type DPoPChoice = 'auto' | 'on' | 'off';
 
 /* The run lives outside the component: steps that arrive while another tab is shown are kept. */
 const store = {
   runId: undefined as string | undefined,
-  steps: [] as Step[],
+  steps: [] as OAuthStep[],
   form: { url: '', scope: '', clientId: '', clientSecret: '', dpop: 'auto' as DPoPChoice },
 };
 const listeners = new Set<() => void>();
@@ -38,7 +17,7 @@ const changed = () => {
 };
 on('oauth-step', (e) => {
   if (e.runId !== store.runId) return;
-  const step = e.step as unknown as Step;
+  const step = e.step;
   store.steps = [...store.steps.filter((s) => s.index !== step.index), step].sort((a, b) => a.index - b.index);
   changed();
 });
@@ -53,14 +32,6 @@ const isOver = () => {
 async function waitForStep(after: number, ms = 3000): Promise<void> {
   const until = Date.now() + ms;
   while ((lastStep()?.index ?? 0) <= after && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-}
-
-function pretty(body: string): string {
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
 }
 
 export function OAuthView() {
@@ -313,145 +284,4 @@ export function OAuthView() {
       return n;
     });
   }
-}
-
-function StepItem({
-  step,
-  open,
-  waiting,
-  onToggle,
-}: {
-  step: Step;
-  open: boolean;
-  waiting: boolean;
-  onToggle: () => void;
-}) {
-  const exchanges = step.exchanges ?? (step.exchange ? [step.exchange] : []);
-  const authUrl = step.name === 'authorization' ? (step.info?.authorizationUrl as string | undefined) : undefined;
-  return (
-    <li data-testid="oauth-step" data-name={step.name} data-ok={String(step.ok)} data-index={step.index} class="card">
-      <div
-        class="clickable"
-        style={{ display: 'flex', gap: '0.6em', alignItems: 'baseline', cursor: 'pointer' }}
-        onClick={onToggle}
-        role="button"
-        aria-expanded={open}
-      >
-        <span
-          class={`badge ${step.ok ? 'ok' : 'error'}`}
-          data-testid="oauth-step-mark"
-          aria-label={step.ok ? 'passed' : 'failed'}
-        >
-          {step.ok ? '✓' : '✗'}
-        </span>
-        <strong>
-          {step.index}. {step.title ?? step.name}
-        </strong>
-        <span class="muted small-text mono">{step.name}</span>
-        <span class="muted small-text" style={{ marginLeft: 'auto' }}>
-          {exchanges.length > 0 ? `${exchanges.length} HTTP exchange${exchanges.length > 1 ? 's' : ''} · ` : ''}
-          {open ? 'hide' : 'details'}
-        </span>
-      </div>
-      <p class={step.ok ? '' : 'error'} data-testid="oauth-step-detail" style={{ wordBreak: 'break-word' }}>
-        {step.detail}
-      </p>
-      {authUrl && (
-        <p>
-          <a
-            data-testid="oauth-authorize-link"
-            href={authUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            style={{ fontWeight: 600 }}
-          >
-            Open the authorization page in a new tab ↗
-          </a>
-          {waiting && (
-            <span class="muted small-text" data-testid="oauth-waiting">
-              {' '}
-              — waiting for the redirect to /oauth/callback
-            </span>
-          )}
-        </p>
-      )}
-      {open && (
-        <div data-testid="oauth-step-body">
-          {step.rule && (
-            <div class="small-text" data-testid="oauth-step-rule">
-              <strong>Rule: </strong>
-              {step.rule}
-            </div>
-          )}
-          {step.info && Object.keys(step.info).length > 0 && (
-            <details open={!step.ok}>
-              <summary class="small-text">Parsed / decoded</summary>
-              <pre class="mono small-text">{JSON.stringify(step.info, null, 2)}</pre>
-            </details>
-          )}
-          {exchanges.map((x, i) => (
-            <ExchangeView key={i} x={x} n={i + 1} of={exchanges.length} />
-          ))}
-        </div>
-      )}
-    </li>
-  );
-}
-
-function Headers({ h }: { h: Record<string, string> | undefined }) {
-  const rows = Object.entries(h ?? {});
-  if (rows.length === 0) return <p class="muted small-text">(no headers)</p>;
-  return (
-    <dl class="mono small-text">
-      {rows.map(([k, v]) => (
-        <div
-          key={k}
-          class={/^(authorization|www-authenticate|dpop|dpop-nonce|location|mcp-)/i.test(k) ? 'key-header' : ''}
-        >
-          <dt>{k}</dt>
-          <dd>{v}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-function ExchangeView({ x, n, of }: { x: Exchange; n: number; of: number }) {
-  const status = x.response?.status;
-  return (
-    <div data-testid="oauth-exchange" style={{ borderTop: '1px solid var(--line)', paddingTop: '0.5em' }}>
-      <div style={{ display: 'flex', gap: '0.6em', alignItems: 'baseline', flexWrap: 'wrap' }}>
-        {of > 1 && <span class="muted small-text">#{n}</span>}
-        <span class="mono">
-          <strong>{x.request.method}</strong> {x.request.url}
-        </span>
-        {status !== undefined && (
-          <span class={`badge ${status >= 400 ? 'error' : 'ok'}`} data-testid="oauth-exchange-status">
-            {status}
-          </span>
-        )}
-        {x.error && <span class="error">{x.error}</span>}
-        {x.durationMs !== undefined && <span class="muted small-text">{Math.round(x.durationMs)} ms</span>}
-        <CopyButton text={() => JSON.stringify(x, null, 2)} />
-      </div>
-      <div class="headers">
-        <div>
-          <div class="small-text muted">Request</div>
-          <Headers h={x.request.headers} />
-          {x.request.body !== undefined && <pre class="mono small-text">{pretty(x.request.body)}</pre>}
-        </div>
-        <div>
-          <div class="small-text muted">Response</div>
-          {x.response ? (
-            <>
-              <Headers h={x.response.headers} />
-              {x.response.body !== '' && <pre class="mono small-text">{pretty(x.response.body)}</pre>}
-            </>
-          ) : (
-            <p class="muted small-text">(no response)</p>
-          )}
-        </div>
-      </div>
-    </div>
-  );
 }

@@ -1,5 +1,6 @@
-// Protocol view: every JSON-RPC frame of a server, requests paired with responses, MRTR rounds grouped, filter, copy,
-// and a composer that replays a request or sends an edited one.
+// Protocol view: every JSON-RPC frame of a server, requests paired with responses, MRTR rounds grouped, copy.
+//
+// Frames are filtered, and a composer replays a request or sends an edited one.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, errorText, isObject, type Frame, type Obj, type ServerView } from '../api.js';
 import { CopyButton, JsonView } from './content.js';

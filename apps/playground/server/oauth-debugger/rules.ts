@@ -1,8 +1,7 @@
 // The OAuth debugger's steps in order, with their titles and the spec rule each one shows.
-// @ts-check
 
 /** The flow, in order (`index` = position + 1); `iss-check` runs when the redirect reaches `GET /oauth/callback`. */
-export const STEPS = /** @type {const} */ ([
+export const STEPS = [
   ['challenge', 'Unauthenticated MCP request → 401 + WWW-Authenticate'],
   ['resource-metadata', 'Protected resource metadata (RFC 9728)'],
   ['authorization-server-metadata', 'Authorization server metadata (RFC 8414 / OpenID discovery)'],
@@ -13,13 +12,16 @@ export const STEPS = /** @type {const} */ ([
   ['token', 'Token request (code + verifier + resource)'],
   ['authenticated-call', 'MCP request with the access token'],
   ['refresh', 'Refresh (refresh_token grant)'],
-]);
+] as const;
+
+/** A step's name, as the page receives it in `OAuthStep.name`. */
+export type StepName = (typeof STEPS)[number][0];
 /** Position of 'iss-check': the step the redirect resumes. */
 export const ISS_CHECK = 6;
 
 const SPEC = 'MCP 2026-07-28 Authorization';
-/** @type {Record<string, string>} */
-export const RULES = {
+/** The rule each step checks, quoted from the spec it follows. */
+export const RULES: Readonly<Record<StepName, string>> = {
   challenge: `${SPEC} › Authorization Server Discovery › Protected Resource Metadata Discovery Requirements: "MCP clients MUST be able to parse WWW-Authenticate headers and respond appropriately to HTTP 401 Unauthorized responses from the MCP server"; servers MUST advertise their metadata through the resource_metadata parameter of the challenge or the well-known URIs.`,
   'resource-metadata': `${SPEC} › Authorization Server Discovery: clients "MUST use the resource metadata URL from the parsed WWW-Authenticate headers when present; otherwise, they MUST fall back to constructing and requesting the well-known URIs" (path-aware, then root), and the document "MUST include the authorization_servers field containing at least one authorization server" (RFC 9728 §3.3: its "resource" must be the resource the metadata was requested for).`,
   'authorization-server-metadata': `${SPEC} › Authorization Server Metadata Discovery: clients "MUST try endpoints in the following priority order" (RFC 8414, then OpenID Connect discovery; path insertion before appending), and the "issuer" in the document "MUST be identical to the issuer identifier used to construct the well-known URL. If they differ, the client MUST NOT use the metadata."`,

@@ -1,6 +1,8 @@
 // The OAuth debugger's steps: each runs one step of @mcpc/oauth/steps and says what it found, for the page.
-// @ts-check
-import { describeJwt, dpopSupport, redactSecret } from '@mcpc/oauth/steps';
+import { describeJwt, dpopSupport, redactSecret, type Exchange } from '@mcpc/oauth/steps';
+import { proofsOf, rpcMessage, safeJson, tokenInfo } from './inspect.js';
+import type { StepName } from './rules.js';
+import { fail, need, type CallbackData, type Run, type StepOutcome } from './run.js';
 
 const MCP_ACCEPT = 'application/json, text/event-stream';
 const CALLBACK_TIMEOUT_MS = 5 * 60_000;
@@ -15,93 +17,8 @@ const initialize = JSON.stringify({
   },
 });
 
-/**
- * One HTTP exchange as the page sees it (@mcpc/oauth/steps records it: secrets as their first and last 4 characters).
- * @typedef {import('@mcpc/oauth/steps').Exchange} Exchange
- * One step of a run, emitted as `oauth-step` `{ runId, step }`. `exchanges` (when a step made more than one request)
- * lists them all, `exchange` is the last; `info` holds what was parsed or decoded; `final` marks the run's end
- * (the last step, or a failure); `waiting` marks the authorization step (the run waits for the redirect).
- * @typedef {{ index: number, name: string, title: string, ok: boolean, detail: string, rule?: string,
- *   exchange?: Exchange, exchanges?: readonly Exchange[], info?: Record<string, unknown>, final?: boolean,
- *   waiting?: boolean }} OAuthStep
- * @typedef {import('@mcpc/oauth/steps').OAuthSteps} OAuthSteps
- * @typedef {{ url: string, params: URLSearchParams }} CallbackData
- * @typedef {{
- *   id: string, createdAt: number, flow: OAuthSteps, redirectUri: string,
- *   clientIdOption?: string, clientSecretOption?: string, dpopOption: 'auto' | 'on' | 'off',
- *   next: number, done: boolean, queue: Promise<void>,
- *   challenge?: import('@mcpc/oauth/steps').ProbedChallenge, found?: import('@mcpc/oauth/steps').FoundResource,
- *   discovered?: import('@mcpc/oauth/steps').Discovered, client?: import('@mcpc/oauth/steps').ResolvedClient,
- *   pkce?: import('@mcpc/oauth/steps').PkcePair, request?: import('@mcpc/oauth/steps').AuthorizationRequest,
- *   callback?: CallbackData, onCallback?: ((d: CallbackData) => void) | undefined,
- *   checked?: import('@mcpc/oauth/steps').CheckedAuthorizationResponse, tokens?: import('@mcpc/oauth/steps').StoredTokens,
- * }} Run
- */
-
-/** A step that ran and found something wrong: its message is the step's detail. */
-export class StepFailure extends Error {
-  constructor(/** @type {string} */ message, /** @type {Partial<OAuthStep>} */ extra = {}) {
-    super(message);
-    /** @type {Partial<OAuthStep>} */
-    this.extra = extra;
-  }
-}
-
-/** @returns {never} */
-function fail(/** @type {string} */ message, /** @type {Partial<OAuthStep>} */ extra = {}) {
-  throw new StepFailure(message, extra);
-}
-
-/** @template T @param {T | undefined} v @returns {T} */
-const need = (v) => /** @type {T} */ (v);
-
-/** The DPoP proofs a step's requests carried, decoded. @param {readonly Exchange[]} exchanges */
-function proofsOf(exchanges) {
-  return exchanges.flatMap((x) => {
-    const proof = x.request.headers.dpop;
-    const decoded = proof === undefined ? undefined : describeJwt(proof);
-    return decoded === undefined ? [] : [decoded];
-  });
-}
-
-/** A token set as the page sees it. @param {import('@mcpc/oauth/steps').StoredTokens} t */
-function tokenInfo(t) {
-  return {
-    token_type: t.tokenType,
-    access_token: redactSecret(t.accessToken),
-    ...(t.refreshToken ? { refresh_token: redactSecret(t.refreshToken) } : {}),
-    ...(t.scope !== undefined ? { scope: t.scope } : {}),
-    ...(t.expiresAt !== undefined ? { expires_in: Math.round((t.expiresAt - Date.now()) / 1000) } : {}),
-    ...(t.dpopJkt !== undefined ? { dpop_jkt: t.dpopJkt } : {}),
-    accessTokenJwt: describeJwt(t.accessToken) ?? 'opaque (not a JWT)',
-  };
-}
-
-/** The JSON-RPC response in a JSON or SSE body. @param {string} text */
-function rpcMessage(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    /* maybe SSE */
-  }
-  for (const block of text.split(/\r?\n\r?\n/)) {
-    const data = block
-      .split(/\r?\n/)
-      .filter((l) => l.startsWith('data:'))
-      .map((l) => l.slice(5).replace(/^ /, ''))
-      .join('\n');
-    try {
-      const m = JSON.parse(data);
-      if (m && typeof m === 'object' && ('result' in m || 'error' in m)) return m;
-    } catch {
-      /* not JSON */
-    }
-  }
-  return undefined;
-}
-
-/** @type {Record<string, (run: Run) => Promise<Partial<OAuthStep>>>} */
-export const steps = {
+/** Each step by name: it runs on the run, keeps what it found there, and answers what the page shows. */
+export const steps: Readonly<Record<StepName, (run: Run) => Promise<StepOutcome>>> = {
   async challenge(run) {
     const { value: c, exchanges } = await run.flow.challenge();
     run.challenge = c;
@@ -261,8 +178,7 @@ export const steps = {
       );
     const shown = new URL(data.url);
     for (const [k, v] of data.params) if (k === 'code') shown.searchParams.set(k, redactSecret(v));
-    /** @type {Exchange} */
-    const exchange = {
+    const exchange: Exchange = {
       request: { method: 'GET', url: `${shown.pathname}${shown.search}`, headers: {} },
       response: {
         status: 200,
@@ -288,7 +204,7 @@ export const steps = {
         detail: `state matched this run. ${iss === undefined ? 'No "iss" in the response, and the server does not advertise it: proceeding (RFC 9207 §2.4).' : `iss = ${iss}, identical to the recorded issuer.`} Authorization code received (${value.parameters.code}).`,
       };
     } catch (e) {
-      const error = /** @type {{ reason?: string, message: string }} */ (e);
+      const error = e as { reason?: string; message: string };
       const hint =
         error.reason === 'MCPC_OAUTH_AUTHORIZATION_DENIED' && !need(run.request).scope
           ? ' No scope was sent (neither the challenge nor scopes_supported named one): this server may need one — enter a scope and start again.'
@@ -369,8 +285,7 @@ export const steps = {
         detail: 'No refresh token was issued, so there is nothing to refresh (a client must not assume one will be).',
       };
     const { value: fresh, exchanges } = await run.flow.refresh({ tokens });
-    const issued = /** @type {{ refresh_token?: unknown }} */ (safeJson(exchanges.at(-1)?.response?.body))
-      .refresh_token;
+    const issued = safeJson(exchanges.at(-1)?.response?.body).refresh_token;
     const rotated = fresh.refreshToken !== tokens.refreshToken;
     run.tokens = fresh;
     const proofs = proofsOf(exchanges);
@@ -388,19 +303,9 @@ export const steps = {
   },
 };
 
-/** A JSON body, or `{}`. @param {string | undefined} text */
-function safeJson(text) {
-  try {
-    const v = JSON.parse(text ?? '');
-    return v && typeof v === 'object' ? v : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The redirect to /oauth/callback, or undefined after 5 minutes. @param {Run} run @returns {Promise<CallbackData | undefined>} */
-function waitForCallback(run) {
-  return new Promise((resolve) => {
+/** The redirect to /oauth/callback, or undefined after 5 minutes. */
+function waitForCallback(run: Run): Promise<CallbackData | undefined> {
+  return new Promise<CallbackData | undefined>((resolve) => {
     const timer = setTimeout(() => {
       run.onCallback = undefined;
       resolve(undefined);
