@@ -76,6 +76,24 @@ export async function startWithDemo(): Promise<Playground> {
   return pg;
 }
 
+/** What each API test file starts from: a playground with its demo connected, and its live stream open. */
+export async function openDemo(): Promise<{ pg: Playground; events: Events }> {
+  const pg = await startWithDemo();
+  const events = new Events(pg);
+  await events.opened;
+  return { pg, events };
+}
+
+/** Closes what `openDemo` opened, and any fixtures a file started beside it. */
+export async function closeDemo(
+  opened: { pg?: Playground; events?: Events },
+  ...fixtures: ({ stop(): Promise<unknown> } | undefined)[]
+): Promise<void> {
+  opened.events?.close();
+  await opened.pg?.stop();
+  await Promise.all(fixtures.map((f) => f?.stop()));
+}
+
 /** Waits until the server is connected; its view. */
 export function connected(pg: Playground, id: string): Promise<ServerView> {
   return until(async () => {

@@ -2,23 +2,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type Fixture } from '../../../../tooling/fixtures/http/spawn.mjs';
 import { demoServerScript, rawRequest, type Playground } from '../harness.js';
-import { call, codeOf, Events, send, startWithDemo } from './api-client.js';
+import { call, closeDemo, codeOf, Events, openDemo, send } from './api-client.js';
 
 let pg: Playground;
 let events: Events;
 let http: Fixture | undefined;
 
 beforeAll(async () => {
-  pg = await startWithDemo();
-  events = new Events(pg);
-  await events.opened;
+  ({ pg, events } = await openDemo());
 }, 90_000);
 
-afterAll(async () => {
-  events?.close();
-  await pg?.stop();
-  await http?.stop();
-});
+afterAll(() => closeDemo({ pg, events }, http));
 
 const demo = { id: 'demo' };
 const textOf = (content: readonly { type: string; text?: string }[] | undefined) =>

@@ -1,21 +1,17 @@
 // The API over HTTP, no browser: tools, calls (and their events), cancellation, and the schema check of a form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Playground } from '../harness.js';
-import { call, codeOf, Events, send, startWithDemo } from './api-client.js';
+import type { Events } from './api-client.js';
+import { call, closeDemo, codeOf, openDemo, send } from './api-client.js';
 
 let pg: Playground;
 let events: Events;
 
 beforeAll(async () => {
-  pg = await startWithDemo();
-  events = new Events(pg);
-  await events.opened;
+  ({ pg, events } = await openDemo());
 }, 90_000);
 
-afterAll(async () => {
-  events?.close();
-  await pg?.stop();
-});
+afterAll(() => closeDemo({ pg, events }));
 
 /** Calls a tool and resolves with its `result` event. */
 async function run(tool: string, args: Record<string, unknown> = {}) {
