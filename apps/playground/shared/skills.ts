@@ -2,6 +2,8 @@
 import type { SkillFile, SkillFrontmatter } from '@mcpc/client/types';
 import type { ErrorInfo } from './shapes.js';
 
+export type { SkillFile, SkillFrontmatter };
+
 /** Why an entry may not be loaded (`SkillEntryError`): its code, its reason, and the message. */
 export interface SkillProblem extends ErrorInfo {
   reason: string;
