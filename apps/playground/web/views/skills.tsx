@@ -90,6 +90,7 @@ type Reads = Map<string, SkillRead | 'reading'>;
 function SkillPanel({ server, uri, directoryRead }: { server: ServerView; uri: string; directoryRead: boolean }) {
   const [entry, setEntry] = useState<SkillEntryView>();
   const [error, setError] = useState<string>();
+  const [loadError, setLoadError] = useState<string>();
   const [approved, setApproved] = useState(false);
   const [dynamicOk, setDynamicOk] = useState(false);
   const [load, setLoad] = useState<SkillRead | 'loading'>();
@@ -98,6 +99,7 @@ function SkillPanel({ server, uri, directoryRead }: { server: ServerView; uri: s
 
   const fetchEntry = () => {
     setError(undefined);
+    setLoadError(undefined);
     setLoad(undefined);
     setReads(new Map());
     setApproved(false);
@@ -120,14 +122,20 @@ function SkillPanel({ server, uri, directoryRead }: { server: ServerView; uri: s
 
   const doLoad = async () => {
     setLoad('loading');
-    setError(undefined);
+    setLoadError(undefined);
     try {
-      setLoad(
-        await api.loadSkill(server.id, { uri, approval: entry.approval, ...(dynamicOk && { allowDynamic: true }) }),
-      );
+      const result = await api.loadSkill(server.id, {
+        uri,
+        approval: entry.approval,
+        ...(dynamicOk && { allowDynamic: true }),
+      });
+      setLoad(result);
+      // The SKILL.md row shows the load's outcome: the load is its verified read.
+      setReads((r) => new Map(r).set(uri, result));
     } catch (e) {
+      // Refused before any read (the entry, the approval, a dynamic skill not allowed): said in the load box.
       setLoad(undefined);
-      setError(errorText(e));
+      setLoadError(errorText(e));
     }
   };
   const readFile = async (path: string, fileUri: string) => {
@@ -188,7 +196,9 @@ function SkillPanel({ server, uri, directoryRead }: { server: ServerView; uri: s
             onChange={(e) => setApproved((e.currentTarget as HTMLInputElement).checked)}
           />
           I approve loading <strong>{entry.name}</strong> from {entry.server}
-          {dynamic ? ' (its files are whatever the server sends)' : ` with these ${entry.fileCount} files`}
+          {dynamic
+            ? ' (its files are whatever the server sends)'
+            : ` with ${entry.fileCount === 1 ? 'this file' : `these ${entry.fileCount} files`}`}
         </label>
         {dynamic && (
           <label class="inline">
@@ -214,10 +224,15 @@ function SkillPanel({ server, uri, directoryRead }: { server: ServerView; uri: s
             Refresh entry
           </button>
         </div>
+        {loadError && (
+          <p class="error" data-testid="skill-load-error">
+            {loadError}
+          </p>
+        )}
         {load !== undefined && load !== 'loading' && <Steps read={load} testid="skill-steps" />}
       </div>
 
-      {loaded && load.text !== undefined && <SkillMd text={load.text} />}
+      {loaded && load.text !== undefined && <SkillMd text={load.text} uri={uri} />}
       {loaded && (dynamic || directoryRead || entry.fileCount > 1) && (
         <DirectoryBrowser server={server} skill={uri} onRead={readFile} />
       )}
@@ -303,13 +318,13 @@ function Steps({ read, testid }: { read: SkillRead; testid: string }) {
 }
 
 /** The verified `SKILL.md`: its frontmatter as text, its body as markdown elements (server text never becomes HTML). */
-function SkillMd({ text }: { text: string }) {
+function SkillMd({ text, uri }: { text: string; uri: string }) {
   const { frontmatter, body } = splitSkillMd(text);
   return (
     <div class="card" data-testid="skill-md">
       <h3>SKILL.md</h3>
       {frontmatter !== undefined && <pre class="text">{frontmatter}</pre>}
-      <Markdown text={body} />
+      <Markdown text={body} base={uri} />
     </div>
   );
 }
@@ -357,7 +372,7 @@ function DirectoryBrowser({
             data-testid={`skill-dir-${i.name}`}
             onClick={() => (i.directory ? setPath(childPath(path, i.name)) : onRead(childPath(path, i.name), i.uri))}
           >
-            {i.directory ? '📁' : '📄'} {i.name}
+            {i.directory ? <strong>{i.name}/</strong> : <code>{i.name}</code>}
           </li>
         ))}
       </ul>
@@ -372,7 +387,11 @@ function FileBody({ uri, read }: { uri: string; read: SkillRead | 'reading' }) {
       <h3>{uri}</h3>
       <Steps read={read} testid="skill-file-steps" />
       {read.text !== undefined &&
-        (isMarkdownFile(uri, read.mimeType) ? <Markdown text={read.text} /> : <pre class="text">{read.text}</pre>)}
+        (isMarkdownFile(uri, read.mimeType) ? (
+          <Markdown text={read.text} base={uri} />
+        ) : (
+          <pre class="text">{read.text}</pre>
+        ))}
     </div>
   );
 }
