@@ -128,7 +128,7 @@ it('lists the skills, loads one approved in the page with each step verified, re
     await expect.poll(() => p.getByTestId('skill-steps').getAttribute('data-outcome')).toBe('verified');
     expect(await stepStates(p, 'skill-steps')).toContain('digest:skipped');
     const browse = panel.getByTestId('skill-directory');
-    expect(await browse.textContent()).toContain('resources/directory/read');
+    await expect.poll(() => browse.textContent()).toContain('resources/directory/read');
     await browse.getByTestId('skill-dir-data').click();
     await browse.getByTestId('skill-dir-today.md').click();
     await expect.poll(() => panel.getByTestId('skill-file-body').textContent()).toContain('all systems normal');
