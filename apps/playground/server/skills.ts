@@ -1,4 +1,4 @@
-// The Skills view's routes (SEP-2640): listings, one entry, a load approved in the page, verified file reads step by step.
+// The Skills view's routes (SEP-2640): listings, one entry, a load approved in the page, verified reads step by step.
 import { createHash } from 'node:crypto';
 import {
   AmbiguousNameError,

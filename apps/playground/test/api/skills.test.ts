@@ -1,4 +1,4 @@
-// The API over HTTP, no browser: skills (SEP-2640) listed, one entry, loads approved and verified step by step, files, directories.
+// The skills API over HTTP: listings, entries, loads approved and verified step by step, files, directories.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SkillEntryView, SkillRead } from '../../shared/api.js';
