@@ -6,11 +6,12 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { registerPrompts } from './prompts.mjs';
 import { registerResources, registerSubscriptions } from './resources.mjs';
+import { registerSkills } from './skills.mjs';
 import { TASKS_EXTENSION_ID_V2, registerTasks } from './tasks.mjs';
 import { registerTools } from './tools.mjs';
 
 /** The feature tables, registered in this order (tools/list, prompts/list and resources/list follow it). */
-const FEATURES = [registerTools, registerPrompts, registerResources];
+const FEATURES = [registerTools, registerPrompts, registerResources, registerSkills];
 
 // The server definition: one factory for both eras.
 class DemoServer extends McpServer {

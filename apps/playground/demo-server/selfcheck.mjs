@@ -188,6 +188,31 @@ async function run(label, config, era) {
       });
       check('complete name a → Ada, Alan', name.values.join() === 'Ada,Alan', name.values.join());
     });
+    await attempt('skills', async () => {
+      const skills = await client.listSkills();
+      const labels = skills.map((s) => s.label);
+      check(
+        'skills/list (7, the two hotfix labelled apart)',
+        skills.length === 7 && labels.includes('demo:release/hotfix'),
+        labels.join(),
+      );
+      const forms = await client.loadSkill('pdf-forms');
+      check(
+        'load pdf-forms, read references/api/fields.md verified',
+        (await forms.readFile('references/api/fields.md')).text.startsWith('# Fields'),
+      );
+      const daily = await client.loadSkill('daily-status', { allowDynamic: true });
+      const dir = await daily.listDirectory('data');
+      check(
+        'dynamic daily-status: resources/directory/read',
+        dir.some((i) => i.name === 'today.md'),
+      );
+      const lying = await client.loadSkill('lying-digest').then(
+        () => 'loaded',
+        (e) => e.reason,
+      );
+      check('lying-digest refused (digest)', lying === 'digest', lying);
+    });
     await attempt('resources', async () => {
       const uris = (await client.listResources()).map((r) => r.uri);
       check(

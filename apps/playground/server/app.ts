@@ -39,9 +39,8 @@ export function createApp(options: AppOptions): App {
         res.destroy();
         return;
       }
-      const { code, message } = errorJson(error);
       // ApiError (and a helper's error carrying an HTTP status) say their status; a server's failure is a 502.
-      sendError(res, statusOf(error), code, message);
+      sendJson(res, statusOf(error), { error: errorJson(error) });
     });
   });
   server.on('listening', () => {

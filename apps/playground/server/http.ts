@@ -9,7 +9,8 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export function errorJson(error: unknown): ErrorInfo {
   if (error instanceof Error) {
     const code: unknown = (error as { code?: unknown }).code;
-    return { code: typeof code === 'string' ? code : error.name || 'ERROR', message: error.message };
+    const info = { code: typeof code === 'string' ? code : error.name || 'ERROR', message: error.message };
+    return error instanceof ApiError && error.reason !== undefined ? { ...info, reason: error.reason } : info;
   }
   return { code: 'ERROR', message: String(error) };
 }
@@ -20,6 +21,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Why, in a word of a closed set (a typed error's `reason`), when the code alone does not say. */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -8,6 +8,7 @@ import type { EventHub } from './events.js';
 import { ApiError, isRecord, need } from './http.js';
 import type { OAuthDebugger } from './oauth.js';
 import type { Registry } from './servers.js';
+import { getSkill, listSkills, loadBody, loadSkill, readSkillDirectory, readSkillFile } from './skills.js';
 import { specsFromBody } from './specs.js';
 import { validate } from './validate.js';
 
@@ -123,6 +124,12 @@ const api: { readonly [K in RouteKey]: JsonHandler<K> } = {
     const { method, params: requestParams } = isRecord(body) ? body : {};
     return registry.request(entry, method, requestParams);
   },
+
+  'GET /api/servers/:id/skills': ({ params }, app) => listSkills(client(app, params.id)),
+  'GET /api/servers/:id/skill': ({ params, query }, app) => getSkill(client(app, params.id), query.get('uri') ?? ''),
+  'POST /api/servers/:id/skills/load': ({ params, body }, app) => loadSkill(client(app, params.id), loadBody(body)),
+  'POST /api/servers/:id/skills/file': ({ params, body }, app) => readSkillFile(client(app, params.id), body),
+  'POST /api/servers/:id/skills/directory': ({ params, body }, app) => readSkillDirectory(client(app, params.id), body),
 
   'POST /api/dialogs/:dialogId': ({ params, body }, { dialogs }) => {
     const dialog = dialogs.get(params.dialogId);

@@ -15,9 +15,11 @@ import type {
   UiResource,
   Validation,
 } from './shapes.js';
+import type { SkillDirectoryView, SkillEntryView, SkillListing, SkillLoadRequest, SkillRead } from './skills.js';
 
 export type * from './shapes.js';
 export type * from './events.js';
+export type * from './skills.js';
 
 /** A route: what its body must be (`undefined`: none), what it answers, and its query parameters. */
 export interface Route<Request, Response, Query extends string = never> {
@@ -90,6 +92,12 @@ export interface Api {
   'GET /api/servers/:id/frames': Route<undefined, Frame[]>;
   'GET /api/servers/:id/http': Route<undefined, HttpExchange[]>;
   'POST /api/servers/:id/request': Route<{ method: string; params?: Record<string, unknown> }, { result: unknown }>;
+
+  'GET /api/servers/:id/skills': Route<undefined, SkillListing>;
+  'GET /api/servers/:id/skill': Route<undefined, SkillEntryView, 'uri'>;
+  'POST /api/servers/:id/skills/load': Route<SkillLoadRequest, SkillRead>;
+  'POST /api/servers/:id/skills/file': Route<{ skill: string; path: string }, SkillRead>;
+  'POST /api/servers/:id/skills/directory': Route<{ skill: string; path?: string }, SkillDirectoryView>;
 
   'POST /api/dialogs/:dialogId': Route<{ answer: DialogReply }, Empty>;
   'POST /api/oauth/runs': Route<OAuthRunRequest, { runId: string }>;

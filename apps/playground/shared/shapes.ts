@@ -15,6 +15,8 @@ import type {
 export interface ErrorInfo {
   code: string;
   message: string;
+  /** A typed error's `reason` (a skill refused: `digest`, `too-large`, …), when the API passes it on. */
+  reason?: string;
 }
 
 /** The body of every 4xx/5xx answer. */

@@ -145,6 +145,14 @@ export const api = {
   ui: (id: string, uri: string) => send('GET /api/servers/:id/ui', { id }, undefined, { uri }),
   /** The MCP Apps sandbox proxy's origin (a second port of the playground's). */
   sandbox: () => send('GET /api/sandbox', none),
+  skills: (id: string) => send('GET /api/servers/:id/skills', { id }),
+  skill: (id: string, uri: string) => send('GET /api/servers/:id/skill', { id }, undefined, { uri }),
+  loadSkill: (id: string, body: RequestOf<'POST /api/servers/:id/skills/load'>) =>
+    send('POST /api/servers/:id/skills/load', { id }, body),
+  skillFile: (id: string, skill: string, path: string) =>
+    send('POST /api/servers/:id/skills/file', { id }, { skill, path }),
+  skillDirectory: (id: string, skill: string, path: string) =>
+    send('POST /api/servers/:id/skills/directory', { id }, { skill, path }),
   answerDialog: (dialogId: string, answer: RequestOf<'POST /api/dialogs/:dialogId'>['answer']) =>
     send('POST /api/dialogs/:dialogId', { dialogId }, { answer }),
   oauthRun: (body: RequestOf<'POST /api/oauth/runs'>) => send('POST /api/oauth/runs', none, body),

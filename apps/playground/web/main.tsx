@@ -10,6 +10,7 @@ import { PromptsView } from './views/prompts.js';
 import { ProtocolView } from './views/protocol.js';
 import { ResourcesView } from './views/resources.js';
 import { ServersView } from './views/servers.js';
+import { SkillsView } from './views/skills.js';
 import { TasksView } from './views/tasks.js';
 import { ToolsView } from './views/tools.js';
 import { LogsView } from './views/logs.js';
@@ -21,6 +22,7 @@ const TABS = [
   'tools',
   'prompts',
   'resources',
+  'skills',
   'tasks',
   'logs',
   'roots',
@@ -34,6 +36,7 @@ const TAB_LABELS: Readonly<Record<(typeof TABS)[number], string>> = {
   tools: 'Tools',
   prompts: 'Prompts',
   resources: 'Resources',
+  skills: 'Skills',
   tasks: 'Tasks',
   logs: 'Logs',
   roots: 'Roots',
@@ -123,6 +126,7 @@ function App() {
     tools: () => <ToolsView server={server} />,
     prompts: () => <PromptsView server={server} />,
     resources: () => <ResourcesView server={server} />,
+    skills: () => <SkillsView server={server} />,
     tasks: () => <TasksView server={server} />,
     logs: () => <LogsView server={server} />,
     roots: () => <RootsView />,

@@ -79,8 +79,9 @@ function MarkdownBlock({ block }: { block: Block }) {
   }
 }
 
-export function Markdown({ text }: { text: string }) {
-  const blocks = useMemo(() => parseMarkdown(text, location.href), [text]);
+/** `base`: what relative links resolve against (a skill's root: they are then no links, as skill:// is not followed). */
+export function Markdown({ text, base }: { text: string; base?: string }) {
+  const blocks = useMemo(() => parseMarkdown(text, base ?? location.href), [text, base]);
   return (
     <div class="markdown">
       {blocks.map((b, i) => (
