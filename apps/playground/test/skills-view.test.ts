@@ -1,4 +1,5 @@
 // The Skills view in headless Chromium against the demo server: listing, entry, an approved load step by step, files.
+
 /// <reference lib="dom" />
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
