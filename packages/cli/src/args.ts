@@ -37,6 +37,7 @@ export const FLAGS = {
   'trust-project': { type: 'boolean' },
   remove: { type: 'boolean' },
   yes: { type: 'boolean', short: 'y' },
+  'allow-dynamic': { type: 'boolean' },
   to: { type: 'string' },
 } as const;
 

@@ -147,7 +147,7 @@ export function describeFailure(error: unknown, target?: string): { message: str
     return {
       message:
         `skill ${error.uri} on server "${error.server}" is dynamic: ` +
-        'it has no manifest, so no digests to verify its files by',
+        'it has no manifest, so no digests to verify its files by (--allow-dynamic loads it anyway, unverified)',
       lines: [],
     };
   if (needsAuth(error)) {

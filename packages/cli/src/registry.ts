@@ -108,13 +108,14 @@ export const COMMANDS: readonly CommandInfo[] = [
   c({
     name: 'skill',
     summary: 'one skill: frontmatter, files and digests, and its SKILL.md (verified), after you approve it',
-    usage: 'mcpc <target> skill <uri|name> [--yes]',
+    usage: 'mcpc <target> skill <uri|name> [--yes] [--allow-dynamic]',
     example: 'mcpc docs skill git-workflow',
-    flags: ['yes'],
+    flags: ['yes', 'allow-dynamic'],
     server: true,
     details: [
       'The SKILL.md is read and verified (size, digest, frontmatter) against the listed entry. `allowed-tools` is',
       'shown, never acted on. At a terminal mcpc asks first; --yes approves (needed without a terminal).',
+      'A dynamic skill (no manifest, so no digests) loads only with --allow-dynamic; its frontmatter is still checked.',
     ],
     load: () => import('./commands/skills.js').then((m) => m.skill),
   }),

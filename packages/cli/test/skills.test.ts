@@ -174,6 +174,14 @@ describe.each(['stdio', 'http'] as const)('skills over %s', (over) => {
     const dynamic = await run('skill', 'daily', '-y');
     expect(dynamic.code).toBe(ExitCode.Usage);
     expect(dynamic.stderr).toContain('is dynamic: it has no manifest');
+    expect(dynamic.stderr).toContain('--allow-dynamic loads it anyway');
+  });
+
+  it('skill --allow-dynamic loads a dynamic skill: its SKILL.md, frontmatter checked, no file list', async () => {
+    const r = await run('skill', 'daily', '-y', '--allow-dynamic');
+    expect(r.code, r.stderr).toBe(ExitCode.Ok);
+    expect(r.stdout).toContain('SKILL.md (dynamic: frontmatter checked, no digest to check)');
+    expect(r.stdout).not.toMatch(/^files \(/m);
   });
 
   it('pull writes DIR/<server>/<skill-path>/ verified (files 0644, dirs 0755); pulled again, replaced', async () => {

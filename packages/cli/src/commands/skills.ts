@@ -44,12 +44,13 @@ async function loaded<T>(
   command: string,
   action: 'loading' | 'pulling',
   use: (skill: LoadedSkill) => Promise<T>,
+  allowDynamic = false,
 ): Promise<T> {
   // A refused entry is refused before anyone is asked about it.
   if (entry.problem !== undefined) throw entry.problem;
   await approveSkill(ctx, entry, command, action);
   try {
-    return await use(await connection.server.loadSkill(entry));
+    return await use(await connection.server.loadSkill(entry, { allowDynamic }));
   } catch (error) {
     // The next listing (in a session, the next command) is fetched anew rather than served from the cache.
     if (error instanceof SkillVerificationError) connection.server.clearCache('skills');
@@ -113,9 +114,11 @@ function frontmatterLines(frontmatter: Readonly<Record<string, unknown>>): strin
 
 export const skill: Command = {
   async run(ctx, words, connection) {
-    if (words.length !== 1) throw new UsageError('usage: mcpc <target> skill <uri|name> [--yes]', 'skill');
+    if (words.length !== 1)
+      throw new UsageError('usage: mcpc <target> skill <uri|name> [--yes] [--allow-dynamic]', 'skill');
     const entry = await findSkill(connection!.server, words[0]!, 'skill');
-    const shown = await loaded(ctx, connection!, entry, 'skill', 'loading', async (s) => s);
+    const allowDynamic = ctx.flags['allow-dynamic'] === true;
+    const shown = await loaded(ctx, connection!, entry, 'skill', 'loading', async (s) => s, allowDynamic);
     const { out } = ctx;
     const json = {
       ...skillJson(entry),
@@ -145,7 +148,8 @@ export const skill: Command = {
           `${dim('nested skills:')} ${shown.nestedSkills.map((u) => safe(u, 500)).join(', ')} ` +
             dim('(each loaded on its own)'),
         );
-      out.line(dim('─── SKILL.md (verified) ───'));
+      const how = shown.files === 'dynamic' ? 'dynamic: frontmatter checked, no digest to check' : 'verified';
+      out.line(dim(`─── SKILL.md (${how}) ───`));
       for (const line of renderMarkdown(bodyOf(shown.text), out)) out.line(line);
     });
     return ExitCode.Ok;
