@@ -1,6 +1,6 @@
 // The API's request bodies, checked: untrusted JSON into each route's declared request, or a 400.
 import type { CompleteRequest } from '@mcpc/client/types';
-import type { CallRequest, DialogReply, RequestOf } from '../shared/api.js';
+import type { CallRequest, DialogReply, RequestOf } from '../contract/api.js';
 import type { OpenDialog } from './dialogs.js';
 import { isRecord, need } from './http.js';
 

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { StructuredContentError, type CallToolResult, type Client, type Task } from '@mcpc/client';
 import type { TaskJSON } from '@mcpc/client/types';
-import type { CallRequest, OutputVerdict, TaskRow, TaskView } from '../shared/api.js';
+import type { CallRequest, OutputVerdict, TaskRow, TaskView } from '../contract/api.js';
 import type { Entry } from './entry.js';
 import type { Emit } from './events.js';
 import { ApiError, errorJson } from './http.js';

@@ -1,7 +1,7 @@
 // What the playground sees of each server: JSON-RPC frames (a wrapped transport), HTTP exchanges (an interceptor).
 import type { ServerConfig, Transport } from '@mcpc/client';
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
-import type { HttpExchange, JsonObject } from '../shared/api.js';
+import type { HttpExchange, JsonObject } from '../contract/api.js';
 
 /** Frames and exchanges kept per server. */
 export const RING_SIZE = 2_000;

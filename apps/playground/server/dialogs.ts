@@ -1,7 +1,7 @@
 // A server's elicitation or sampling request, raised to the page as an event and answered by POST /api/dialogs/:id.
 import { randomUUID } from 'node:crypto';
 import type { ElicitationRequest, SamplingRequest } from '@mcpc/client/types';
-import type { DialogReply, DialogEvent, ElicitationReply, SamplingReply } from '../shared/api.js';
+import type { DialogReply, DialogEvent, ElicitationReply, SamplingReply } from '../contract/api.js';
 import type { Emit } from './events.js';
 
 /** How long a dialog waits for the person before it is cancelled (elicitation) or declined (sampling). */

@@ -1,6 +1,6 @@
 // One server entry: its spec, its current client, and what the playground keeps of it (frames, exchanges, tasks, logs).
 import type { Client, Task } from '@mcpc/client';
-import type { ErrorInfo, Frame, HttpExchange, LogRecord, ServerView, TaskRow } from '../shared/api.js';
+import type { ErrorInfo, Frame, HttpExchange, LogRecord, ServerView, TaskRow } from '../contract/api.js';
 import { Ring, RING_SIZE } from './capture.js';
 import { targetOf, type ServerSpec } from './specs.js';
 

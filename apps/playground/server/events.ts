@@ -1,6 +1,6 @@
 // The Server-Sent Events hub: each event to every page on GET /api/events, with a bounded buffer and heartbeats.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ServerEvent } from '../shared/api.js';
+import type { ServerEvent } from '../contract/api.js';
 
 /** Events queued per client while its socket is backed up; past it the oldest droppable ones go, then the client. */
 const MAX_QUEUED = 2_000;

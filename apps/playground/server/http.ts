@@ -1,6 +1,6 @@
 // The API's HTTP helpers: JSON bodies in (bounded) and out, errors with a status and a code, argument checks.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ErrorInfo } from '../shared/api.js';
+import type { ErrorInfo } from '../contract/api.js';
 
 /** The largest request body the API reads. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MemoryStorage } from '@mcpc/oauth';
 import { OAuthStepError, OAuthSteps } from '@mcpc/oauth/steps';
-import type { OAuthStep } from '../shared/api.js';
+import type { OAuthStep } from '../contract/api.js';
 import { ApiError } from './http.js';
 import { ISS_CHECK, RULES, STEPS } from './oauth-debugger/rules.js';
 import { runOptions, StepFailure, type Run, type StepOutcome } from './oauth-debugger/run.js';

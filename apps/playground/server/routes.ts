@@ -1,7 +1,7 @@
-// Every route of the playground in one table: `METHOD /path` → its handler, typed by the API declared in shared/api.ts.
+// Every route of the playground in one table: `METHOD /path` → its handler, typed by the API in contract/api.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { declaredAnnotations, type Client, type ResourceContents } from '@mcpc/client';
-import type { ContentsView, PathParams, ResponseOf, RouteKey, UiResource } from '../shared/api.js';
+import type { ContentsView, PathParams, ResponseOf, RouteKey, UiResource } from '../contract/api.js';
 import { callBody, completeBody, dialogAnswer, promptBody, uriBody } from './bodies.js';
 import type { Dialogs } from './dialogs.js';
 import type { EventHub } from './events.js';

@@ -3,7 +3,7 @@ import { Client, ErrorReply, stdio, type ServerConfig } from '@mcpc/client';
 import { httpConfig } from '@mcpc/client/config';
 import { LOGGING_LEVELS } from '@mcpc/client/constants';
 import type { ElicitationResult, LoggingLevel } from '@mcpc/client/types';
-import type { Frame, LogRecord, RootView, ServerView } from '../shared/api.js';
+import type { Frame, LogRecord, RootView, ServerView } from '../contract/api.js';
 import { Calls } from './calls.js';
 import { captured, capturingDispatcher } from './capture.js';
 import type { Dialogs } from './dialogs.js';

@@ -19,7 +19,7 @@ import type {
   SkillRead,
   SkillStep,
   SkillView,
-} from '../shared/api.js';
+} from '../contract/api.js';
 import { ApiError, isRecord, need } from './http.js';
 
 /**

@@ -1,11 +1,11 @@
 // What a server entry is made from: the page's `POST /api/servers` body or an `mcpServers` document, checked.
 import type { AuthProvider } from '@mcpc/client';
 import { readConfigEntry, type ConfigEntry, type HttpTransportName } from '@mcpc/client/config';
-import type { AddServer } from '../shared/api.js';
+import type { AddServer } from '../contract/api.js';
 import { ApiError, isRecord, isStringArray, need, stringValues } from './http.js';
 
 type PageTransport = NonNullable<Extract<AddServer, { kind: 'url' }>['transport']>;
-/** The page's names (shared/api.ts spells them out) are `httpConfig`'s: a name one of them lacks fails here. */
+/** The page's names (contract/api.ts spells them out) are `httpConfig`'s: a name one of them lacks fails here. */
 const TRANSPORTS = ['auto', 'streamable-http', 'http', 'sse'] as const satisfies readonly (HttpTransportName &
   PageTransport)[];
 

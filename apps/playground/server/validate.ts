@@ -1,6 +1,6 @@
 // `POST /api/validate`: a value checked against a JSON Schema by @mcpc/schema-validator (compiled schemas cached).
 import { compile, type Validator } from '@mcpc/schema-validator';
-import type { Validation } from '../shared/api.js';
+import type { Validation } from '../contract/api.js';
 import { ApiError, errorJson, isRecord, need } from './http.js';
 
 /** Compiled schemas kept, by their JSON text. */

@@ -12,12 +12,12 @@ import type {
   RouteKey,
   ServerEvent,
   TaskView,
-} from '../shared/api.js';
+} from '../contract/api.js';
 import { isObject, type Obj } from './json.js';
 
-/* ---------- types: the API's, declared once in shared/ ---------- */
+/* ---------- types: the API's, declared once in contract/ ---------- */
 
-export type * from '../shared/api.js';
+export type * from '../contract/api.js';
 
 export { isObject, type Json, type Obj } from './json.js';
 
@@ -89,7 +89,7 @@ export function routePath<K extends RouteKey>(key: K, params: PathParams<K>): st
   return pattern.replace(/:(\w+)/g, (_, name: string) => enc(values[name] ?? ''));
 }
 
-/** One call of a declared route: its path parameters, body and query typed by `shared/api.ts`. */
+/** One call of a declared route: its path parameters, body and query typed by `contract/api.ts`. */
 function send<K extends RouteKey>(
   key: K,
   params: PathParams<K>,

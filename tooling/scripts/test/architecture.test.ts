@@ -163,8 +163,8 @@ describe('the check itself', () => {
         name: '@mcpc/t-app',
         dependencies: { '@mcpc/client': '1', '@mcpc/oauth': '1' },
       }),
-      'web/page.ts': "import 'node:fs'; import '../server/main.js'; import '../shared/api.js'; import 'preact';\n",
-      'shared/api.ts': 'export type Api = 1;\n',
+      'web/page.ts': "import 'node:fs'; import '../server/main.js'; import '../contract/api.js'; import 'preact';\n",
+      'contract/api.ts': 'export type Api = 1;\n',
       'server/main.ts':
         "import '@mcpc/transport-stdio'; import '@mcpc/client/internal'; import '../../elsewhere.js';\n",
     };
@@ -178,7 +178,7 @@ describe('the check itself', () => {
         {
           dir: app,
           dependencies: ['@mcpc/client'],
-          parts: { web: { nodeFree: true, reads: ['shared'], may: ['preact'] } },
+          parts: { web: { nodeFree: true, reads: ['contract'], may: ['preact'] } },
         },
       ],
     ]);
@@ -188,7 +188,7 @@ describe('the check itself', () => {
     );
     expect(problems).toMatch(/web\/page\.ts: imports 'node:fs', which the browser part may not/);
     expect(problems).toMatch(/web\/page\.ts: '\.\.\/server\/main\.js' leaves the browser part/);
-    expect(problems).not.toMatch(/shared\/api/);
+    expect(problems).not.toMatch(/contract\/api/);
     expect(problems).not.toMatch(/'preact'/);
     expect(problems).toMatch(/server\/main\.ts: imports '@mcpc\/transport-stdio', which the picture does not allow/);
     expect(problems).toMatch(/'@mcpc\/client\/internal' is not a public entry point of @mcpc\/client/);

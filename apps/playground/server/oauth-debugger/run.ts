@@ -10,7 +10,7 @@ import type {
   ResolvedClient,
   StoredTokens,
 } from '@mcpc/oauth/steps';
-import type { OAuthStep } from '../../shared/api.js';
+import type { OAuthStep } from '../../contract/api.js';
 import { ApiError } from '../http.js';
 
 /** The redirect back to `/oauth/callback`: the URL it reached and its query. */

@@ -1,4 +1,4 @@
-// The API tests' client: a playground without a browser, its routes called by their shared/api.ts keys, its events.
+// The API tests' client: a playground without a browser, its routes called by their contract/api.ts keys, its events.
 import type {
   Api,
   ErrorBody,
@@ -8,7 +8,7 @@ import type {
   RouteKey,
   ServerEvent,
   ServerView,
-} from '../../shared/api.js';
+} from '../../contract/api.js';
 import { demoServerScript, startPlayground, until, type Playground } from '../harness.js';
 
 export interface Answer<T> {

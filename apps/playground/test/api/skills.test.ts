@@ -1,7 +1,7 @@
 // The skills API over HTTP: listings, entries, loads approved and verified step by step, files, directories.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SkillEntryView, SkillRead } from '../../shared/api.js';
+import type { SkillEntryView, SkillRead } from '../../contract/api.js';
 import { repoRoot, type Playground } from '../harness.js';
 import { call, codeOf, connected, startWithDemo, type Answer } from './api-client.js';
 

@@ -1,6 +1,6 @@
 // How content shows (web/views/content-logic.ts), without a DOM: markdown as blocks, media, downloads, unknown types.
 import { describe, expect, it } from 'vitest';
-import type { ContentBlock } from '../../shared/api.js';
+import type { ContentBlock } from '../../contract/api.js';
 import {
   fileName,
   looksLikeMarkdown,

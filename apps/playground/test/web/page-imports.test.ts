@@ -1,4 +1,4 @@
-// The page's rule: it imports no package that needs Node. Its sources (web/, shared/) import Preact and types only.
+// The page's rule: it imports no package that needs Node. Its sources (web/, contract/) import Preact and types only.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,8 +19,8 @@ function importsOf(text: string): { specifier: string; typeOnly: boolean }[] {
   return [...text.matchAll(re)].map((m) => ({ specifier: m[3]!, typeOnly: m[2] !== undefined }));
 }
 
-describe('the page and shared/', () => {
-  const files = [...sources(join(appDir, 'web')), ...sources(join(appDir, 'shared'))];
+describe('the page and contract/', () => {
+  const files = [...sources(join(appDir, 'web')), ...sources(join(appDir, 'contract'))];
 
   it('reads import statements as the check needs', () => {
     expect(importsOf("import type { A } from '@mcpc/client';\nimport { h } from 'preact';")).toEqual([
@@ -38,8 +38,8 @@ describe('the page and shared/', () => {
     expect(offending).toEqual([]);
   });
 
-  it('shared/ is types only: it exports no value', () => {
-    for (const file of sources(join(appDir, 'shared'))) {
+  it('contract/ is types only: it exports no value', () => {
+    for (const file of sources(join(appDir, 'contract'))) {
       const text = readFileSync(file, 'utf8');
       expect(text, relative(appDir, file)).not.toMatch(/^export\s+(const|let|function|class|enum)\b/m);
       expect(importsOf(text).every((i) => i.typeOnly)).toBe(true);

@@ -1,6 +1,6 @@
 // The skills view's decisions (web/views/skills-logic.ts) in Node: sizes, summaries, SKILL.md split, states, paths.
 import { describe, expect, it } from 'vitest';
-import type { SkillFile, SkillRead } from '../../shared/api.js';
+import type { SkillFile, SkillRead } from '../../contract/api.js';
 import { parseMarkdown } from '../../web/views/content-logic.js';
 import {
   allowedToolsText,

@@ -1,6 +1,6 @@
 // The tools view's decisions (web/views/tools-logic.ts), without a DOM: search, hint badges, the app, result parts.
 import { describe, expect, it } from 'vitest';
-import type { ToolView } from '../../shared/api.js';
+import type { ToolView } from '../../contract/api.js';
 import {
   hintBadges,
   isCancellation,

@@ -1,5 +1,5 @@
 // What content looks like on the page, decided without a DOM: markdown parsed to blocks, and how each block shows.
-import type { ContentBlock, ContentsView } from '../../shared/api.js';
+import type { ContentBlock, ContentsView } from '../../contract/api.js';
 
 /** An inline run of markdown: plain text, `code`, **strong**, *em*, or a link whose href is safe (else its text). */
 export type Inline =

@@ -1,5 +1,5 @@
 // A form from a JSON Schema, decided without a DOM: $ref resolution, field kinds, initial values, issues by path.
-import type { Issue } from '../../shared/api.js';
+import type { Issue } from '../../contract/api.js';
 import { isObject, type Obj } from '../json.js';
 
 export type IssueMap = Record<string, string[]>;

@@ -1,5 +1,5 @@
 // What the Skills view shows, decided without a DOM: sizes, summaries, SKILL.md split, file states, directory paths.
-import type { SkillFile, SkillRead, SkillStep, SkillView } from '../../shared/api.js';
+import type { SkillFile, SkillRead, SkillStep, SkillView } from '../../contract/api.js';
 
 /** Bytes as people read them: `388 B`, `1.5 KiB`, `2.0 MiB`. */
 export function formatSize(bytes: number): string {

@@ -1,5 +1,5 @@
 // The tools view's decisions, without a DOM: search, the hint badges, the app a tool names, how a result shows.
-import type { CallToolResult, OutputVerdict, ToolView } from '../../shared/api.js';
+import type { CallToolResult, OutputVerdict, ToolView } from '../../contract/api.js';
 
 /** A call or task the user (or the server) cancelled: not an error to show in red. */
 export function isCancellation(code: unknown): boolean {
