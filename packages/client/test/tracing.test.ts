@@ -9,9 +9,10 @@ import {
   SimpleSpanProcessor,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
-import { Client, textOf, type ClientOptions } from '@mcpc/client';
+import { Client, streamableHttp, textOf, type ClientOptions } from '@mcpc/client';
+import { startFixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { McpError, ServerError } from '@mcpc/jsonrpc';
-import { everything, scripted, sdkModern } from './helpers.js';
+import { MODERN_SDK_SERVER, everything, scripted, sdkModern } from './helpers.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -153,6 +154,43 @@ describe('trace context in _meta', () => {
       expect(Object.keys(meta)).toEqual(['traceparent']);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('tracing over Streamable HTTP', () => {
+  it('modern (SDK v2): network.transport tcp, server.address and server.port, and traceparent in _meta', async () => {
+    const server = await startFixture(MODERN_SDK_SERVER, ['http']);
+    const client = await open({ servers: [streamableHttp({ name: 'm', url: server.url })] });
+    try {
+      const { _meta: meta } = JSON.parse(textOf(await client.callTool('meta', {})));
+      const span = spanNamed('tools/call meta');
+      const url = new URL(server.url);
+      expect(span.attributes).toMatchObject({
+        'network.transport': 'tcp',
+        'server.address': url.hostname,
+        'server.port': Number(url.port),
+        'mcp.protocol.version': '2026-07-28',
+      });
+      expect(span.attributes['mcp.session.id']).toBeUndefined();
+      expect(meta.traceparent).toBe(`00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+
+  it('classic, with a session: mcp.session.id is the session the server gave', async () => {
+    const server = await startFixture('sdk-server.mjs', ['--mode', 'session']);
+    const client = await open({ servers: [streamableHttp({ name: 's', url: server.url })] });
+    try {
+      expect(textOf(await client.callTool('echo', { message: 'x' }))).toBe('Echo: x');
+      const span = spanNamed('tools/call echo');
+      expect(span.attributes['mcp.session.id']).toMatch(/\S+/);
+      expect(span.attributes['network.transport']).toBe('tcp');
+    } finally {
+      await client.close();
+      await server.stop();
     }
   });
 });
