@@ -4,6 +4,7 @@
 // bounds: `/constants`; other types: `/types`.
 
 export { Client, type ClientOptions, type RouteOptions, type ToolCall } from './client.js';
+export type { PropagatorLike, TracerLike, TracingOption, TracingOptions } from './tracing/options.js';
 export { connect, splitCommandLine, type ConnectTarget, type ConnectOptions } from './connect.js';
 export { streamableHttp, http, sse, autoHttp } from './http-configs.js';
 // The auth hook every HTTP transport takes (an `OAuthProvider` of `@mcpc/oauth` is one), declared in the kernel.

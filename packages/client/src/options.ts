@@ -7,6 +7,7 @@ import type { Implementation, Meta, Root } from './types/protocol.js';
 import type { InputRequiredWaitHook } from './server/mrtr.js';
 import type { StructuredContentValidation } from './features/structured-output.js';
 import type { SkillApprovalHook, SkillOptions } from './skills/types.js';
+import type { TracingOption } from './tracing/options.js';
 
 export interface ClientOptions {
   /** The servers, in order; the order of aggregated lists follows it. */
@@ -86,6 +87,11 @@ export interface ClientOptions {
   readonly onSkillApproval?: SkillApprovalHook;
   /** Skills: dynamic skills, the verified content cache, the listing bound. */
   readonly skills?: SkillOptions;
+  /**
+   * OpenTelemetry tracing: a CLIENT span per request, its context in the request's `_meta`. By default on
+   * when `@opentelemetry/api` is installed (its global tracer and propagator); `false` turns it off.
+   */
+  readonly tracing?: TracingOption;
 }
 
 export type NotificationListener = (server: string, method: string, params: JsonRpcParams | undefined) => void;

@@ -45,6 +45,24 @@ export interface RequestContext {
 export type RequestHandler = (params: JsonRpcParams | undefined, context: RequestContext) => unknown;
 export type NotificationListener = (method: string, params: JsonRpcParams | undefined) => void;
 
+/**
+ * Watches each request this side sends (tracing): it may replace the request's params (trace context in
+ * its `_meta`) and hears how the request ended. The engine knows nothing of what it does with them.
+ */
+export interface RequestObserver {
+  /** Called once the request's id is assigned, before it is sent. Undefined: this request is not watched. */
+  start(id: JsonRpcId, method: string, params: JsonRpcParams | undefined): RequestObservation | undefined;
+}
+
+/** One watched request: the params to send instead, if any, and where its end is reported (once). */
+export interface RequestObservation {
+  readonly params?: JsonRpcParams | undefined;
+  /** The answer arrived (its result, which the observer must not keep). */
+  answered(result: unknown): void;
+  /** The request failed: the server's error, a timeout, an abort, the connection's close. */
+  failed(error: Error): void;
+}
+
 export interface EngineOptions {
   readonly logger?: Logger;
   /** Default per-request timeout in milliseconds (60 000). `0` waits for ever. */
@@ -53,4 +71,6 @@ export interface EngineOptions {
   readonly maxConcurrentHandlers?: number;
   /** Methods never followed by `notifications/cancelled` when abandoned (`['initialize']`, as MCP requires). */
   readonly uncancellableMethods?: readonly string[];
+  /** Watches every request sent (tracing); when absent, a request costs nothing more. */
+  readonly observer?: RequestObserver;
 }

@@ -18,6 +18,8 @@ export type {
   Progress,
   RequestContext,
   RequestHandler,
+  RequestObservation,
+  RequestObserver,
   RequestOptions,
 } from './engine-types.js';
 
@@ -61,6 +63,7 @@ export class JsonRpcEngine {
     this.#outgoing = new OutgoingRequests(host, {
       requestTimeout: options.requestTimeout ?? 60_000,
       uncancellableMethods: options.uncancellableMethods ?? ['initialize'],
+      observer: options.observer,
     });
     this.#incoming = new IncomingRequests(host, options.maxConcurrentHandlers ?? 16);
     this.#notifications = new NotificationDispatch(log, this.#outgoing, this.#incoming);

@@ -20,6 +20,8 @@ export {
   JsonRpcEngine,
   type EngineOptions,
   type RequestOptions,
+  type RequestObserver,
+  type RequestObservation,
   type RequestContext,
   type RequestHandler,
   type NotificationListener,

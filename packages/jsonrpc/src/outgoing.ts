@@ -3,7 +3,7 @@
 import { AbortError, CancelledByPeerError, ConnectionClosedError, RequestTimeoutError, ServerError } from './errors.js';
 import { Deadlines } from './deadlines.js';
 import { asError, bytes, type EngineLog } from './engine-log.js';
-import type { RequestOptions } from './engine-types.js';
+import type { RequestObservation, RequestObserver, RequestOptions } from './engine-types.js';
 import { describeForLog, escapeForLog } from './logger.js';
 import type { JsonRpcFailure, JsonRpcId, JsonRpcParams, JsonRpcRequest, JsonRpcResponse } from './messages.js';
 import { Pending, RequestSendOptions, withProgressToken } from './pending.js';
@@ -46,6 +46,7 @@ export class OutgoingRequests {
   readonly #abandons: boolean;
   readonly #requestTimeout: number;
   readonly #uncancellable: ReadonlySet<string>;
+  readonly #observer: RequestObserver | undefined;
 
   #nextId = 1;
   readonly #pending = new Map<JsonRpcId, Pending>();
@@ -58,12 +59,17 @@ export class OutgoingRequests {
 
   constructor(
     host: OutgoingHost,
-    options: { readonly requestTimeout: number; readonly uncancellableMethods: readonly string[] },
+    options: {
+      readonly requestTimeout: number;
+      readonly uncancellableMethods: readonly string[];
+      readonly observer?: RequestObserver | undefined;
+    },
   ) {
     this.#host = host;
     this.#abandons = typeof host.transport.abandon === 'function';
     this.#requestTimeout = options.requestTimeout;
     this.#uncancellable = new Set(options.uncancellableMethods);
+    this.#observer = options.observer;
   }
 
   /** Requests sent and not yet answered. */
@@ -81,6 +87,8 @@ export class OutgoingRequests {
     const id = this.#nextId++;
     if (onProgress !== undefined) params = withProgressToken(params, id);
     options.onId?.(id);
+    const observation = this.#observer === undefined ? undefined : this.#observe(id, method, params);
+    if (observation?.params !== undefined) params = observation.params;
     const message: JsonRpcRequest =
       params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 
@@ -125,7 +133,18 @@ export class OutgoingRequests {
       sent = Promise.reject(error);
     }
     this.#watchSend(sent, pending);
+    if (observation !== undefined) reportEnd(answer, observation);
     return answer;
+  }
+
+  /** Starts watching a request; an observer that throws is logged and the request goes out unwatched. */
+  #observe(id: JsonRpcId, method: string, params: JsonRpcParams | undefined): RequestObservation | undefined {
+    try {
+      return this.#observer!.start(id, method, params);
+    } catch (error) {
+      this.#host.log.log('error', `the request observer threw: ${escapeForLog(asError(error).message)}`);
+      return undefined;
+    }
   }
 
   /** Abandons `pending` when the caller's signal fires. Apart from `request`, whose locals no closure may capture. */
@@ -302,6 +321,14 @@ export class OutgoingRequests {
       host.log.log('error', `the transport's abandon() threw: ${escapeForLog(asError(error).message)}`);
     }
   }
+}
+
+/** Tells the observer how a request ended (a function of its own: see the note in `request`). */
+function reportEnd(answer: Promise<unknown>, observation: RequestObservation): void {
+  answer.then(
+    (result) => observation.answered(result),
+    (error: unknown) => observation.failed(asError(error)),
+  );
 }
 
 /** The debug line of a request sent (a function of its own: see the note in `request`). */

@@ -17,6 +17,7 @@ import { handshakeBudget } from './handshake-budget.js';
 import { countingTaskInput } from '../tasks/input-rounds.js';
 import { hostForClassic, noticing } from './host-wrapping.js';
 import { openClassic, probeEra } from './probe.js';
+import { sessionIdOf } from '../tracing/observer.js';
 
 export type { ConnectionContext } from './connection-context.js';
 
@@ -188,7 +189,17 @@ export class Connection {
         });
       }
       const requestTimeout = config.requestTimeout ?? this.#context.requestTimeout;
-      engine = new JsonRpcEngine(transport, requestTimeout === undefined ? { logger } : { logger, requestTimeout });
+      const observer = await this.#context.observer?.({
+        kind: config.kind,
+        label: config.label,
+        protocolVersion: () => this.facts?.protocolVersion,
+        sessionId: () => sessionIdOf(transport),
+      });
+      engine = new JsonRpcEngine(transport, {
+        logger,
+        ...(requestTimeout !== undefined && { requestTimeout }),
+        ...(observer !== undefined && { observer }),
+      });
       this.#transport = transport;
       this.#engine = engine;
       const host = noticing(this.#context.host(this.name), (feature) => this.#noteDeprecated(feature));
