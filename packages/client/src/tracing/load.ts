@@ -16,14 +16,16 @@ export interface Tracing {
 
 let api: Promise<OtelApi | undefined> | undefined;
 
-/** The API module, or undefined when it is not installed (looked for once per process). */
+/** The API module, or undefined when it is not installed or this runtime loads none (looked for once per process). */
 function loadApi(): Promise<OtelApi | undefined> {
-  api ??= import('@opentelemetry/api').then(
-    // Named exports from its ESM build; a bundler's CommonJS interop may put them on `default` instead.
-    (module: { trace?: unknown; default?: unknown }) =>
-      (module.trace === undefined ? module.default : module) as OtelApi,
-    () => undefined,
-  );
+  api ??= import('#platform')
+    .then((platform) => platform.loadOpenTelemetryApi())
+    .then(
+      // Named exports from its ESM build; a bundler's CommonJS interop may put them on `default` instead.
+      (module) =>
+        module === undefined ? undefined : ((module.trace === undefined ? module.default : module) as OtelApi),
+      () => undefined,
+    );
   return api;
 }
 
