@@ -78,6 +78,18 @@ const isBuiltin = (specifier) =>
   specifier.startsWith('node:') || BUILTINS.has(specifier) || BUILTINS.has(packageOf(specifier));
 
 /**
+ * The package a computed `import()` names in its `/* optional peer: NAME *\/` comment: a specifier kept from
+ * bundlers on purpose (they must not resolve an optional peer), still checked like any other import.
+ */
+function namedPeer(source, call) {
+  const [arg] = call.arguments;
+  if (arg === undefined) return undefined;
+  // The comments between `import(` and the argument.
+  const between = source.text.slice(call.getStart(source), arg.getStart(source));
+  return /\/\*\s*optional peer: (\S+?)\s*\*\//.exec(between)?.[1];
+}
+
+/**
  * Every module specifier in `code`: `import … from`, bare `import '…'`, `export … from` (static) and
  * `import('…')` with a literal (dynamic). Read through the TypeScript parser, so strings and comments
  * that merely look like imports do not count.
@@ -101,10 +113,13 @@ export function specifiersOf(code, fileName = 'module.js') {
       found.push({ specifier: node.moduleSpecifier.text, dynamic: false, typeOnly });
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
+      const literal = arg !== undefined && ts.isStringLiteralLike(arg);
+      const named = literal ? undefined : namedPeer(source, node);
       found.push({
-        specifier: arg && ts.isStringLiteralLike(arg) ? arg.text : '<computed>',
+        specifier: literal ? arg.text : (named ?? '<computed>'),
         dynamic: true,
         typeOnly: false,
+        ...(named !== undefined && { named: true }),
       });
     }
     ts.forEachChild(node, visit);
@@ -211,7 +226,7 @@ export function checkArchitecture({ table = readTable(), packages = workspacePac
     if (built.length === 0) problems.push(`${name}: no dist/**/*.js — build it first`);
     for (const file of built) {
       const where = relative(root, file);
-      for (const { specifier, dynamic } of specifiersOf(readFileSync(file, 'utf8'), file)) {
+      for (const { specifier, dynamic, named } of specifiersOf(readFileSync(file, 'utf8'), file)) {
         if (specifier === '<computed>') {
           problems.push(`${where}: import() of a computed specifier, which no check can follow`);
         } else if (specifier.startsWith('.')) {
@@ -244,6 +259,10 @@ export function checkArchitecture({ table = readTable(), packages = workspacePac
           const other = byName.get(target);
           if (other !== undefined && !exportsSubpath(other.manifest, subpath))
             problems.push(`${where}: '${specifier}' is not a public entry point of ${target}`);
+        } else if (named && manifest.peerDependenciesMeta?.[packageOf(specifier)]?.optional !== true) {
+          problems.push(
+            `${where}: import() names '${specifier}' an optional peer, which ${name}'s package.json does not`,
+          );
         } else if (!thirdParty.has(packageOf(specifier))) {
           problems.push(`${where}: imports '${specifier}', which ${name}'s package.json does not declare`);
         }

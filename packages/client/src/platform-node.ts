@@ -18,5 +18,7 @@ const OTEL_API: string = '@opentelemetry/api';
 export function loadOpenTelemetryApi(): Promise<{ trace?: unknown; default?: unknown } | undefined> {
   // A computed specifier, so that no bundler resolves it: a bundle built without the package must still build.
   const specifier = OTEL_API;
-  return import(/* @vite-ignore */ /* webpackIgnore: true */ specifier).catch(() => undefined);
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ /* optional peer: @opentelemetry/api */ specifier).catch(
+    () => undefined,
+  );
 }

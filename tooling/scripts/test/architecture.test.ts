@@ -106,6 +106,14 @@ describe('the check itself', () => {
     ]);
   });
 
+  it('follows a computed import() only through its `optional peer:` comment', () => {
+    const code = `const n = 'p'; import(/* optional peer: @scope/peer */ n); import(n);`;
+    expect(specifiersOf(code)).toEqual([
+      { specifier: '@scope/peer', dynamic: true, typeOnly: false, named: true },
+      { specifier: '<computed>', dynamic: true, typeOnly: false },
+    ]);
+  });
+
   it('finds uses of Node-only globals, not property names, strings, comments or local bindings', () => {
     const code = `const a = Buffer.from('x').toString('base64');
       if (process.env.X) {}
@@ -133,7 +141,8 @@ describe('the check itself', () => {
       { dependencies: { '@mcpc/t-kernel': '1', '@mcpc/kernel': '1' }, peerDependencies: { '@mcpc/peer': '1' } },
       {
         'dist/index.js':
-          "import { k } from '@mcpc/peer'; import 'left-pad'; import '@mcpc/jsonrpc'; export const t = () => import('@mcpc/peer');\n",
+          "import { k } from '@mcpc/peer'; import 'left-pad'; import '@mcpc/jsonrpc'; export const t = () => import('@mcpc/peer');\n" +
+          "const n = 'x'; export const u = () => import(/* optional peer: not-a-peer */ n);\n",
         'src/index.ts': "export * from '../../kernel/src/index.js';\n",
       },
     );
@@ -148,6 +157,9 @@ describe('the check itself', () => {
     expect(problems.join('\n')).toMatch(/imports '@mcpc\/jsonrpc', which the picture does not allow for @mcpc\/t-top/);
     expect(problems.join('\n')).toMatch(/'\.\.\/\.\.\/kernel\/src\/index\.js' reaches outside @mcpc\/t-top's src\//);
     expect(problems.join('\n')).toMatch(/@mcpc\/t-stray: not in tooling\/architecture\.json/);
+    expect(problems.join('\n')).toMatch(
+      /import\(\) names 'not-a-peer' an optional peer, which @mcpc\/t-top's package\.json does not/,
+    );
     // The one dynamic import of the optional peer is allowed: only the static one is reported.
     expect(problems.filter((p) => p.includes("'@mcpc/peer'"))).toHaveLength(1);
   });
