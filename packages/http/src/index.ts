@@ -23,5 +23,6 @@ export { Abort, linkTo, type AbortLink } from './abort.js';
 export { backoffDelay, sleep, untilAborted, type BackoffOptions } from './backoff.js';
 export { ReplyQueue, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_QUEUED_REPLIES } from './replies.js';
 export { atLeastOne } from './limits.js';
+export { copyTraceHeaders } from './trace-headers.js';
 export { endpointLabel, statusLine, contentTypeLabel, notAnEndpoint, refused, unauthorized } from './diagnostics.js';
 export * from './errors-entry.js';

@@ -6,6 +6,7 @@ import {
   ResponseStreamClosedError,
   UnauthorizedError,
   backoffDelay,
+  copyTraceHeaders,
   createHttpClient,
   refused,
   discard,
@@ -300,6 +301,7 @@ export class SseTransport implements Transport {
   ): Promise<void> {
     const url = to ?? (await untilAborted(this.#endpointOrTimeout(), signal));
     const headers = await this.#headers({ 'content-type': 'application/json' }, extra);
+    copyTraceHeaders(message, headers);
     const method = 'method' in message ? message.method : undefined;
     const response = await exchange(this.#http, this.#settings, {
       method: 'POST',

@@ -228,5 +228,21 @@ describe.each(['undici', 'node'] as const)('over %s', (client) => {
       await engine.close();
       await expect(engine.request('ping')).rejects.toBeInstanceOf(ConnectionClosedError);
     });
+
+    it("a POST carries the message's _meta trace context as headers too, and never a value that splits a line", async () => {
+      const server = await sseServer();
+      const { engine } = await connect(server.url);
+      const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      await engine.request('tools/call', { name: 'x', _meta: { traceparent, tracestate: 'r=1', baggage: 'k=v' } });
+      await engine.request('tools/call', { name: 'x', _meta: { traceparent: `${traceparent}\r\nx-injected: 1` } });
+      await engine.request('tools/list');
+      const [traced, refused, plain] = server.posts.map((p) => p.headers);
+      expect(traced).toMatchObject({ traceparent, tracestate: 'r=1', baggage: 'k=v' });
+      expect([refused!.traceparent, refused!['x-injected'], plain!.traceparent]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+    });
   });
 });

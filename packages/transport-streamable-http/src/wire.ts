@@ -3,6 +3,7 @@ import {
   ACCEPT_ENCODING,
   type AbortLink,
   backoffDelay,
+  copyTraceHeaders,
   exchange,
   type HttpClient,
   type HttpMethod,
@@ -41,8 +42,10 @@ export class Wire {
     sessionId: string | undefined = this.#session.id,
   ): Promise<HttpResponse> {
     const longLived = options.longLived === true;
-    const post = (headers: Record<string, string>): Promise<HttpResponse> =>
-      exchange(this.#http, this.#options, {
+    const post = (headers: Record<string, string>): Promise<HttpResponse> => {
+      // The trace context in the message's _meta goes in the headers too, for HTTP-level tracing.
+      copyTraceHeaders(message, headers);
+      return exchange(this.#http, this.#options, {
         method: 'POST',
         headers,
         body: JSON.stringify(message),
@@ -61,6 +64,7 @@ export class Wire {
         // Notifications and replies never queue behind calls for a connection (see HttpRequest.control).
         control: !('id' in message && 'method' in message),
       });
+    };
     const headers = this.headers('POST', options.headers, options.stateless === true, sessionId);
     return headers instanceof Promise ? headers.then(post) : post(headers);
   }
