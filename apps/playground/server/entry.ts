@@ -1,4 +1,4 @@
-// One server entry: its spec, its current client, and what the playground keeps of it (frames, exchanges, spans, logs…).
+// One server entry: its spec, its current client, and what the playground keeps of it (frames, exchanges, spans…).
 import type { Client, Task } from '@mcpc/client';
 import type { ErrorInfo, Frame, HttpExchange, LogRecord, ServerView, TaskRow } from '../contract/api.js';
 import { Ring, RING_SIZE } from './capture.js';

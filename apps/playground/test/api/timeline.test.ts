@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpanView } from '../../contract/api.js';
 import { demoServerScript, until, type Playground } from '../harness.js';
-import { call, closeDemo, connected, Events, openDemo } from './api-client.js';
+import { call, closeDemo, connected, openDemo, type Events } from './api-client.js';
 
 let pg: Playground;
 let events: Events;
