@@ -33,22 +33,23 @@ export function markFailed(span: Span, error: unknown): void {
 export class Timeline {
   /** The tracer given to the server's client (`tracing: { tracer }`) and used for the playground's own spans. */
   readonly tracer: Tracer;
-  readonly #ended = new Ring<SpanView>(RING_SIZE);
+  readonly #ended: Ring<SpanView>;
   readonly #open = new Map<string, ReadableSpan>();
   /** The playground's own spans in flight: where an input round is marked. */
   readonly #runs = new Set<Span>();
   readonly #provider: BasicTracerProvider;
 
-  /** `onSpan` gets each span as it starts and again as it ends. */
+  /** `onSpan` gets each span as it starts and again as it ends; `size` ended spans are kept, `maxOpen` open ones. */
   constructor(
     private readonly serverId: string,
     onSpan: (span: SpanView) => void,
+    { size = RING_SIZE, maxOpen = MAX_OPEN }: { size?: number; maxOpen?: number } = {},
   ) {
     const open = this.#open;
-    const ended = this.#ended;
+    const ended = (this.#ended = new Ring<SpanView>(size));
     const processor: SpanProcessor = {
       onStart(span) {
-        if (open.size >= MAX_OPEN) open.delete(open.keys().next().value ?? '');
+        if (open.size >= maxOpen) open.delete(open.keys().next().value ?? '');
         open.set(span.spanContext().spanId, span);
         onSpan(spanView(span));
       },

@@ -96,9 +96,10 @@ describe('buildCalls', () => {
   it('shows a call in flight (its own span not ended yet) up to now', () => {
     const [c] = buildCalls([call[1]!, span('root', 'playground call tools/call add', 0, undefined)], T0 + 50);
     expect(c).toMatchObject({ open: true, title: 'call tools/call add', endMs: T0 + 50 });
-    // Only its children have come: titled by the first, still open.
-    const [orphans] = buildCalls([call[1]!], T0 + 50);
-    expect(orphans).toMatchObject({ open: true, title: 'tools/list …' });
+    // Its own span dropped (the oldest go first): titled by the first span left, ended as they are.
+    const [orphans] = buildCalls([call[1]!, call[2]!], T0 + 50);
+    expect(orphans).toMatchObject({ open: false, title: 'tools/list' });
+    expect(orphans?.root).toBeUndefined();
   });
 
   it('takes the call’s error from its own span, else from the first span that failed', () => {

@@ -10,7 +10,8 @@ export interface Row {
 /** One call: the spans of one trace, as rows in tree order, and the time they cover. */
 export interface CallTimeline {
   traceId: string;
-  /** The playground's own span (`playground call …`, `playground connect`); it ends last, so a call in flight may lack it. */
+  /** The span with no parent: the playground's own (`playground call …`, `playground connect`), or a request made
+   * outside any (the client's own); absent when the page no longer holds it. */
   root?: SpanView;
   title: string;
   startMs: number;
@@ -103,10 +104,11 @@ export function buildCalls(spans: Iterable<SpanView>, now: number): CallTimeline
     calls.push({
       traceId,
       ...(root !== undefined && { root }),
-      title: root !== undefined ? root.name.replace(/^playground /, '') : `${top?.name ?? traceId} …`,
+      title: (top?.name ?? traceId).replace(/^playground /, ''),
       startMs: Math.min(...list.map((s) => s.startMs)),
       endMs: Math.max(...list.map((s) => spanEnd(s, now))),
-      open: root === undefined || list.some((s) => s.durationMs === undefined),
+      // Every span is sent as it starts: a call in flight has an open span (its own, at least).
+      open: list.some((s) => s.durationMs === undefined),
       ...(error !== undefined && { error }),
       rows,
     });
