@@ -1,5 +1,5 @@
 // Timeline view: each call made to a server as its spans: bars offset by start, nested, timed, events marked.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, errorText, type ServerView, type SpanView } from '../api.js';
 import { useEvent } from './hooks.js';
 import {
@@ -33,6 +33,7 @@ export function TimelineView({ server }: { server: ServerView | undefined }) {
   const [filter, setFilter] = useState('');
   const [tick, setTick] = useState(0);
   const [now, setNow] = useState(Date.now);
+  const root = useRef<HTMLDivElement>(null);
   const id = server?.id;
 
   useEffect(() => {
@@ -63,7 +64,8 @@ export function TimelineView({ server }: { server: ServerView | undefined }) {
   const running = calls.some((c) => c.open);
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => setNow(Date.now()), LIVE_MS);
+    // Only while the view is shown: a long-lived request (a subscription's stream) keeps a call open for good.
+    const timer = setInterval(() => root.current?.offsetParent && setNow(Date.now()), LIVE_MS);
     return () => clearInterval(timer);
   }, [running]);
 
@@ -73,7 +75,7 @@ export function TimelineView({ server }: { server: ServerView | undefined }) {
     .slice(0, MAX_CALLS);
 
   return (
-    <div data-testid="timeline-view">
+    <div data-testid="timeline-view" ref={root}>
       <div class="toolbar">
         <input
           type="search"
