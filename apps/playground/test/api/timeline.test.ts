@@ -1,17 +1,19 @@
 // The API over HTTP, no browser: each call's spans (GET …/timeline and `span` events), nested, timed, payload-free.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixture, type Fixture } from '../../../../tooling/fixtures/http/spawn.mjs';
 import type { SpanView } from '../../contract/api.js';
 import { demoServerScript, until, type Playground } from '../harness.js';
 import { call, closeDemo, connected, openDemo, type Events } from './api-client.js';
 
 let pg: Playground;
 let events: Events;
+let http: Fixture | undefined;
 
 beforeAll(async () => {
   ({ pg, events } = await openDemo());
 }, 90_000);
 
-afterAll(() => closeDemo({ pg, events }));
+afterAll(() => closeDemo({ pg, events }, http));
 
 /** A call's spans once its root (the playground's own span) has ended: the root, and the trace it leads. */
 interface Trace {
@@ -196,5 +198,24 @@ describe('timeline', () => {
     // One request: the server asks with requests of its own, which land on the one call in flight.
     expect(children(root).filter((s) => s.name === 'tools/call two-step')).toHaveLength(1);
     expect(root.events.filter((e) => e.name === 'input request')).toHaveLength(2);
+  });
+
+  it('traces a call over Streamable HTTP the same way, with the server’s address on the request span', async () => {
+    http = await startFixture(demoServerScript, ['http'], { timeoutMs: 20_000 });
+    const url = new URL('/mcp', http.url);
+    const added = await call(pg, 'POST /api/servers', {}, { kind: 'url', name: 'web', url: url.href });
+    expect(added.status).toBe(200);
+    await connected(pg, 'web');
+    const callId = await start('echo', { message: 'secret-words' }, false, 'web');
+    await events.next('result', (e) => e.callId === callId);
+    const { root, spans, children } = await traceWhere('web', ofCall(callId));
+    const request = children(root).find((s) => s.name === 'tools/call echo');
+    expect(request?.attributes).toMatchObject({
+      'network.transport': 'tcp',
+      'server.address': '127.0.0.1',
+      'server.port': Number(url.port),
+    });
+    for (const child of children(root)) expectNested(child, root);
+    expect(JSON.stringify(spans)).not.toContain('secret-words');
   });
 });
