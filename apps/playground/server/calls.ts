@@ -83,6 +83,7 @@ export class Calls {
               validateStructuredContent: 'strict',
             });
       // A tool's own failure is a result, which the MCP conventions call `tool_error`.
+      span.addEvent('answer', { 'playground.answer': result.isError === true ? 'tool_error' : 'result' });
       if (result.isError === true) markFailed(span, { code: 'tool_error' });
       this.emit({ type: 'result', callId, result, output: { valid: true, issues: [] } });
     } catch (error) {
@@ -98,6 +99,7 @@ export class Calls {
             message: e.message,
           })),
         };
+        span.addEvent('answer', { 'playground.answer': `output ${error.reason}` });
         span.setAttribute('playground.output', error.reason);
         this.emit({ type: 'result', callId, result: error.result, output });
         return;

@@ -197,7 +197,11 @@ function traced(key: RouteKey, handle: Handle): Handle {
   return (input, app) => {
     // An unknown server is the handler's 404 (no timeline to record it on).
     const entry = app.registry.get((input.params as { id: string }).id);
-    return entry.timeline.run(`call ${operation(input.body)}`, {}, async () => handle(input, app));
+    return entry.timeline.run(`call ${operation(input.body)}`, {}, async (span) => {
+      const answer = await handle(input, app);
+      span.addEvent('answer', { 'playground.answer': 'result' });
+      return answer;
+    });
   };
 }
 

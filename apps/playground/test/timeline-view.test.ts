@@ -104,6 +104,8 @@ it('shows a call as bars offset by start, nested under it, with durations; a tas
       expect(bar.width).toBeGreaterThan(0);
     }
     for (const d of await add.getByTestId('timeline-duration').allTextContents()) expect(d).toMatch(/^\d+(\.\d+)? ms$/);
+    // The answer is marked on the call's bar.
+    expect(await add.locator('[data-testid="timeline-mark"][data-event="answer"]').count()).toBe(1);
     // A row opens its attributes (no payloads: the tool's name, not its arguments).
     await add.locator('[data-testid="timeline-row"][data-name="tools/call add"]').click();
     expect(await add.getByTestId('timeline-details').textContent()).toContain('gen_ai.tool.name');

@@ -102,6 +102,10 @@ describe('timeline', () => {
       'jsonrpc.request.id': expect.any(String),
     });
     for (const child of children(root)) expectNested(child, root);
+    // The answer is marked on the call when it reached the playground, after the request's response.
+    const answer = root.events.find((e) => e.name === 'answer');
+    expect(answer?.attributes).toEqual({ 'playground.answer': 'result' });
+    expect(answer!.atMs).toBeGreaterThanOrEqual(end(request!) - CLOCK_MS);
     // Each span came over the stream as it started (no duration) and as it ended.
     const sent = (done: boolean) =>
       events.next('span', (e) => e.span.spanId === request?.spanId && (e.span.durationMs !== undefined) === done);
@@ -117,6 +121,10 @@ describe('timeline', () => {
     await events.next('result', (e) => e.callId === callId);
     const failedTool = await traceWhere('demo', ofCall(callId));
     expect(failedTool.root).toMatchObject({ status: 'error', attributes: { 'error.type': 'tool_error' } });
+    expect(failedTool.root.events.at(-1)).toMatchObject({
+      name: 'answer',
+      attributes: { 'playground.answer': 'tool_error' },
+    });
     expect(failedTool.children(failedTool.root).find((s) => s.name === 'tools/call fail-tool')).toMatchObject({
       status: 'error',
       attributes: { 'error.type': 'tool_error' },
@@ -127,6 +135,7 @@ describe('timeline', () => {
     const { root, children } = await traceWhere('demo', (s) => s.name === 'playground call prompts/get no-such-prompt');
     const code = (answer.body as unknown as { error: { code: string } }).error.code;
     expect(root).toMatchObject({ status: 'error', statusMessage: code, attributes: { 'error.type': code } });
+    expect(root.events).toEqual([]); // no answer came
     const [request] = children(root);
     expect(request).toMatchObject({ name: 'prompts/get no-such-prompt', kind: 'client', status: 'error' });
     expect(request?.attributes['error.type']).toEqual(expect.any(String));
@@ -146,6 +155,7 @@ describe('timeline', () => {
       'input answered',
       'input request',
       'input answered',
+      'answer',
     ]);
     expect(root.events[0]?.attributes).toEqual({ 'playground.input.kind': 'elicitation' });
     for (const mark of root.events) {

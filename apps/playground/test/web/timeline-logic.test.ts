@@ -158,6 +158,7 @@ describe('marks', () => {
     ['task status', { 'mcp.task.status': 'input_required' }, 'task input_required', 'task'],
     ['input request', { 'playground.input.kind': 'elicitation' }, 'input requested: elicitation', 'input'],
     ['input answered', { 'playground.input.action': 'accept' }, 'input answered: accept', 'input'],
+    ['answer', { 'playground.answer': 'tool_error' }, 'answer: tool_error', 'answer'],
     ['exception', { 'exception.type': 'MCPC_TIMEOUT' }, 'exception MCPC_TIMEOUT', 'error'],
     ['something else', {}, 'something else', 'other'],
   ])('%s %j → %s', (name, attributes, label, kind) => {

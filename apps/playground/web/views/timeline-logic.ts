@@ -133,7 +133,7 @@ export function markLeft(event: SpanEventView, call: CallTimeline): number {
   return round(clamp(((event.atMs - call.startMs) / total) * 100, 0, 100));
 }
 
-/** An event as its mark is labelled: progress with its count, a task status, an input round, else its name. */
+/** An event as its mark is labelled: progress with its count, a task status, an input round, the answer, else its name. */
 export function markLabel(event: SpanEventView): string {
   const a = event.attributes;
   switch (event.name) {
@@ -147,6 +147,8 @@ export function markLabel(event: SpanEventView): string {
       return `input requested${a['playground.input.kind'] === undefined ? '' : `: ${String(a['playground.input.kind'])}`}`;
     case 'input answered':
       return `input answered${a['playground.input.action'] === undefined ? '' : `: ${String(a['playground.input.action'])}`}`;
+    case 'answer':
+      return `answer${a['playground.answer'] === undefined ? '' : `: ${String(a['playground.answer'])}`}`;
     case 'exception':
       return `exception${a['exception.type'] === undefined ? '' : ` ${String(a['exception.type'])}`}`;
     default:
@@ -155,8 +157,9 @@ export function markLabel(event: SpanEventView): string {
 }
 
 /** What a mark is drawn as: the kind of event (CSS class). */
-export function markKind(event: SpanEventView): 'progress' | 'task' | 'input' | 'error' | 'other' {
+export function markKind(event: SpanEventView): 'progress' | 'task' | 'input' | 'answer' | 'error' | 'other' {
   if (event.name === 'progress') return 'progress';
+  if (event.name === 'answer') return 'answer';
   if (event.name.startsWith('task')) return 'task';
   if (event.name.startsWith('input')) return 'input';
   if (event.name === 'exception') return 'error';
