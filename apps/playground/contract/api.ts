@@ -16,10 +16,12 @@ import type {
   Validation,
 } from './shapes.js';
 import type { SkillDirectoryView, SkillEntryView, SkillListing, SkillLoadRequest, SkillRead } from './skills.js';
+import type { SpanView } from './timeline.js';
 
 export type * from './shapes.js';
 export type * from './events.js';
 export type * from './skills.js';
+export type * from './timeline.js';
 
 /** A route: what its body must be (`undefined`: none), what it answers, and its query parameters. */
 export interface Route<Request, Response, Query extends string = never> {
@@ -91,6 +93,8 @@ export interface Api {
   'PUT /api/roots': Route<{ roots: RootView[] }, RootView[]>;
   'GET /api/servers/:id/frames': Route<undefined, Frame[]>;
   'GET /api/servers/:id/http': Route<undefined, HttpExchange[]>;
+  /** The server's spans, the last 2,000 ended and those still open: the Timeline view's calls. */
+  'GET /api/servers/:id/timeline': Route<undefined, SpanView[]>;
   'POST /api/servers/:id/request': Route<{ method: string; params?: Record<string, unknown> }, { result: unknown }>;
 
   'GET /api/servers/:id/skills': Route<undefined, SkillListing>;

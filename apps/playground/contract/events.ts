@@ -11,6 +11,7 @@ import type {
   RootView,
   ServerView,
 } from './shapes.js';
+import type { SpanView } from './timeline.js';
 
 /** A task as a `task` event shows it: its JSON, with the status the page should show (`expired`) when it differs. */
 export type TaskView = Omit<TaskJSON, 'status'> & { status: TaskJSON['status'] | 'expired' };
@@ -27,6 +28,7 @@ export type ServerEvent =
   | { type: 'notification'; serverId: string; method: string; params: Record<string, unknown> }
   | { type: 'frame'; serverId: string; frame: Frame }
   | { type: 'http'; serverId: string; exchange: HttpExchange }
+  | { type: 'span'; serverId: string; span: SpanView }
   | { type: 'elicitation'; dialogId: string; serverId: string; request: ElicitationRequest }
   | { type: 'sampling'; dialogId: string; serverId: string; request: SamplingRequest }
   | { type: 'dialog-closed'; dialogId: string }

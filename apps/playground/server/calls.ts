@@ -1,13 +1,15 @@
-// Tool calls the page started, run in the background and reported as progress, task and result events.
+// Tool calls the page started, each run in the background in a span, reported as progress, task and result events.
 //
 // Tasks are kept per entry.
 import { randomUUID } from 'node:crypto';
 import { StructuredContentError, type CallToolResult, type Client, type Task } from '@mcpc/client';
 import type { TaskJSON } from '@mcpc/client/types';
+import type { Span } from '@opentelemetry/api';
 import type { CallRequest, OutputVerdict, TaskRow, TaskView } from '../contract/api.js';
 import type { Entry } from './entry.js';
 import type { Emit } from './events.js';
 import { ApiError, errorJson } from './http.js';
+import { markFailed } from './timeline.js';
 
 /** Tasks kept per server. */
 const TASK_RECORDS = 500;
@@ -27,14 +29,29 @@ export class Calls {
 
   constructor(private readonly emit: Emit) {}
 
-  /** Starts a tool call on the entry's client; progress, task and result arrive as events. */
+  /**
+   * Starts a tool call on the entry's client; progress, task and result arrive as events. The call runs inside
+   * its own span (`playground call tools/call <tool>`): the client's spans are its children, and its progress
+   * and task statuses are events on it.
+   */
   start(entry: Entry, client: Client, body: CallRequest): string {
     const callId = randomUUID();
     const controller = new AbortController();
     const call: CallRecord = { callId, entry, controller };
     this.#calls.set(callId, call);
-    const signal = controller.signal;
-    const onProgress = (p: { progress: number; total?: number; message?: string }) =>
+    const attributes = { 'playground.call.id': callId, ...(body.asTask === true && { 'playground.call.task': true }) };
+    void entry.timeline.run(`call tools/call ${body.tool}`, attributes, (span) => this.#run(call, client, body, span));
+    return callId;
+  }
+
+  async #run(call: CallRecord, client: Client, body: CallRequest, span: Span): Promise<void> {
+    const { callId, entry } = call;
+    const signal = call.controller.signal;
+    const onProgress = (p: { progress: number; total?: number; message?: string }) => {
+      span.addEvent('progress', {
+        'mcp.progress': p.progress,
+        ...(p.total !== undefined && { 'mcp.progress.total': p.total }),
+      });
       this.emit({
         type: 'progress',
         callId,
@@ -42,56 +59,64 @@ export class Calls {
         ...(p.total !== undefined && { total: p.total }),
         ...(p.message !== undefined && { message: p.message }),
       });
+    };
+    let status: string | undefined;
     const onTask = (task: Task) => {
+      if (task.status !== status)
+        span.addEvent('task status', { 'mcp.task.id': task.taskId, 'mcp.task.status': task.status });
+      status = task.status;
       call.task = task;
       this.#recordTask(entry, task, callId, body.tool);
     };
     const args = body.arguments ?? {};
-    void (async () => {
-      try {
-        const result =
-          body.asTask === true
-            ? await this.#runAsTask(client, body.tool, args, signal, onProgress, onTask)
-            : await client.callTool(body.tool, args, {
-                signal,
-                onProgress,
-                resetTimeoutOnProgress: true,
-                onTaskStatus: onTask,
-                // Strict, so the client's verdict on the output schema comes back with the result: the page
-                // shows it rather than checking the result again.
-                validateStructuredContent: 'strict',
-              });
-        this.emit({ type: 'result', callId, result, output: { valid: true, issues: [] } });
-      } catch (error) {
-        if (error instanceof StructuredContentError) {
-          // The client found the output breaking its schema (or could not decide): the result, with why.
-          const output: OutputVerdict = {
-            valid: error.reason === 'undecided' ? null : false,
-            reason: error.reason,
-            issues: error.errors.map((e) => ({
-              instancePath: e.instancePath,
-              keyword: e.keyword,
-              schemaPath: e.schemaPath,
-              message: e.message,
-            })),
-          };
-          this.emit({ type: 'result', callId, result: error.result, output });
-          return;
-        }
-        const failure = errorJson(error);
-        // A task whose ttl ran out (while a dialog was open, or while polling) is over for the page: it says
-        // "expired", not the input_required it was last seen in, and cannot be cancelled any more.
-        if (failure.code === 'MCPC_TASK_EXPIRED' && call.task !== undefined && !call.task.terminal)
-          this.#recordTask(entry, call.task, callId, body.tool, {
-            status: 'expired',
-            statusMessage: 'its ttl passed before it ended',
-          });
-        this.emit({ type: 'result', callId, error: failure });
-      } finally {
-        this.#calls.delete(callId);
+    try {
+      const result =
+        body.asTask === true
+          ? await this.#runAsTask(client, body.tool, args, signal, onProgress, onTask)
+          : await client.callTool(body.tool, args, {
+              signal,
+              onProgress,
+              resetTimeoutOnProgress: true,
+              onTaskStatus: onTask,
+              // Strict, so the client's verdict on the output schema comes back with the result: the page
+              // shows it rather than checking the result again.
+              validateStructuredContent: 'strict',
+            });
+      // A tool's own failure is a result, which the MCP conventions call `tool_error`.
+      span.addEvent('answer', { 'playground.answer': result.isError === true ? 'tool_error' : 'result' });
+      if (result.isError === true) markFailed(span, { code: 'tool_error' });
+      this.emit({ type: 'result', callId, result, output: { valid: true, issues: [] } });
+    } catch (error) {
+      if (error instanceof StructuredContentError) {
+        // The client found the output breaking its schema (or could not decide): the result, with why.
+        const output: OutputVerdict = {
+          valid: error.reason === 'undecided' ? null : false,
+          reason: error.reason,
+          issues: error.errors.map((e) => ({
+            instancePath: e.instancePath,
+            keyword: e.keyword,
+            schemaPath: e.schemaPath,
+            message: e.message,
+          })),
+        };
+        span.addEvent('answer', { 'playground.answer': `output ${error.reason}` });
+        span.setAttribute('playground.output', error.reason);
+        this.emit({ type: 'result', callId, result: error.result, output });
+        return;
       }
-    })();
-    return callId;
+      markFailed(span, error);
+      const failure = errorJson(error);
+      // A task whose ttl ran out (while a dialog was open, or while polling) is over for the page: it says
+      // "expired", not the input_required it was last seen in, and cannot be cancelled any more.
+      if (failure.code === 'MCPC_TASK_EXPIRED' && call.task !== undefined && !call.task.terminal)
+        this.#recordTask(entry, call.task, callId, body.tool, {
+          status: 'expired',
+          statusMessage: 'its ttl passed before it ended',
+        });
+      this.emit({ type: 'result', callId, error: failure });
+    } finally {
+      this.#calls.delete(callId);
+    }
   }
 
   async #runAsTask(

@@ -1,5 +1,6 @@
 // What the playground sees of each server: JSON-RPC frames (a wrapped transport), HTTP exchanges (an interceptor).
 import type { ServerConfig, Transport } from '@mcpc/client';
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import type { HttpExchange, JsonObject } from '../contract/api.js';
 
@@ -48,7 +49,9 @@ function capturedTransport(transport: Transport, hooks: FrameHooks): Transport {
           return target.start({
             message: (message, info) => {
               hooks.onFrame('in', message as unknown as JsonObject);
-              sink.message(message, info);
+              // Out of any span: a stream opened while connecting would otherwise carry the connect span's
+              // context into every message it brings (a server's own request belongs to no call of ours).
+              context.with(ROOT_CONTEXT, () => sink.message(message, info));
             },
             error: (error) => sink.error(error),
             close: (cause) => {

@@ -1,8 +1,9 @@
-// One server entry: its spec, its current client, and what the playground keeps of it (frames, exchanges, tasks, logs).
+// One server entry: its spec, its current client, and what the playground keeps of it (frames, exchanges, spans…).
 import type { Client, Task } from '@mcpc/client';
 import type { ErrorInfo, Frame, HttpExchange, LogRecord, ServerView, TaskRow } from '../contract/api.js';
 import { Ring, RING_SIZE } from './capture.js';
 import { targetOf, type ServerSpec } from './specs.js';
+import type { Timeline } from './timeline.js';
 
 /** Log messages kept per server (the page's log panel reads them back after a reload). */
 const LOG_RECORDS = 1_000;
@@ -35,6 +36,8 @@ export class Entry {
   constructor(
     readonly id: string,
     readonly spec: ServerSpec,
+    /** The spans of its calls (its clients' tracer), kept across reconnects. */
+    readonly timeline: Timeline,
   ) {
     this.kind = spec.kind;
     this.target = targetOf(spec);

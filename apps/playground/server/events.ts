@@ -6,8 +6,8 @@ import type { ServerEvent } from '../contract/api.js';
 const MAX_QUEUED = 2_000;
 /** Bytes queued per client before the same happens. */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
-/** Event types a client can re-fetch (GET …/frames, …/http), so they are the first dropped when it lags. */
-const DROPPABLE = new Set<string>(['frame', 'http', 'progress'] satisfies ServerEvent['type'][]);
+/** Event types a client can re-fetch (GET …/frames, …/http, …/timeline), so they are the first dropped when it lags. */
+const DROPPABLE = new Set<string>(['frame', 'http', 'progress', 'span'] satisfies ServerEvent['type'][]);
 const HEARTBEAT_MS = 15_000;
 
 /** Sends one event to every page. */

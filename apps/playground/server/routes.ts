@@ -119,6 +119,7 @@ const api: { readonly [K in RouteKey]: JsonHandler<K> } = {
   },
   'GET /api/servers/:id/frames': ({ params }, { registry }) => registry.get(params.id).frames.toArray(),
   'GET /api/servers/:id/http': ({ params }, { registry }) => registry.get(params.id).exchanges.toArray(),
+  'GET /api/servers/:id/timeline': ({ params }, { registry }) => registry.get(params.id).timeline.views(),
   'POST /api/servers/:id/request': ({ params, body }, { registry }) => {
     const entry = registry.get(params.id);
     const { method, params: requestParams } = isRecord(body) ? body : {};
@@ -157,9 +158,58 @@ const raw: Readonly<Record<string, RawRoute>> = {
   'GET /oauth/callback': { token: 'none', handle: (req, res, app) => app.oauth().callback(req, res) },
 };
 
+/**
+ * The routes that ask a server something, with the operation their span is named after (`playground call
+ * prompts/get greeting`): each runs inside that span, so the Timeline shows the client's requests under it.
+ * (Tool calls run in theirs in server/calls.ts; a route that reads what the playground keeps makes none.)
+ */
+const TRACED: Partial<Record<RouteKey, (body: unknown) => string>> = {
+  'GET /api/servers/:id/tools': () => 'tools/list',
+  'GET /api/servers/:id/ui': () => 'resources/read',
+  'GET /api/servers/:id/prompts': () => 'prompts/list',
+  'POST /api/servers/:id/prompt': (body) => named('prompts/get', body, 'name'),
+  'POST /api/servers/:id/complete': () => 'completion/complete',
+  'GET /api/servers/:id/resources': () => 'resources/list',
+  'GET /api/servers/:id/templates': () => 'resources/templates/list',
+  'POST /api/servers/:id/read': () => 'resources/read',
+  'POST /api/servers/:id/subscribe': () => 'resources/subscribe',
+  'POST /api/servers/:id/unsubscribe': () => 'resources/unsubscribe',
+  'POST /api/servers/:id/log-level': () => 'logging/setLevel',
+  'POST /api/servers/:id/request': (body) => named('request', body, 'method'),
+  'GET /api/servers/:id/skills': () => 'skills list',
+  'GET /api/servers/:id/skill': () => 'skills get',
+  'POST /api/servers/:id/skills/load': () => 'skills load',
+  'POST /api/servers/:id/skills/file': () => 'skills file',
+  'POST /api/servers/:id/skills/directory': () => 'skills directory',
+};
+
+/** `<operation> <name>` when the body names one (a prompt, a raw request's method), else the operation. */
+function named(operation: string, body: unknown, key: string): string {
+  const name = isRecord(body) ? body[key] : undefined;
+  if (typeof name !== 'string' || name === '') return operation;
+  return key === 'method' ? name : `${operation} ${name}`;
+}
+
+/** The handler, run inside its server's span when the route is one of TRACED. */
+function traced(key: RouteKey, handle: Handle): Handle {
+  const operation = TRACED[key];
+  if (operation === undefined) return handle;
+  return (input, app) => {
+    // An unknown server is the handler's 404 (no timeline to record it on).
+    const entry = app.registry.get((input.params as { id: string }).id);
+    return entry.timeline.run(`call ${operation(input.body)}`, {}, async (span) => {
+      const answer = await handle(input, app);
+      span.addEvent('answer', { 'playground.answer': 'result' });
+      return answer;
+    });
+  };
+}
+
 /** A route of the table, as the router holds it. */
 export type Route =
   { kind: 'json'; handle: (input: RouteInput<RouteKey>, app: RouteContext) => unknown } | ({ kind: 'raw' } & RawRoute);
+
+type Handle = (input: RouteInput<RouteKey>, app: RouteContext) => unknown;
 
 /** The table: the JSON routes (their types checked above, one by one) and the raw ones. */
 export const ROUTES: Readonly<Record<string, Route>> = {
@@ -167,7 +217,7 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     Object.entries(api).map(([key, handle]) => [
       key,
       // The router fills `params` from the key's own pattern, which is what PathParams<key> reads.
-      { kind: 'json', handle: handle as (input: RouteInput<RouteKey>, app: RouteContext) => unknown },
+      { kind: 'json', handle: traced(key as RouteKey, handle as Handle) },
     ]),
   ),
   ...Object.fromEntries(Object.entries(raw).map(([key, route]) => [key, { kind: 'raw', ...route }])),

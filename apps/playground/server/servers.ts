@@ -11,6 +11,7 @@ import { Entry } from './entry.js';
 import type { Emit } from './events.js';
 import { ApiError, errorJson, isRecord } from './http.js';
 import { derivedName, type ServerSpec } from './specs.js';
+import { Timeline } from './timeline.js';
 
 const STDERR_TAIL = 16 * 1024;
 /** At most this many roots, as a page could send any number. */
@@ -46,7 +47,8 @@ export class Registry {
   /** Adds a server and connects it in the background (unless it is dormant). */
   add(spec: ServerSpec): Entry {
     const id = this.#uniqueId(spec.name ?? derivedName(spec));
-    const entry = new Entry(id, spec);
+    const timeline = new Timeline(id, (span) => this.emit({ type: 'span', serverId: id, span }));
+    const entry = new Entry(id, spec, timeline);
     this.#entries.set(id, entry);
     this.#open(entry);
     return entry;
@@ -75,6 +77,7 @@ export class Registry {
   async remove(entry: Entry): Promise<void> {
     this.#entries.delete(entry.id);
     await this.#shut(entry);
+    await entry.timeline.close();
     this.emit({ type: 'server-removed', id: entry.id });
   }
 
@@ -131,13 +134,19 @@ export class Registry {
       requestTimeout: 300_000,
       extensions: ['io.modelcontextprotocol/tasks'],
       elicitationModes: ['form', 'url'],
+      // Its spans go to the entry's timeline (server/timeline.ts), under the playground's span for each call.
+      tracing: { tracer: entry.timeline.tracer },
       onElicitation: async (request, { signal }) => {
+        entry.timeline.mark('input request', { 'playground.input.kind': 'elicitation' });
         const answer = await this.dialogs.ask('elicitation', entry.id, request, signal);
+        entry.timeline.mark('input answered', { 'playground.input.action': answer?.action ?? 'cancel' });
         // The client checks the content against the request's schema before it answers the server.
         return answer === undefined ? { action: 'cancel' } : (answer as ElicitationResult);
       },
       onSampling: async (request, { signal }) => {
+        entry.timeline.mark('input request', { 'playground.input.kind': 'sampling' });
         const answer = await this.dialogs.ask('sampling', entry.id, request, signal);
+        entry.timeline.mark('input answered', { 'playground.input.action': answer?.action ?? 'reject' });
         if (answer?.action !== 'accept') throw new ErrorReply(-1, 'User rejected sampling request');
         return {
           model: 'playground-user',
@@ -170,19 +179,22 @@ export class Registry {
     }
     entry.phase = 'connecting';
     this.refresh(entry, true);
-    client.connect().then(
-      () => {
-        if (!current()) return;
-        entry.phase = 'connected';
-        this.refresh(entry);
-      },
-      (error: unknown) => {
-        if (!current()) return;
-        entry.phase = 'failed';
-        entry.error = errorJson(error);
-        this.refresh(entry);
-      },
-    );
+    // In a span of its own: the client's initialize (or server/discover) and what connect asks are its children.
+    entry.timeline
+      .run('connect', {}, () => client.connect())
+      .then(
+        () => {
+          if (!current()) return;
+          entry.phase = 'connected';
+          this.refresh(entry);
+        },
+        (error: unknown) => {
+          if (!current()) return;
+          entry.phase = 'failed';
+          entry.error = errorJson(error);
+          this.refresh(entry);
+        },
+      );
   }
 
   /** The client config for the entry (its HTTP exchanges captured). */

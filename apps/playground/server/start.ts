@@ -13,6 +13,7 @@ import type { Options } from './options.js';
 import { APP_DIR } from './paths.js';
 import { startSandbox } from './sandbox.js';
 import { Registry } from './servers.js';
+import { enableTraceContext } from './timeline.js';
 
 export interface Playground {
   port: number;
@@ -31,6 +32,7 @@ export async function startPlayground(options: Options): Promise<Playground> {
   const token = process.env.PLAYGROUND_TOKEN || randomBytes(24).toString('base64url');
   const pkg = JSON.parse(readFileSync(join(APP_DIR, 'package.json'), 'utf8')) as { version?: string };
   const warn = (m: string) => process.stderr.write(`${m}\n`);
+  enableTraceContext();
   const hub = new EventHub();
   const dialogs = new Dialogs((event) => hub.emit(event));
   const registry = new Registry({

@@ -142,6 +142,7 @@ export const api = {
   validate: (schema: unknown, value: unknown) => send('POST /api/validate', none, { schema, value }),
   frames: (id: string) => send('GET /api/servers/:id/frames', { id }),
   http: (id: string) => send('GET /api/servers/:id/http', { id }),
+  timeline: (id: string) => send('GET /api/servers/:id/timeline', { id }),
   ui: (id: string, uri: string) => send('GET /api/servers/:id/ui', { id }, undefined, { uri }),
   /** The MCP Apps sandbox proxy's origin (a second port of the playground's). */
   sandbox: () => send('GET /api/sandbox', none),

@@ -10,6 +10,7 @@ import { PromptsView } from './views/prompts.js';
 import { ProtocolView } from './views/protocol.js';
 import { ResourcesView } from './views/resources.js';
 import { ServersView } from './views/servers.js';
+import { TimelineView } from './views/timeline.js';
 import { SkillsView } from './views/skills.js';
 import { TasksView } from './views/tasks.js';
 import { ToolsView } from './views/tools.js';
@@ -28,6 +29,7 @@ const TABS = [
   'roots',
   'protocol',
   'network',
+  'timeline',
   'oauth',
 ] as const;
 /** What each tab reads as (CSS capitalising "oauth" made it "Oauth"). */
@@ -42,6 +44,7 @@ const TAB_LABELS: Readonly<Record<(typeof TABS)[number], string>> = {
   roots: 'Roots',
   protocol: 'Protocol',
   network: 'Network',
+  timeline: 'Timeline',
   oauth: 'OAuth',
 };
 type Tab = (typeof TABS)[number];
@@ -132,6 +135,7 @@ function App() {
     roots: () => <RootsView />,
     protocol: () => <ProtocolView server={server} />,
     network: () => <NetworkView server={server} />,
+    timeline: () => <TimelineView server={server} />,
     oauth: () => <OAuthView />,
   };
 
