@@ -10,7 +10,7 @@ import { commandHelp, mainHelp, shellHelp } from './help.js';
 import { Output, safe } from './output.js';
 import { SHELL_COMMANDS, resolveWords, type Mode, type Resolved } from './resolve.js';
 import type { SessionRequest } from './session/requests.js';
-import { exportRequested } from './telemetry/env.js';
+import { exportRequested, otlpPlan } from './telemetry/env.js';
 import { VERSION } from './version.js';
 
 /** Where a top-level run reads and writes (the process's own streams by default; tests pass theirs). */
@@ -273,7 +273,8 @@ async function runCommand(
       // Tracing (OTLP export, --trace) is loaded only when asked for: without it a run loads nothing more.
       if (ctx.flags.trace !== true && !exportRequested(ctx.env)) return run(ctx);
       const { traced } = await import('./telemetry/run.js');
-      return traced(ctx, `mcpc ${info.name}`, run);
+      // The variables are read here: env.ts stays in the dispatcher's chunk, not one more file before --help.
+      return traced(ctx, `mcpc ${info.name}`, otlpPlan(ctx.env), run);
     }
   }
 }

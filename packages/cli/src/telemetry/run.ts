@@ -31,20 +31,20 @@ import {
 import type { CliContext, Telemetry } from '../context.js';
 import type { Output } from '../output.js';
 import { VERSION } from '../version.js';
-import { otlpPlan, type OtlpSettings } from './env.js';
+import type { OtlpPlan, OtlpSettings } from './env.js';
 import { OtlpJsonExporter } from './otlp-exporter.js';
 import { eventDetail, renderTree, type TreeSpan } from './tree.js';
 
 /** What the flush waits beyond the exporter's own deadline before it stops waiting. */
 const GRACE_MS = 500;
 
-/** Runs `work` (a command line, by its exit code) inside a root span named `name`, then prints and exports its spans. */
+/** Runs `work` (a command line, by its exit code) in a root span named `name`; then prints and exports the spans. */
 export async function traced(
   ctx: CliContext,
   name: string,
+  { settings, warnings }: OtlpPlan,
   work: (ctx: CliContext) => Promise<number>,
 ): Promise<number> {
-  const { settings, warnings } = otlpPlan(ctx.env);
   for (const warning of warnings) ctx.out.warn(warning);
   const print = ctx.flags.trace === true;
   if (settings === undefined && !print) return work(ctx);
