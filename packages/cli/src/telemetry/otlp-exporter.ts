@@ -1,7 +1,7 @@
 // A SpanExporter that POSTs OTLP/HTTP JSON, once per batch, within a deadline, and keeps what went wrong to say it.
 //
 // Why not @opentelemetry/exporter-trace-otlp-http: it brings the logs and metrics SDKs with it (6 more packages,
-// +9.8 MB installed, +25 ms to load), and retries with backoff, which a CLI would have to bound anyway.
+// +9.6 MB installed, +25 ms to load), and retries with backoff, which a CLI would have to bound anyway.
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { OtlpSettings } from './env.js';
