@@ -286,6 +286,9 @@ describe('--trace', () => {
     const session = await mcpc(['@nowhere', 'call', 'echo', '--trace']);
     expect(session.code).toBe(2);
     expect(session.stderr).toContain('--trace traces a connection of its own: it does not run through a session');
+    const shell = await mcpc(['shell', ...STDIO], { input: 'call echo message=hi --trace\n' });
+    expect(shell.stderr).toContain('--trace traces a connection of its own: it does not run in a shell');
+    expect(shell.stdout).not.toContain('Echo: hi');
     const tools = await mcpc([...STDIO, 'tools', '--trace']);
     expect(tools.code).toBe(2);
     expect(tools.stderr).toContain('`tools` does not take --trace');
