@@ -39,6 +39,7 @@ export const FLAGS = {
   yes: { type: 'boolean', short: 'y' },
   'allow-dynamic': { type: 'boolean' },
   to: { type: 'string' },
+  trace: { type: 'boolean' },
 } as const;
 
 export type FlagName = keyof typeof FLAGS;

@@ -17,6 +17,14 @@ export interface CliContext {
   readonly trailing?: readonly string[];
   /** Runs the lines a person types in `mcpc shell` (given at the top level only). */
   readonly lines?: LineRunner;
+  /** The run's tracing, when `OTEL_*` or `--trace` turned it on (the client then traces its requests). */
+  readonly telemetry?: Telemetry;
+}
+
+/** A traced run, as the commands see it: a step of their own gets a span, the client's requests its children. */
+export interface Telemetry {
+  /** Runs `work` inside a span named `name` (a child of the span active now). */
+  step<T>(name: string, work: () => Promise<T>): Promise<T>;
 }
 
 /**

@@ -10,6 +10,7 @@ import { commandHelp, mainHelp, shellHelp } from './help.js';
 import { Output, safe } from './output.js';
 import { SHELL_COMMANDS, resolveWords, type Mode, type Resolved } from './resolve.js';
 import type { SessionRequest } from './session/requests.js';
+import { exportRequested, otlpPlan } from './telemetry/env.js';
 import { VERSION } from './version.js';
 
 /** Where a top-level run reads and writes (the process's own streams by default; tests pass theirs). */
@@ -237,6 +238,7 @@ async function runCommand(
   const { info, words } = resolved;
   switch (request.mode) {
     case 'shell':
+      if (ctx.flags.trace === true) throw noTrace(info.name, 'in a shell');
       return (await info.load()).run(ctx, words, request.connection);
     case 'session': {
       const { session } = request;
@@ -250,24 +252,36 @@ async function runCommand(
       return command.run(ctx, words, { ...connection, target: `@${session.name}` });
     }
     case 'top': {
-      if (!info.server) return (await info.load()).run(ctx, words, undefined);
-      const { openConnection, splitCommandLine } = await import('./open.js');
-      const { targetOf: targetOfLine } = await import('./target.js');
-      const target = targetOfLine(resolved.target, line, splitCommandLine);
-      named(target.text);
-      if (target.kind === 'session') {
-        const { runInSession } = await import('./session/client.js');
-        return runInSession(ctx, target.session, request.argv);
-      }
-      const [command, connection] = await Promise.all([info.load(), openConnection(ctx, target)]);
-      try {
-        return await command.run(ctx, words, connection);
-      } finally {
-        await connection.client.close();
-      }
+      const run = async (ctx: CliContext): Promise<number> => {
+        if (!info.server) return (await info.load()).run(ctx, words, undefined);
+        const { openConnection, splitCommandLine } = await import('./open.js');
+        const { targetOf: targetOfLine } = await import('./target.js');
+        const target = targetOfLine(resolved.target, line, splitCommandLine);
+        named(target.text);
+        if (target.kind === 'session') {
+          if (ctx.flags.trace === true) throw noTrace(info.name, 'through a session (@name)');
+          const { runInSession } = await import('./session/client.js');
+          return runInSession(ctx, target.session, request.argv);
+        }
+        const [command, connection] = await Promise.all([info.load(), openConnection(ctx, target)]);
+        try {
+          return await command.run(ctx, words, connection);
+        } finally {
+          await connection.client.close();
+        }
+      };
+      // Tracing (OTLP export, --trace) is loaded only when asked for: without it a run loads nothing more.
+      if (ctx.flags.trace !== true && !exportRequested(ctx.env)) return run(ctx);
+      const { traced } = await import('./telemetry/run.js');
+      // The variables are read here: env.ts stays in the dispatcher's chunk, not one more file before --help.
+      return traced(ctx, `mcpc ${info.name}`, otlpPlan(ctx.env), run);
     }
   }
 }
+
+/** `--trace` where the run has no connection of its own to trace (a shell's line, a session's command). */
+const noTrace = (command: string, where: string): UsageError =>
+  new UsageError(`--trace traces a connection of its own: it does not run ${where}`, command);
 
 /** `help [command]`, or `--help`: the whole help (the shell's in a shell), or one command's. */
 function help(out: Output, mode: Mode, resolved: Resolved): Promise<Outcome> | Outcome {

@@ -24,6 +24,10 @@ const GLOBALS = `Options (every command):
   -h, --help                help (mcpc help <command> for one command)
   --version                 the version`;
 
+const TRACING = `Tracing (OpenTelemetry):
+  OTEL_EXPORTER_OTLP_ENDPOINT=URL   each run's spans go to URL/v1/traces over OTLP/HTTP (and the other OTEL_*)
+  call … --trace                    the call's span tree with timings, on stderr`;
+
 const EXITS = `Exit codes:
   ${ExitCode.Ok} ok   ${ExitCode.Error} error   ${ExitCode.Usage} usage   ${ExitCode.Connect} cannot connect   ${ExitCode.AuthRequired} authorization required (mcpc login)
   ${ExitCode.Server} server error   ${ExitCode.ToolError} tool reported an error   ${ExitCode.Validation} validation error   ${ExitCode.Timeout} timeout   ${ExitCode.Interrupted} interrupted`;
@@ -45,6 +49,8 @@ ${list}
 ${TARGETS}
 
 ${GLOBALS}
+
+${TRACING}
 
 ${EXITS}
 

@@ -93,6 +93,8 @@ export function clientOptions(ctx: CliContext, config: ServerConfig): ClientOpti
     // The library's deprecation notices speak to a program's author (`onSampling`, …), not to the person
     // at the terminal: shown with -vv only.
     deprecationNotices: ctx.out.verbose >= 2,
+    // Off unless the run is traced: the client then loads no @opentelemetry/api (which the CLI installs).
+    tracing: ctx.telemetry === undefined ? false : {},
     ...hostOptions(ctx),
   };
 }
@@ -109,7 +111,8 @@ export async function openConnection(ctx: CliContext, target: Target): Promise<C
   );
   const started = performance.now();
   try {
-    await withSpinner(ctx, `connecting to ${entry.name}`, client.connect());
+    const connecting = ctx.telemetry?.step('connect', () => client.connect()) ?? client.connect();
+    await withSpinner(ctx, `connecting to ${entry.name}`, connecting);
   } catch (error) {
     out.info(`could not connect after ${Math.round(performance.now() - started)} ms`);
     await client.close();
