@@ -10,7 +10,7 @@ import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_REQUEST_STATE_BYTES } from './s
 import type { Server, ServerContext } from './server/server.js';
 import type { Implementation, Root } from './types/protocol.js';
 import { VERSION } from './version.js';
-import { observerFactory } from './tracing/tracing.js';
+import { tracingFactory } from './tracing/tracing.js';
 import { SkillApprovals } from './skills/approvals.js';
 import { MemorySkillCache } from './skills/memory-cache.js';
 import { DEFAULT_MAX_LIST_ITEMS, type SkillsShared } from './skills/server-skills.js';
@@ -51,7 +51,7 @@ export function serverContext(
     validateStructuredContent:
       checkValidationMode(options.validateStructuredContent, 'validateStructuredContent') ?? 'warn',
     requestMeta: options.requestMeta,
-    observer: observerFactory(options.tracing),
+    tracing: tracingFactory(options.tracing),
     onInputRequiredWait: options.onInputRequiredWait,
     inputLimits: {
       maxInputRequests: checkLimit(options.maxInputRequests, 'maxInputRequests') ?? DEFAULT_MAX_INPUT_REQUESTS,

@@ -88,8 +88,10 @@ export interface ClientOptions {
   /** Skills: dynamic skills, the verified content cache, the listing bound. */
   readonly skills?: SkillOptions;
   /**
-   * OpenTelemetry tracing: a CLIENT span per request, its context in the request's `_meta`. By default on
-   * when `@opentelemetry/api` is installed (its global tracer and propagator); `false` turns it off.
+   * OpenTelemetry tracing and metrics: a CLIENT span per request (its context in the request's `_meta`),
+   * SERVER spans for the server's requests, the `mcp.client.*.duration` histograms. By default on when
+   * `@opentelemetry/api` is installed (its global providers and propagator); give `api` where none is
+   * loaded (browsers, Workers); `false` turns it off.
    */
   readonly tracing?: TracingOption;
 }

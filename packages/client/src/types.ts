@@ -93,3 +93,4 @@ export type {
   SamplingRequest,
   SamplingResult,
 } from './types/host.js';
+export type { MeterProviderLike, OpenTelemetryApiLike, TracerProviderLike } from './tracing/options.js';

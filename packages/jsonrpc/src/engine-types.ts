@@ -61,6 +61,27 @@ export interface RequestObservation {
   answered(result: unknown): void;
   /** The request failed: the server's error, a timeout, an abort, the connection's close. */
   failed(error: Error): void;
+  /** A `notifications/progress` for this request arrived (before the caller's `onProgress` hears it). */
+  readonly progress?: ((progress: Progress) => void) | undefined;
+}
+
+/**
+ * Watches each request the peer sends this side that a handler answers (tracing), symmetric to
+ * {@link RequestObserver}: it may run the handler within a scope of its own and hears how it ended.
+ */
+export interface IncomingObserver {
+  /** Called before the handler runs. Undefined: this request is not watched. */
+  start(id: JsonRpcId, method: string, params: JsonRpcParams | undefined): IncomingObservation | undefined;
+}
+
+/** One watched peer request: how its handler is run, and where its end is reported (once). */
+export interface IncomingObservation {
+  /** Runs the handler (for instance with a span made current); must return what `handler` returns. */
+  run<T>(handler: () => T): T;
+  /** The handler answered (its result, which the observer must not keep). */
+  answered(result: unknown): void;
+  /** The handler failed (an `ErrorReply`, another error), or the peer cancelled it, or the connection closed. */
+  failed(error: Error): void;
 }
 
 export interface EngineOptions {
@@ -73,4 +94,6 @@ export interface EngineOptions {
   readonly uncancellableMethods?: readonly string[];
   /** Watches every request sent (tracing); when absent, a request costs nothing more. */
   readonly observer?: RequestObserver;
+  /** Watches every peer request a handler answers (tracing); when absent, it costs nothing more. */
+  readonly incomingObserver?: IncomingObserver;
 }

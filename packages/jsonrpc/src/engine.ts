@@ -14,6 +14,8 @@ import type { MessageInfo, Transport, TransportSendOptions } from './transport.j
 
 export type {
   EngineOptions,
+  IncomingObservation,
+  IncomingObserver,
   NotificationListener,
   Progress,
   RequestContext,
@@ -65,7 +67,7 @@ export class JsonRpcEngine {
       uncancellableMethods: options.uncancellableMethods ?? ['initialize'],
       observer: options.observer,
     });
-    this.#incoming = new IncomingRequests(host, options.maxConcurrentHandlers ?? 16);
+    this.#incoming = new IncomingRequests(host, options.maxConcurrentHandlers ?? 16, options.incomingObserver);
     this.#notifications = new NotificationDispatch(log, this.#outgoing, this.#incoming);
   }
 

@@ -2,9 +2,15 @@
 
 import { AbortError, ConnectionClosedError, ErrorReply } from './errors.js';
 import { asError, bytes, type EngineLog } from './engine-log.js';
-import type { RequestContext, RequestHandler } from './engine-types.js';
+import type { IncomingObservation, IncomingObserver, RequestContext, RequestHandler } from './engine-types.js';
 import { describeForLog, escapeForLog } from './logger.js';
-import { ErrorCode, type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse } from './messages.js';
+import {
+  ErrorCode,
+  type JsonRpcId,
+  type JsonRpcParams,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './messages.js';
 import type { MessageInfo, Transport } from './transport.js';
 
 /** What the incoming side needs of the engine it belongs to. */
@@ -26,10 +32,12 @@ export class IncomingRequests {
   readonly #maxHandlers: number;
   readonly #handlers = new Map<string, RequestHandler>();
   readonly #inFlight = new Map<JsonRpcId, AbortController>();
+  readonly #observer: IncomingObserver | undefined;
 
-  constructor(host: IncomingHost, maxConcurrentHandlers: number) {
+  constructor(host: IncomingHost, maxConcurrentHandlers: number, observer?: IncomingObserver) {
     this.#host = host;
     this.#maxHandlers = maxConcurrentHandlers;
+    this.#observer = observer;
   }
 
   /** Answers the peer's requests for `method`. Returns a function that removes the handler. */
@@ -65,14 +73,21 @@ export class IncomingRequests {
     const controller = new AbortController();
     this.#inFlight.set(id, controller);
     const context: RequestContext = { id, method, signal: controller.signal };
+    const observation = this.#observer === undefined ? undefined : this.#observe(id, method, params);
+    const run =
+      observation === undefined
+        ? () => handler(params, context)
+        : () => observation.run(() => handler(params, context));
     // Off the transport's reader: the handler may itself make requests and await their answers.
     Promise.resolve()
-      .then(() => handler(params, context))
+      .then(run)
       .then(
         (result) => {
+          if (observation !== undefined) this.#report(observation, controller.signal, result, undefined);
           if (!controller.signal.aborted) this.#reply(id, undefined, result ?? {});
         },
         (error: unknown) => {
+          if (observation !== undefined) this.#report(observation, controller.signal, undefined, asError(error));
           if (controller.signal.aborted) return;
           if (error instanceof ErrorReply) {
             const e: ErrorObject = { code: error.rpcCode, message: error.message };
@@ -87,6 +102,27 @@ export class IncomingRequests {
         },
       )
       .finally(() => this.#inFlight.delete(id));
+  }
+
+  /** Starts watching a peer request; an observer that throws is logged and the handler runs unwatched. */
+  #observe(id: JsonRpcId, method: string, params: JsonRpcParams | undefined): IncomingObservation | undefined {
+    try {
+      return this.#observer!.start(id, method, params);
+    } catch (error) {
+      this.#host.log.log('error', `the incoming observer threw: ${escapeForLog(asError(error).message)}`);
+      return undefined;
+    }
+  }
+
+  /** Tells the observer how the handler ended (a cancel by the peer is a failure); an observer that throws is logged. */
+  #report(observation: IncomingObservation, signal: AbortSignal, result: unknown, error: Error | undefined): void {
+    try {
+      if (signal.aborted) observation.failed(asError(signal.reason));
+      else if (error !== undefined) observation.failed(error);
+      else observation.answered(result);
+    } catch (e) {
+      this.#host.log.log('error', `the incoming observer threw: ${escapeForLog(asError(e).message)}`);
+    }
   }
 
   /** The peer's `notifications/cancelled` for `id`: aborts its handler (no answer follows). False if none runs. */

@@ -22,6 +22,8 @@ export {
   type RequestOptions,
   type RequestObserver,
   type RequestObservation,
+  type IncomingObserver,
+  type IncomingObservation,
   type RequestContext,
   type RequestHandler,
   type NotificationListener,

@@ -133,7 +133,10 @@ export class OutgoingRequests {
       sent = Promise.reject(error);
     }
     this.#watchSend(sent, pending);
-    if (observation !== undefined) reportEnd(answer, observation);
+    if (observation !== undefined) {
+      if (observation.progress !== undefined) pending.observation = observation;
+      reportEnd(answer, observation);
+    }
     return answer;
   }
 
@@ -235,6 +238,11 @@ export class OutgoingRequests {
     if (typeof params.total === 'number') progress.total = params.total;
     if (typeof params.message === 'string') progress.message = params.message;
     if (pending.resetOnProgress !== undefined) this.#restartTimeout(pending, pending.resetOnProgress);
+    try {
+      pending.observation?.progress!(progress);
+    } catch (error) {
+      log.log('error', `the request observer threw on progress: ${escapeForLog(asError(error).message)}`);
+    }
     try {
       pending.onProgress(progress);
     } catch (error) {

@@ -1,7 +1,7 @@
 // One request in flight to the peer: how it settles, its deadline, and the signal its transport may ask for.
 
 import type { Timed } from './deadlines.js';
-import type { Progress } from './engine-types.js';
+import type { Progress, RequestObservation } from './engine-types.js';
 import type { JsonRpcId, JsonRpcParams } from './messages.js';
 import type { TransportSendOptions } from './transport.js';
 
@@ -26,6 +26,9 @@ export class Pending implements Timed {
     readonly timeoutMs: number,
     readonly resetOnProgress: { readonly startedAt: number; readonly capMs: number } | undefined,
   ) {}
+
+  /** The observation that hears its progress, when one does (tracing). */
+  observation: RequestObservation | undefined;
 
   /** The caller's signal and its listener, released on settling. */
   callerSignal: AbortSignal | undefined;

@@ -7,7 +7,7 @@ import type { TaskInputRounds } from '../tasks/input-rounds.js';
 import type { HostBridge } from './era.js';
 import type { RequestMetaOption } from './meta.js';
 import type { InputLimits, InputRequiredWaitHook } from './mrtr.js';
-import type { ObserverFactory } from '../tracing/tracing.js';
+import type { TracingFactory } from '../tracing/tracing.js';
 
 /** What every connection shares with its client. */
 export interface ConnectionContext {
@@ -24,8 +24,8 @@ export interface ConnectionContext {
   readonly extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
   /** The 2025-11-25 task waits whose input requests are counted (`related-task`), bounded per wait. */
   readonly taskInputRounds?: TaskInputRounds | undefined;
-  /** Each connection's request observer (tracing), made as it opens; undefined when tracing is off. */
-  readonly observer?: ObserverFactory | undefined;
+  /** Each connection's tracing (observers, MRTR hooks), made as it opens; undefined when tracing is off. */
+  readonly tracing?: TracingFactory | undefined;
   /** The host side, built when the connection opens, so capabilities reflect what is registered then. */
   readonly host: (server: string) => HostBridge;
   /** Called synchronously for each server notification the engine does not consume itself. */

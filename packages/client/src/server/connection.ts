@@ -189,7 +189,7 @@ export class Connection {
         });
       }
       const requestTimeout = config.requestTimeout ?? this.#context.requestTimeout;
-      const observer = await this.#context.observer?.({
+      const tracing = await this.#context.tracing?.({
         kind: config.kind,
         label: config.label,
         protocolVersion: () => this.facts?.protocolVersion,
@@ -198,7 +198,7 @@ export class Connection {
       engine = new JsonRpcEngine(transport, {
         logger,
         ...(requestTimeout !== undefined && { requestTimeout }),
-        ...(observer !== undefined && { observer }),
+        ...(tracing !== undefined && { observer: tracing.observer, incomingObserver: tracing.incoming }),
       });
       this.#transport = transport;
       this.#engine = engine;
@@ -213,6 +213,7 @@ export class Connection {
         config.kind,
       );
       engine.onNotification((method, params) => this.#context.onNotification(this, method, params));
+      if (tracing !== undefined) engine.onClose((cause) => tracing.closed(cause));
       engine.onClose((cause) => this.#closed(cause));
       try {
         await engine.start();
@@ -232,6 +233,7 @@ export class Connection {
         left,
         failure,
         isClosed: () => this.#isClosed(),
+        inputTracing: tracing?.inputs,
       });
       let era: ProtocolEra | undefined = probed?.era;
       if (probed !== undefined) this.#facts = probed.facts;

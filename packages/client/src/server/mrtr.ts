@@ -9,6 +9,7 @@ import {
   TransportErrorCode,
   escapeForLog,
   safeLog,
+  type IncomingObservation,
   type JsonRpcParams,
   type Logger,
   type RequestContext,
@@ -95,6 +96,24 @@ export interface RoundContext {
   readonly limits: InputLimits;
   /** Sends the request once (a new JSON-RPC id each time) within `timeout` ms. */
   readonly send: (params: JsonRpcParams, timeout: number | undefined) => Promise<Record<string, unknown>>;
+  /** The connection's tracing hooks, when it is traced. */
+  readonly tracing?: InputTracing | undefined;
+}
+
+/**
+ * How a multi round-trip request is traced, without this module knowing how: each round's send made
+ * known as that round, and each input request the client answers observed like a server's request.
+ */
+export interface InputTracing {
+  /** Runs `send` (which starts round `round`'s request synchronously) so the request is known as that round. */
+  round<T>(round: number, send: () => T): T;
+  /** Watches one input request of the answer whose `inputRequests` is `requests`. */
+  input(
+    requests: object,
+    key: string,
+    method: string,
+    params: JsonRpcParams | undefined,
+  ): IncomingObservation | undefined;
 }
 
 type MrtrMethod = InputRequiredContinuation['method'];
@@ -195,7 +214,7 @@ export async function roundTrips(
       result =
         round === 0 && first !== undefined
           ? first.result
-          : await ctx.send(sent as JsonRpcParams, Number.isFinite(left) ? Math.max(1, left) : undefined);
+          : await sendRound(ctx, round, sent as JsonRpcParams, Number.isFinite(left) ? Math.max(1, left) : undefined);
     } catch (error) {
       // The first send has nothing to resume from; a later one carries input the host already gave.
       if (round === 0 || !resendable(error)) throw error;
@@ -306,10 +325,16 @@ async function fulfilAll(
     }
     const method = entry.method as string;
     const context: RequestContext = { id: key, method, signal: signal ?? neverAborted() };
+    const params = entry.params as JsonRpcParams | undefined;
+    const observation = ctx.tracing?.input(requests, key, method, params);
     let answer: unknown;
     try {
-      answer = await fulfil(ctx, method, entry.params as JsonRpcParams | undefined, context);
+      answer = await (observation === undefined
+        ? fulfil(ctx, method, params, context)
+        : observation.run(() => fulfil(ctx, method, params, context)));
+      observation?.answered(answer);
     } catch (error) {
+      observation?.failed(error === UNSUPPORTED ? new UnsupportedInputError(method) : asError(error));
       if (error instanceof AbortError) throw error;
       if (error === UNSUPPORTED)
         stop(
@@ -332,6 +357,28 @@ async function fulfilAll(
   }
   return kept;
 }
+
+/** Sends one round, made known to the tracing as that round when there is tracing. */
+function sendRound(
+  ctx: RoundContext,
+  round: number,
+  params: JsonRpcParams,
+  timeout: number | undefined,
+): Promise<Record<string, unknown>> {
+  const { tracing } = ctx;
+  return tracing === undefined ? ctx.send(params, timeout) : tracing.round(round, () => ctx.send(params, timeout));
+}
+
+/** What a traced input request failed with when the client has no handler for it (as JSON-RPC's -32601). */
+class UnsupportedInputError extends Error {
+  readonly rpcCode = ErrorCode.MethodNotFound;
+  constructor(method: string) {
+    super(`no handler for ${method}`);
+    this.name = 'UnsupportedInputError';
+  }
+}
+
+const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
 /** Thrown by `fulfil` when the client has no handler for the request (or did not declare it). */
 export const UNSUPPORTED = Symbol('unsupported');

@@ -9,6 +9,7 @@ import { ClassicEra } from './classic.js';
 import type { ConnectionContext } from './connection-context.js';
 import { isClassicEvidence } from './detect.js';
 import type { HostBridge, SessionFacts } from './era.js';
+import type { InputTracing } from './mrtr.js';
 import { StatelessEra } from './stateless.js';
 
 /** Bound on the stdio probe: long enough for a cold `npx` start, short for a server that stays silent. */
@@ -27,6 +28,8 @@ export interface ProbeRequest {
   readonly failure: (error: unknown) => ConnectionError | undefined;
   /** close() may run during the probe. */
   readonly isClosed: () => boolean;
+  /** The connection's MRTR tracing hooks, when it is traced. */
+  readonly inputTracing?: InputTracing | undefined;
 }
 
 /**
@@ -55,6 +58,7 @@ export async function probeEra(p: ProbeRequest): Promise<{ era: StatelessEra; fa
     onInputRequiredWait: context.onInputRequiredWait,
     inputLimits: context.inputLimits,
     extensions: context.extensions,
+    inputTracing: p.inputTracing,
   });
   try {
     const facts = await era.open();

@@ -29,6 +29,7 @@ import {
   firstRoundTimeout,
   roundTrips,
   type RoundContext,
+  type InputTracing,
   type InputLimits,
   type InputRequiredWaitHook,
 } from './mrtr.js';
@@ -65,6 +66,8 @@ export interface StatelessEraOptions {
   /** Bounds on what one input_required round may ask (defaults: `DEFAULT_MAX_INPUT_REQUESTS`, `DEFAULT_MAX_REQUEST_STATE_BYTES`). */
   readonly inputLimits?: Partial<InputLimits> | undefined;
   readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
+  /** The connection's MRTR tracing hooks, when it is traced. */
+  readonly inputTracing?: InputTracing | undefined;
 }
 
 /**
@@ -174,6 +177,7 @@ export class StatelessEra implements ProtocolEra {
       onWait: this.#options.onInputRequiredWait,
       limits: this.#limits,
       send: (p, timeout) => this.#send(method, p, options, timeout),
+      tracing: this.#options.inputTracing,
     };
   }
 

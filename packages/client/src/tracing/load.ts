@@ -1,53 +1,74 @@
-// Loads `@opentelemetry/api` on first connect, only when tracing is wanted and the package is installed.
+// Resolves the `tracing` option on first connect: the API (given, or loaded when installed), tracer, propagation, meter.
 import type * as OpenTelemetryApi from '@opentelemetry/api';
-import type { Context, Tracer } from '@opentelemetry/api';
+import type { Context, Meter, Tracer } from '@opentelemetry/api';
 import { VERSION } from '../version.js';
-import type { TracingOption } from './options.js';
-import { injectW3c } from './w3c.js';
+import { durationHistograms, type DurationHistograms } from './metrics.js';
+import type { TracingOptions } from './options.js';
+import { extractW3c, injectW3c } from './w3c.js';
 
 export type OtelApi = typeof OpenTelemetryApi;
 
-/** Tracing resolved for a client: the API, the tracer, and how context is written into a carrier. */
+/** Tracing resolved for a client: the API, the tracer, how context is written and read, the histograms if any. */
 export interface Tracing {
   readonly api: OtelApi;
   readonly tracer: Tracer;
   readonly inject: (context: Context, carrier: Record<string, string>) => void;
+  readonly extract: (context: Context, carrier: Record<string, unknown>) => Context;
+  /** Undefined when no meter provider records anything (the API's no-op one). */
+  readonly metrics: DurationHistograms | undefined;
 }
 
 let api: Promise<OtelApi | undefined> | undefined;
+
+/** The API module's named exports; a bundler's CommonJS interop may put them on `default` instead. */
+const named = (module: OtelApi): OtelApi => (module.trace === undefined ? module.default : module) as OtelApi;
 
 /** The API module, or undefined when it is not installed or this runtime loads none (looked for once per process). */
 function loadApi(): Promise<OtelApi | undefined> {
   api ??= import('#platform')
     .then((platform) => platform.loadOpenTelemetryApi())
     .then(
-      // Named exports from its ESM build; a bundler's CommonJS interop may put them on `default` instead.
-      (module) =>
-        module === undefined ? undefined : ((module.trace === undefined ? module.default : module) as OtelApi),
+      (module) => (module === undefined ? undefined : named(module as OtelApi)),
       () => undefined,
     );
   return api;
 }
 
-/** A loader for the client's tracing, memoized: undefined when off or when `@opentelemetry/api` is absent. */
-export function tracingLoader(option: Exclude<TracingOption, false> | undefined): () => Promise<Tracing | undefined> {
-  if (option !== undefined && (typeof option !== 'object' || option === null))
-    throw new TypeError('tracing must be false or an object { tracer?, propagator? }');
+/** A loader for the client's tracing, memoized: undefined when `@opentelemetry/api` is neither given nor installed. */
+export function tracingLoader(option: TracingOptions | undefined): () => Promise<Tracing | undefined> {
   let tracing: Promise<Tracing | undefined> | undefined;
-  return () => (tracing ??= loadApi().then((otel) => otel && resolveTracing(otel, option ?? {})));
+  const given = option?.api;
+  return () =>
+    (tracing ??= (given === undefined ? loadApi() : Promise.resolve(named(given as OtelApi))).then(
+      (otel) => otel && resolveTracing(otel, option ?? {}),
+    ));
 }
 
-function resolveTracing(otel: OtelApi, option: Exclude<TracingOption, false>): Tracing {
-  const tracer = (option.tracer as Tracer | undefined) ?? otel.trace.getTracer('@mcpc/client', VERSION);
+function resolveTracing(otel: OtelApi, option: TracingOptions): Tracing {
+  const tracer =
+    (option.tracer as Tracer | undefined) ??
+    (option.tracerProvider?.getTracer('@mcpc/client', VERSION) as Tracer | undefined) ??
+    otel.trace.getTracer('@mcpc/client', VERSION);
   const given = option.propagator;
   const setter = otel.defaultTextMapSetter;
+  const getter = otel.defaultTextMapGetter;
+  // The global propagator once an SDK registers one; until then, W3C trace context and baggage.
   const inject =
     given !== undefined
       ? (context: Context, carrier: Record<string, string>) => given.inject(context, carrier, setter)
       : (context: Context, carrier: Record<string, string>) => {
-          // The global propagator once an SDK registers one; until then, W3C trace context and baggage.
           if (otel.propagation.fields().length > 0) otel.propagation.inject(context, carrier, setter);
           else injectW3c(otel, context, carrier);
         };
-  return { api: otel, tracer, inject };
+  const extract =
+    given !== undefined
+      ? (context: Context, carrier: Record<string, unknown>) => given.extract(context, carrier, getter) as Context
+      : (context: Context, carrier: Record<string, unknown>) =>
+          otel.propagation.fields().length > 0
+            ? otel.propagation.extract(context, carrier, getter)
+            : extractW3c(otel, context, carrier);
+  const meter =
+    (option.meterProvider?.getMeter('@mcpc/client', VERSION) as Meter | undefined) ??
+    otel.metrics.getMeter('@mcpc/client', VERSION);
+  return { api: otel, tracer, inject, extract, metrics: durationHistograms(otel, meter) };
 }

@@ -1,7 +1,9 @@
-// One connection's request observer: a CLIENT span per request (MCP semantic conventions), its context in `_meta`.
-import type { JsonRpcId, JsonRpcParams, RequestObservation, RequestObserver } from '@mcpc/jsonrpc';
-import type { Attributes, Span } from '@opentelemetry/api';
+// One connection's request observer: a CLIENT span per request, its context in `_meta`, its events and duration metric.
+import type { JsonRpcId, JsonRpcParams, Progress, RequestObservation, RequestObserver } from '@mcpc/jsonrpc';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
+import { recordFailure, requestAttributes, taskStatusOf } from './conventions.js';
 import type { Tracing } from './load.js';
+import { metricAttributes } from './metrics.js';
 
 /** What the span attributes need of the connection, read as each request starts (the session changes). */
 export interface TracedConnection {
@@ -12,50 +14,22 @@ export interface TracedConnection {
   readonly sessionId: () => string | undefined;
 }
 
-const HTTP_KINDS = new Set(['streamable-http', 'http', 'sse']);
-
-/** The attributes fixed for the connection: `network.transport`, and `server.address` / `server.port` for HTTP. */
-function transportAttributes(kind: string, label: string): Attributes {
-  if (kind === 'stdio') return { 'network.transport': 'pipe' };
-  if (!HTTP_KINDS.has(kind)) return {};
-  const attributes: Attributes = { 'network.transport': 'tcp' };
-  try {
-    const url = new URL(label);
-    attributes['server.address'] = url.hostname;
-    attributes['server.port'] = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  } catch {
-    // A label that is no URL (a custom HTTP config): no address to give.
-  }
-  return attributes;
-}
-
-const stringParam = (params: JsonRpcParams | undefined, key: string): string | undefined =>
-  typeof params?.[key] === 'string' ? params[key] : undefined;
-
-/** The request's own attributes, and the span name's target (a tool or prompt name; never a URI, by the conventions). */
-function requestAttributes(method: string, params: JsonRpcParams | undefined, attributes: Attributes): string {
-  if (method === 'tools/call') {
-    const name = stringParam(params, 'name');
-    attributes['gen_ai.operation.name'] = 'execute_tool';
-    if (name === undefined) return method;
-    attributes['gen_ai.tool.name'] = name;
-    return `${method} ${name}`;
-  }
-  if (method === 'prompts/get') {
-    const name = stringParam(params, 'name');
-    if (name === undefined) return method;
-    attributes['gen_ai.prompt.name'] = name;
-    return `${method} ${name}`;
-  }
-  const uri = stringParam(params, 'uri');
-  if (uri !== undefined && method.startsWith('resources/')) attributes['mcp.resource.uri'] = uri;
-  return method;
+/** What the CLIENT and SERVER sides of one connection's tracing share. */
+export interface ConnectionTrace {
+  readonly tracing: Tracing;
+  readonly connection: TracedConnection;
+  /** The attributes fixed for the connection (transport, server address). */
+  readonly fixed: Attributes;
+  /** Each `input_required` answer's `inputRequests`, to the CLIENT span of the round that asked (MRTR). */
+  readonly asked: WeakMap<object, Span>;
+  /** The context key under which a multi round-trip request's round number rides to `start`. */
+  readonly roundKey: symbol;
 }
 
 /** The request observer that traces one connection's requests. */
-export function tracingObserver(tracing: Tracing, connection: TracedConnection): RequestObserver {
-  const { api, tracer, inject } = tracing;
-  const fixed = transportAttributes(connection.kind, connection.label);
+export function tracingObserver(trace: ConnectionTrace): RequestObserver {
+  const { api, tracer, inject, metrics } = trace.tracing;
+  const { connection, fixed } = trace;
   return {
     start(id: JsonRpcId, method: string, params: JsonRpcParams | undefined): RequestObservation | undefined {
       const attributes: Attributes = { 'mcp.method.name': method, 'jsonrpc.request.id': String(id), ...fixed };
@@ -66,17 +40,87 @@ export function tracingObserver(tracing: Tracing, connection: TracedConnection):
       const name = requestAttributes(method, params, attributes);
       const parent = api.context.active();
       const span = tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, parent);
-      // Nothing recorded and no context to carry (no SDK, no incoming trace): the request goes out as it was.
-      if (!span.isRecording() && !api.isSpanContextValid(span.spanContext())) return undefined;
+      const recording = span.isRecording();
+      // Nothing recorded, nothing measured, no context to carry: the request goes out as it was.
+      if (!recording && metrics === undefined && !api.isSpanContextValid(span.spanContext())) return undefined;
       const carrier: Record<string, string> = {};
       inject(api.trace.setSpan(parent, span), carrier);
-      return {
-        params: withTraceMeta(params, carrier),
-        answered: (result) => answered(span, method, result, api.SpanStatusCode.ERROR),
-        failed: (error) => failed(span, error, api.SpanStatusCode.ERROR),
-      };
+      return new ClientObservation(trace, span, recording, method, attributes, parent, withTraceMeta(params, carrier));
     },
   };
+}
+
+/** One traced request: its span, its events as they come, its end and its duration. */
+class ClientObservation implements RequestObservation {
+  readonly #started = performance.now();
+  readonly progress: ((progress: Progress) => void) | undefined;
+
+  constructor(
+    readonly trace: ConnectionTrace,
+    readonly span: Span,
+    readonly recording: boolean,
+    readonly method: string,
+    readonly attributes: Attributes,
+    readonly parent: Context,
+    readonly params: JsonRpcParams | undefined,
+  ) {
+    // Only a recorded span takes events: the engine skips an observation without `progress`.
+    if (recording) this.progress = (p) => this.#progress(p);
+  }
+
+  #progress(progress: Progress): void {
+    // The numbers only: a progress message is the server's text, a payload.
+    const event: Attributes = { 'mcp.progress.value': progress.progress };
+    if (progress.total !== undefined) event['mcp.progress.total'] = progress.total;
+    this.span.addEvent('mcp.progress', event);
+  }
+
+  answered(result: unknown): void {
+    const { span, method, recording } = this;
+    const r = typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : undefined;
+    let errorType: string | undefined;
+    if (r?.resultType === 'input_required') this.#inputRound(r);
+    else if (method === 'tools/call' && r?.isError === true) {
+      // A tool that failed answers with a result, not an error: the conventions call it `tool_error`.
+      errorType = 'tool_error';
+      span.setAttribute('error.type', errorType);
+      span.setStatus({ code: this.trace.tracing.api.SpanStatusCode.ERROR });
+    }
+    const status = recording ? taskStatusOf(method, r) : undefined;
+    if (status !== undefined) span.addEvent('mcp.task.status', { 'mcp.task.status': status });
+    this.#end(errorType);
+  }
+
+  failed(error: Error): void {
+    this.#end(recordFailure(this.span, error, this.trace.tracing.api.SpanStatusCode.ERROR));
+  }
+
+  /** An `input_required` answer (MRTR): the round it starts, what it asks for, and this span as its inputs' parent. */
+  #inputRound(result: Record<string, unknown>): void {
+    const requests = result.inputRequests;
+    const asked = typeof requests === 'object' && requests !== null ? (requests as Record<string, unknown>) : {};
+    if (asked === requests) this.trace.asked.set(asked, this.span);
+    if (!this.recording) return;
+    const previous = this.parent.getValue(this.trace.roundKey);
+    const methods = new Set<string>();
+    for (const key in asked) {
+      const m = (asked[key] as { method?: unknown } | null)?.method;
+      if (typeof m === 'string') methods.add(m);
+    }
+    this.span.addEvent('mcp.input_required', {
+      'mcp.input.round': (typeof previous === 'number' ? previous : 0) + 1,
+      'mcp.input.methods': [...methods],
+    });
+  }
+
+  #end(errorType: string | undefined): void {
+    this.span.end();
+    const histograms = this.trace.tracing.metrics;
+    if (histograms === undefined) return;
+    const point = metricAttributes(this.attributes);
+    if (errorType !== undefined) point['error.type'] = errorType;
+    histograms.operation.record((performance.now() - this.#started) / 1000, point);
+  }
 }
 
 /** The params with the carrier's keys in `_meta`; keys already there (the host's, the caller's) are kept as they are. */
@@ -85,30 +129,6 @@ function withTraceMeta(params: JsonRpcParams | undefined, carrier: Record<string
   const own = params?._meta;
   const meta = typeof own === 'object' && own !== null && !Array.isArray(own) ? { ...carrier, ...own } : carrier;
   return { ...params, _meta: meta };
-}
-
-function answered(span: Span, method: string, result: unknown, error: number): void {
-  // A tool that failed answers with a result, not an error: the conventions call it `tool_error`.
-  if (method === 'tools/call' && (result as { isError?: unknown } | null)?.isError === true) {
-    span.setAttribute('error.type', 'tool_error');
-    span.setStatus({ code: error });
-  }
-  span.end();
-}
-
-function failed(span: Span, error: Error, status: number): void {
-  const rpcCode = (error as { rpcCode?: unknown }).rpcCode;
-  const code = (error as { code?: unknown }).code;
-  if (typeof rpcCode === 'number') {
-    span.setAttribute('rpc.response.status_code', String(rpcCode));
-    span.setAttribute('error.type', String(rpcCode));
-  } else {
-    span.setAttribute('error.type', typeof code === 'string' ? code : error.name);
-  }
-  // The SDK records the error's `code` as `exception.type`: the typed code (MCPC_…) the caller can match.
-  span.recordException(error);
-  span.setStatus({ code: status, message: typeof code === 'string' ? code : error.name });
-  span.end();
 }
 
 /** The transport's session id, where it has one (Streamable HTTP's `Mcp-Session-Id`). */
