@@ -1,10 +1,13 @@
-// The engine's request observer: told each request with its id, may replace its params, hears how it ended.
+// The engine's observers: of our requests (params, end, progress) and of the peer's requests a handler answers.
 import { describe, expect, it } from 'vitest';
 import {
+  ErrorReply,
   JsonRpcEngine,
   RequestTimeoutError,
   ServerError,
+  type IncomingObserver,
   type JsonRpcRequest,
+  type JsonRpcResponse,
   type RequestObserver,
 } from '@mcpc/jsonrpc';
 import { recordingLogger, ScriptedPeer } from './peer.js';
@@ -25,10 +28,14 @@ function recording(): RequestObserver & { log: unknown[] } {
   };
 }
 
-async function open(observer: RequestObserver) {
+async function open(observer?: RequestObserver, incomingObserver?: IncomingObserver) {
   const peer = new ScriptedPeer();
   const logger = recordingLogger();
-  const engine = new JsonRpcEngine(peer, { logger, observer });
+  const engine = new JsonRpcEngine(peer, {
+    logger,
+    ...(observer !== undefined && { observer }),
+    ...(incomingObserver !== undefined && { incomingObserver }),
+  });
   await engine.start();
   return { peer, engine, logger };
 }
@@ -77,6 +84,124 @@ describe('the request observer', () => {
     expect(logger.lines).toContainEqual({
       level: 'error',
       message: '[mcpc] the request observer threw: broken observer',
+    });
+  });
+});
+
+describe('progress through the request observer', () => {
+  it("hears each progress of the request it watches, before the caller's onProgress", async () => {
+    const heard: unknown[] = [];
+    const { peer, engine } = await open({
+      start: (id) => ({
+        answered: () => {},
+        failed: () => {},
+        progress: (p) => void heard.push(['observer', id, p]),
+      }),
+    });
+    const answer = engine.request('p', {}, { onProgress: (p) => void heard.push(['caller', p.progress]) });
+    await peer.next();
+    peer.serverSends({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 1, progress: 1, total: 2, message: 'm' },
+    });
+    peer.serverSends({ jsonrpc: '2.0', id: 1, result: {} });
+    await answer;
+    expect(heard).toEqual([
+      ['observer', 1, { progress: 1, total: 2, message: 'm' }],
+      ['caller', 1],
+    ]);
+  });
+});
+
+/** An incoming observer that records what it is told, and marks the handler's run. */
+function incomingRecording(): IncomingObserver & { log: unknown[]; inside: boolean } {
+  const log: unknown[] = [];
+  const self = {
+    log,
+    inside: false,
+    start(id: unknown, method: string, params: unknown) {
+      log.push(['start', id, method, params]);
+      return {
+        run<T>(handler: () => T): T {
+          self.inside = true;
+          try {
+            return handler();
+          } finally {
+            self.inside = false;
+          }
+        },
+        answered: (result: unknown) => void log.push(['answered', id, result]),
+        failed: (error: Error) => void log.push(['failed', id, error.constructor.name]),
+      };
+    },
+  };
+  return self;
+}
+
+describe('the incoming observer', () => {
+  it('runs the handler through `run`, and hears the answer before it is sent', async () => {
+    const observer = incomingRecording();
+    const { peer, engine } = await open(undefined, observer);
+    let ranInside = false;
+    engine.setRequestHandler('roots/list', () => {
+      ranInside = observer.inside;
+      return { roots: [] };
+    });
+    peer.serverSends({ jsonrpc: '2.0', id: 7, method: 'roots/list', params: { _meta: { traceparent: 't' } } });
+    expect(((await peer.next()) as JsonRpcResponse).id).toBe(7);
+    expect(ranInside).toBe(true);
+    expect(observer.log).toEqual([
+      ['start', 7, 'roots/list', { _meta: { traceparent: 't' } }],
+      ['answered', 7, { roots: [] }],
+    ]);
+  });
+
+  it("hears a handler's failure (an ErrorReply, another error) and the peer's cancel; an unhandled method is not watched", async () => {
+    const observer = incomingRecording();
+    const { peer, engine } = await open(undefined, observer);
+    engine.setRequestHandler('refuse', () => {
+      throw new ErrorReply(-32602, 'bad');
+    });
+    engine.setRequestHandler('crash', () => {
+      throw new TypeError('boom');
+    });
+    engine.setRequestHandler(
+      'wait',
+      (_p, { signal }) => new Promise((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    );
+    peer.serverSends({ jsonrpc: '2.0', id: 1, method: 'refuse' });
+    peer.serverSends({ jsonrpc: '2.0', id: 2, method: 'crash' });
+    peer.serverSends({ jsonrpc: '2.0', id: 3, method: 'unknown' });
+    await Promise.all([peer.next(), peer.next(), peer.next()]);
+    peer.serverSends({ jsonrpc: '2.0', id: 4, method: 'wait' });
+    await new Promise((r) => setTimeout(r, 5));
+    peer.serverSends({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4 } });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(observer.log.filter((e) => (e as unknown[])[0] !== 'start')).toEqual([
+      ['failed', 1, 'ErrorReply'],
+      ['failed', 2, 'TypeError'],
+      ['failed', 4, 'AbortError'],
+    ]);
+    expect(observer.log.filter((e) => (e as unknown[])[0] === 'start').map((e) => (e as unknown[])[2])).toEqual([
+      'refuse',
+      'crash',
+      'wait',
+    ]);
+  });
+
+  it('an observer that throws is logged, and the handler still answers', async () => {
+    const { peer, engine, logger } = await open(undefined, {
+      start() {
+        throw new Error('broken observer');
+      },
+    });
+    engine.setRequestHandler('ping', () => ({}));
+    peer.serverSends({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(await peer.next()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(logger.lines).toContainEqual({
+      level: 'error',
+      message: '[mcpc] the incoming observer threw: broken observer',
     });
   });
 });
