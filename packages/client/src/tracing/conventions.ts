@@ -44,23 +44,25 @@ export function requestAttributes(method: string, params: JsonRpcParams | undefi
 
 /**
  * Records a failure on the span (status, `error.type`, `rpc.response.status_code` for a JSON-RPC error, the
- * exception) and returns its `error.type`: the JSON-RPC code, else the typed code (MCPC_…), else the error's name.
+ * exception), those two attributes also in `attributes` when given (the metric point's). `error.type` is the
+ * JSON-RPC code, else the typed code (MCPC_…), else the error's name.
  */
-export function recordFailure(span: Span, error: Error, status: number): string {
+export function recordFailure(span: Span, error: Error, status: number, attributes?: Attributes): void {
   const rpcCode = (error as { rpcCode?: unknown }).rpcCode;
   const code = (error as { code?: unknown }).code;
   let type: string;
   if (typeof rpcCode === 'number') {
     type = String(rpcCode);
     span.setAttribute('rpc.response.status_code', type);
+    if (attributes !== undefined) attributes['rpc.response.status_code'] = type;
   } else {
     type = typeof code === 'string' ? code : error.name;
   }
   span.setAttribute('error.type', type);
+  if (attributes !== undefined) attributes['error.type'] = type;
   // The SDK records the error's `code` as `exception.type`: the typed code (MCPC_…) the caller can match.
   span.recordException(error);
   span.setStatus({ code: status, message: typeof code === 'string' ? code : error.name });
-  return type;
 }
 
 /** The task status a result reports (a task-augmented call's creation, a `tasks/get` answer), if any. */

@@ -78,21 +78,21 @@ class ClientObservation implements RequestObservation {
   answered(result: unknown): void {
     const { span, method, recording } = this;
     const r = typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : undefined;
-    let errorType: string | undefined;
     if (r?.resultType === 'input_required') this.#inputRound(r);
     else if (method === 'tools/call' && r?.isError === true) {
       // A tool that failed answers with a result, not an error: the conventions call it `tool_error`.
-      errorType = 'tool_error';
-      span.setAttribute('error.type', errorType);
+      this.attributes['error.type'] = 'tool_error';
+      span.setAttribute('error.type', 'tool_error');
       span.setStatus({ code: this.trace.tracing.api.SpanStatusCode.ERROR });
     }
     const status = recording ? taskStatusOf(method, r) : undefined;
     if (status !== undefined) span.addEvent('mcp.task.status', { 'mcp.task.status': status });
-    this.#end(errorType);
+    this.#end();
   }
 
   failed(error: Error): void {
-    this.#end(recordFailure(this.span, error, this.trace.tracing.api.SpanStatusCode.ERROR));
+    recordFailure(this.span, error, this.trace.tracing.api.SpanStatusCode.ERROR, this.attributes);
+    this.#end();
   }
 
   /** An `input_required` answer (MRTR): the round it starts, what it asks for, and this span as its inputs' parent. */
@@ -113,13 +113,13 @@ class ClientObservation implements RequestObservation {
     });
   }
 
-  #end(errorType: string | undefined): void {
+  #end(): void {
     this.span.end();
-    const histograms = this.trace.tracing.metrics;
-    if (histograms === undefined) return;
-    const point = metricAttributes(this.attributes);
-    if (errorType !== undefined) point['error.type'] = errorType;
-    histograms.operation.record((performance.now() - this.#started) / 1000, point);
+    // The span's attributes, with error.type and rpc.response.status_code when it failed, less the identifiers.
+    this.trace.tracing.metrics?.operation.record(
+      (performance.now() - this.#started) / 1000,
+      metricAttributes(this.attributes),
+    );
   }
 }
 
