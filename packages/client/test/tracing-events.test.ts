@@ -1,6 +1,6 @@
 // Tracing events and SERVER span parents against the real SDK: progress, task status, `_meta` context, failures.
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { Client, InputRequiredError, stdio, textOf, type ClientOptions, type ServerConfig } from '@mcpc/client';

@@ -70,6 +70,6 @@ export async function histogram(
   if (metric === undefined) return { unit: '', points: [] };
   return {
     unit: metric.descriptor.unit,
-    points: metric.dataPoints.map((p) => ({ attributes: p.attributes, count: p.value.count, sum: p.value.sum })),
+    points: metric.dataPoints.map((p) => ({ attributes: p.attributes, count: p.value.count, sum: p.value.sum ?? 0 })),
   };
 }

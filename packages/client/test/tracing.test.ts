@@ -1,6 +1,15 @@
 // Tracing against the real OpenTelemetry SDK: CLIENT spans per request, their attributes and parents, `_meta` context.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { context, propagation, trace, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import * as api from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  trace,
+  INVALID_SPAN_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  type Span,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
@@ -220,7 +229,61 @@ describe('the tracing option', () => {
     }
   });
 
-  it('refuses a tracing option that is neither false nor an object', () => {
-    expect(() => new Client({ tracing: 'on' as never })).toThrow(TypeError);
+  it('a given tracerProvider gives the tracer, named @mcpc/client', async () => {
+    const own = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(own)] });
+    const client = await open({ servers: [scripted()], tracing: { tracerProvider } });
+    try {
+      await client.callTool('params', {});
+      const span = own.getFinishedSpans().find((s) => s.name === 'tools/call params');
+      expect(span?.instrumentationScope.name).toBe('@mcpc/client');
+      expect(exporter.getFinishedSpans()).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a given api module is the one used (how a browser or Worker bundle turns tracing on)', async () => {
+    const used = new Set<string | symbol>();
+    const wrapped = {
+      ...api,
+      trace: new Proxy(api.trace, { get: (target, key) => (used.add(key), Reflect.get(target, key)) }),
+    };
+    const client = await open({ servers: [scripted()], tracing: { api: wrapped } });
+    try {
+      await client.callTool('params', {});
+      expect(spanNamed('tools/call params').kind).toBe(SpanKind.CLIENT);
+      expect(used.has('getTracer')).toBe(true);
+      expect(used.has('setSpan')).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('with a no-op tracer and no meter, the request goes out untouched', async () => {
+    const noop = { startSpan: () => trace.wrapSpanContext(INVALID_SPAN_CONTEXT) };
+    const client = await open({ servers: [scripted()], tracing: { tracer: noop } });
+    try {
+      expect(JSON.parse(textOf(await client.callTool('params', { x: 1 })))).toEqual({
+        name: 'params',
+        arguments: { x: 1 },
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each([
+    ['on', /tracing must be false or an object/],
+    [{ trace: {} }, /unknown keys \(trace\)/],
+    [{ api: {} }, /tracing\.api must be the @opentelemetry\/api module/],
+    [{ tracer: {} }, /tracing\.tracer must be an OpenTelemetry Tracer/],
+    [{ tracerProvider: { getTracer: 1 } }, /tracing\.tracerProvider must be/],
+    [{ tracer: { startSpan() {} }, tracerProvider: { getTracer() {} } }, /a tracer or a tracerProvider, not both/],
+    [{ propagator: { inject() {}, fields: () => [] } }, /tracing\.propagator must be .*extract/],
+    [{ meterProvider: null }, /tracing\.meterProvider must be an OpenTelemetry MeterProvider/],
+  ])('refuses %j at construction with a TypeError', (tracing, message) => {
+    expect(() => new Client({ tracing: tracing as never })).toThrow(TypeError);
+    expect(() => new Client({ tracing: tracing as never })).toThrow(message);
   });
 });
