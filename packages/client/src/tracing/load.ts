@@ -1,4 +1,4 @@
-// Resolves the `tracing` option on first connect: the API (given, or loaded when installed), tracer, propagation, meter.
+// Resolves the `tracing` option on first connect: the API (given or loaded), tracer, propagation and meter.
 import type * as OpenTelemetryApi from '@opentelemetry/api';
 import type { Context, Meter, Tracer } from '@opentelemetry/api';
 import { VERSION } from '../version.js';
