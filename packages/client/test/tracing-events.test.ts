@@ -4,7 +4,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { Client, InputRequiredError, stdio, textOf, type ClientOptions, type ServerConfig } from '@mcpc/client';
-import { ask, everything, scripted, sdkModern } from './helpers.js';
+import { ask, everything, modernFixture, scripted, sdkModern } from './helpers.js';
 import { exporter, installGlobalTracing, isChildOf, spanNamed, spansNamed } from './tracing-otel.js';
 
 beforeAll(installGlobalTracing);
@@ -64,6 +64,23 @@ describe('task status: an mcp.task.status event on the task-augmented call and o
     expect(polls.at(-1)).toBe('completed');
     expect(polls.slice(0, -1).every((s) => s === 'working')).toBe(true);
     expect(statuses.at(-1)).toBe('completed');
+  });
+});
+
+describe('input rounds (MRTR): an mcp.input_required event on the CLIENT span of each round that asked', () => {
+  it('numbers the rounds and names what each asked for (nothing: a wait)', async () => {
+    const options: ClientOptions = {
+      servers: [modernFixture('scripted-server.mjs', ['stdio'])],
+      onInputRequiredWait: () => 'retry',
+    };
+    await withClient(options, (client) => client.callTool('pace', { n: 2 }));
+    const rounds = spansNamed('tools/call pace');
+    expect(rounds).toHaveLength(3);
+    expect(rounds.map((s) => s.events.map((e) => [e.name, e.attributes]))).toEqual([
+      [['mcp.input_required', { 'mcp.input.round': 1, 'mcp.input.methods': [] }]],
+      [['mcp.input_required', { 'mcp.input.round': 2, 'mcp.input.methods': [] }]],
+      [],
+    ]);
   });
 });
 

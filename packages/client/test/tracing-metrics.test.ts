@@ -1,9 +1,11 @@
 // The client's duration histograms against the real metrics SDK: operation and session, their attributes and units.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as api from '@opentelemetry/api';
 import { metrics } from '@opentelemetry/api';
 import { fileURLToPath } from 'node:url';
 import { Client, stdio, streamableHttp, type ClientOptions } from '@mcpc/client';
 import { startFixture } from '../../../tooling/fixtures/http/spawn.mjs';
+import { durationHistograms } from '../src/tracing/metrics.js';
 import { everything, sdkModern } from './helpers.js';
 import { exporter, histogram, installGlobalTracing, meters, spanNamed, spansNamed } from './tracing-otel.js';
 
@@ -29,6 +31,11 @@ async function open(options: ClientOptions): Promise<Client> {
 }
 
 describe('mcp.client.operation.duration and mcp.client.session.duration', () => {
+  it('are made only on a meter that records: none on the API no-op meter (no cost per call)', () => {
+    expect(durationHistograms(api, api.createNoopMeter())).toBeUndefined();
+    expect(durationHistograms(api, meters().provider.getMeter('m'))).toBeDefined();
+  });
+
   it('classic over stdio: a point per request in seconds, without ids; error.type on failure; the session on close', async () => {
     const { provider, reader } = meters();
     const client = await open({ servers: [everything()], tracing: { meterProvider: provider } });
