@@ -122,6 +122,14 @@ describe("SERVER spans' parents and failures (the scripted server asks what the 
     expect(baggageSeen).toBe('u 1');
   });
 
+  it('any other request the client answers gets one too: ping', async () => {
+    const _meta = { traceparent: `00-${TRACE}-${SPAN}-01` };
+    expect((await withClient(options(), (client) => ask(client, 'ping', { _meta }))).result).toEqual({});
+    const span = spanNamed('ping');
+    expect(span.kind).toBe(SpanKind.SERVER);
+    expect(span.parentSpanContext?.spanId).toBe(SPAN);
+  });
+
   it('without trace context in _meta, the active context is the parent (no remote parent)', async () => {
     await withClient(options(), (client) => ask(client, 'sampling/createMessage', message));
     const span = spanNamed('sampling/createMessage');

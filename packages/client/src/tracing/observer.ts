@@ -4,15 +4,7 @@ import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { recordFailure, requestAttributes, taskStatusOf } from './conventions.js';
 import type { Tracing } from './load.js';
 import { metricAttributes } from './metrics.js';
-
-/** What the span attributes need of the connection, read as each request starts (the session changes). */
-export interface TracedConnection {
-  /** The transport's kind (`'stdio'`, `'streamable-http'`, …) and its label (the URL for HTTP). */
-  readonly kind: string;
-  readonly label: string;
-  readonly protocolVersion: () => string | undefined;
-  readonly sessionId: () => string | undefined;
-}
+import type { TracedConnection } from './traced-connection.js';
 
 /** What the CLIENT and SERVER sides of one connection's tracing share. */
 export interface ConnectionTrace {

@@ -4,9 +4,10 @@ import type { InputTracing } from '../server/mrtr.js';
 import { transportAttributes } from './conventions.js';
 import { tracingLoader } from './load.js';
 import { metricAttributes } from './metrics.js';
-import { tracingObserver, type ConnectionTrace, type TracedConnection } from './observer.js';
+import { tracingObserver, type ConnectionTrace } from './observer.js';
 import { checkTracingOption, type TracingOption } from './options.js';
 import { incomingObserver, inputTracing } from './server-spans.js';
+import type { TracedConnection } from './traced-connection.js';
 
 /** One connection's tracing: the engine's two observers, the MRTR hooks, and the session's end. */
 export interface ConnectionTracing {
