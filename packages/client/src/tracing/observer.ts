@@ -1,6 +1,6 @@
 // One connection's request observer: a CLIENT span per request, its context in `_meta`, its events and duration metric.
 import type { JsonRpcId, JsonRpcParams, Progress, RequestObservation, RequestObserver } from '@mcpc/jsonrpc';
-import type { Attributes, Context, Span } from '@opentelemetry/api';
+import type { Attributes, Span } from '@opentelemetry/api';
 import { recordFailure, requestAttributes, taskStatusOf } from './conventions.js';
 import type { Tracing } from './load.js';
 import { metricAttributes } from './metrics.js';
@@ -14,8 +14,11 @@ export interface ConnectionTrace {
   readonly fixed: Attributes;
   /** Each `input_required` answer's `inputRequests`, to the CLIENT span of the round that asked (MRTR). */
   readonly asked: WeakMap<object, Span>;
-  /** The context key under which a multi round-trip request's round number rides to `start`. */
-  readonly roundKey: symbol;
+  /**
+   * The round number of the multi round-trip request being sent, set only while its send runs: the engine
+   * calls `start` synchronously within it. A field rather than a context value, so no context manager is needed.
+   */
+  round: number | undefined;
 }
 
 /** The request observer that traces one connection's requests. */
@@ -37,7 +40,8 @@ export function tracingObserver(trace: ConnectionTrace): RequestObserver {
       if (!recording && metrics === undefined && !api.isSpanContextValid(span.spanContext())) return undefined;
       const carrier: Record<string, string> = {};
       inject(api.trace.setSpan(parent, span), carrier);
-      return new ClientObservation(trace, span, recording, method, attributes, parent, withTraceMeta(params, carrier));
+      const sent = withTraceMeta(params, carrier);
+      return new ClientObservation(trace, span, recording, method, attributes, trace.round ?? 0, sent);
     },
   };
 }
@@ -53,7 +57,8 @@ class ClientObservation implements RequestObservation {
     readonly recording: boolean,
     readonly method: string,
     readonly attributes: Attributes,
-    readonly parent: Context,
+    /** Which round of a multi round-trip request this is (0: the first send). */
+    readonly round: number,
     readonly params: JsonRpcParams | undefined,
   ) {
     // Only a recorded span takes events: the engine skips an observation without `progress`.
@@ -93,14 +98,13 @@ class ClientObservation implements RequestObservation {
     const asked = typeof requests === 'object' && requests !== null ? (requests as Record<string, unknown>) : {};
     if (asked === requests) this.trace.asked.set(asked, this.span);
     if (!this.recording) return;
-    const previous = this.parent.getValue(this.trace.roundKey);
     const methods = new Set<string>();
     for (const key in asked) {
       const m = (asked[key] as { method?: unknown } | null)?.method;
       if (typeof m === 'string') methods.add(m);
     }
     this.span.addEvent('mcp.input_required', {
-      'mcp.input.round': (typeof previous === 'number' ? previous : 0) + 1,
+      'mcp.input.round': this.round + 1,
       'mcp.input.methods': [...methods],
     });
   }

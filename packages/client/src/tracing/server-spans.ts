@@ -18,9 +18,15 @@ export function incomingObserver(trace: ConnectionTrace): IncomingObserver {
 
 /** The MRTR hooks: each round's number carried to its CLIENT span, each input request under a SERVER span. */
 export function inputTracing(trace: ConnectionTrace): InputTracing {
-  const { api } = trace.tracing;
   return {
-    round: (round, send) => api.context.with(api.context.active().setValue(trace.roundKey, round), send),
+    round(round, send) {
+      trace.round = round;
+      try {
+        return send();
+      } finally {
+        trace.round = undefined;
+      }
+    },
     input: (requests, _key, method, params) => serverSpan(trace, method, params, undefined, trace.asked.get(requests)),
   };
 }

@@ -35,7 +35,7 @@ export function tracingFactory(option: TracingOption | undefined): TracingFactor
       connection,
       fixed: transportAttributes(connection.kind, connection.label),
       asked: new WeakMap(),
-      roundKey: tracing.api.createContextKey('mcpc.input.round'),
+      round: undefined,
     };
     let ended = false;
     return {
