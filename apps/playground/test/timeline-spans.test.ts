@@ -1,4 +1,4 @@
-// The server's span store (server/timeline.ts, span-view.ts) on the real OTel SDK: bounded, nested, marked, no payloads.
+// The span store (server/timeline.ts, span-view.ts) on the real OTel SDK: bounded, nested, marked, no payloads.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SpanView } from '../contract/api.js';
 import { enableTraceContext, Timeline } from '../server/timeline.js';
