@@ -77,6 +77,22 @@ const EXAMPLES: Record<string, Entry> = {
       expect(out).toMatch(/Ada Lovelace/);
     },
   },
+  // Its header: start it from a directory outside the workspace, where npx finds no dev-tree copy.
+  'packages/client/examples/tracing.mjs': {
+    cwd: (ctx) => ctx.scratch,
+    check: (out) => {
+      expect(out).toMatch(/^Echo: traced\nanswer the user \[INTERNAL\]\n/);
+      expect(out).toMatch(
+        /^ {2}tools\/call echo \[CLIENT\] mcp\.method\.name=tools\/call gen_ai\.tool\.name=echo network\.transport=pipe$/m,
+      );
+      expect(out).toMatch(
+        /^ {2}tools\/call trigger-long-running-operation \[CLIENT\] .* events: mcp\.progress, mcp\.progress$/m,
+      );
+      expect(out).toMatch(
+        /^the server asked: sampling\/createMessage \[SERVER\] mcp\.method\.name=sampling\/createMessage/m,
+      );
+    },
+  },
   'packages/client/examples/structured-output.mjs': {
     cwd: (ctx) => ctx.scratch,
     check: (out) => {
