@@ -279,3 +279,23 @@ export async function until<T>(fn: () => Promise<T | undefined | false>, what: s
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
 }
+
+/** A playground with no embedded demo, the demo server added over stdio as `demo` and connected. */
+export async function startWithDemoOverStdio(): Promise<Playground> {
+  const pg = await startPlayground(['--no-demo']);
+  await pg.api('/api/servers', {
+    kind: 'stdio',
+    name: 'demo',
+    command: process.execPath,
+    args: [demoServerScript, 'stdio'],
+  });
+  await until(
+    async () =>
+      (await pg.api<{ id: string; state: string }[]>('/api/servers')).some(
+        (s) => s.id === 'demo' && s.state === 'connected',
+      ),
+    'the demo server to connect',
+    60_000,
+  );
+  return pg;
+}

@@ -5,12 +5,10 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   closeBrowser,
-  demoServerScript,
   launchBrowser,
   openPage,
   screenshot,
-  startPlayground,
-  until,
+  startWithDemoOverStdio,
   type Playground,
 } from './harness.js';
 
@@ -18,22 +16,7 @@ let pg: Playground | undefined;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  pg = await startPlayground(['--no-demo']);
-  await pg.api('/api/servers', {
-    kind: 'stdio',
-    name: 'demo',
-    command: process.execPath,
-    args: [demoServerScript, 'stdio'],
-  });
-  const started = pg;
-  await until(
-    async () =>
-      (await started.api<{ id: string; state: string }[]>('/api/servers')).some(
-        (s) => s.id === 'demo' && s.state === 'connected',
-      ),
-    'the demo server to connect',
-    60_000,
-  );
+  pg = await startWithDemoOverStdio();
   browser = await launchBrowser();
 }, 120_000);
 
