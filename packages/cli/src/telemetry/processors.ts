@@ -33,14 +33,18 @@ export function batchFromEnv(env: NodeJS.ProcessEnv): BatchOptions {
 
 const sampled = (span: FinishedSpan): boolean => (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
 
-/** Batches to an exporter: a full batch leaves at once, a part one after the delay, all of it on flush. */
+/**
+ * Batches to an exporter, one export at a time (as the SDK's BatchSpanProcessor): a full batch leaves at once, a part
+ * one after the delay; while an export is out, spans wait in the queue, and past its bound they are dropped and
+ * counted. A flush sends all of it at once (the queue's bound is the bound on that too).
+ */
 export class BatchProcessor implements SpanProcessor {
   /** Spans dropped because the queue was full. */
   dropped = 0;
   readonly #exporter: SpanExporter;
   readonly #options: BatchOptions;
-  #queue: FinishedSpan[] = [];
-  readonly #sending = new Set<Promise<void>>();
+  readonly #queue: FinishedSpan[] = [];
+  #exporting: Promise<void> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
 
@@ -56,29 +60,40 @@ export class BatchProcessor implements SpanProcessor {
       return;
     }
     this.#queue.push(span);
-    if (this.#queue.length >= this.#options.maxExportBatchSize) this.#send();
-    else if (this.#timer === undefined) {
-      this.#timer = setTimeout(() => this.#send(), this.#options.scheduledDelayMs);
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#exporting !== undefined || this.#stopped) return;
+    if (this.#queue.length >= this.#options.maxExportBatchSize) this.#exportOne();
+    else if (this.#queue.length > 0 && this.#timer === undefined) {
+      this.#timer = setTimeout(() => this.#exportOne(), this.#options.scheduledDelayMs);
       // A waiting batch keeps no process alive: the run's end flushes it.
       this.#timer.unref?.();
     }
   }
 
-  /** Everything queued leaves now, in batches. */
-  #send(): void {
+  #exportOne(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, this.#options.maxExportBatchSize);
-      const sent = this.#exporter.export(batch).catch(() => undefined);
-      this.#sending.add(sent);
-      void sent.finally(() => this.#sending.delete(sent));
-    }
+    const batch = this.#queue.splice(0, this.#options.maxExportBatchSize);
+    this.#exporting = this.#send(batch).finally(() => {
+      this.#exporting = undefined;
+      this.#schedule();
+    });
   }
 
+  #send(batch: readonly FinishedSpan[]): Promise<void> {
+    return batch.length === 0 ? Promise.resolve() : this.#exporter.export(batch).catch(() => undefined);
+  }
+
+  /** What is out, and the rest of the queue sent now beside it. */
   async forceFlush(): Promise<void> {
-    this.#send();
-    await Promise.all(this.#sending);
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const sends: Promise<void>[] = [];
+    while (this.#queue.length > 0) sends.push(this.#send(this.#queue.splice(0, this.#options.maxExportBatchSize)));
+    await Promise.all([this.#exporting, ...sends]);
   }
 
   async shutdown(): Promise<void> {
