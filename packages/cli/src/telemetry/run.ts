@@ -1,4 +1,4 @@
-// A command line traced: the recorder set up for the run (OTLP export, `--trace`'s tree), its root span, the bounded flush.
+// A command line traced: the recorder set up for the run (OTLP export, `--trace`'s tree), its root span, the flush.
 //
 // Loaded only when the environment or `--trace` asks for it: a run without either imports none of this.
 import { SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
@@ -89,7 +89,7 @@ class TracedRun implements Telemetry {
     const { sampler, warnings } = samplerFromEnv(env);
     this.warnings = warnings;
     this.#provider = new Recorder({
-      // The SDK's telemetry.sdk.* say which SDK recorded the spans: here, mcpc's own recorder.
+      // telemetry.sdk.* name what recorded the spans: mcpc's own recorder, not the OpenTelemetry SDK.
       resource: { attributes: { ...SDK_ATTRIBUTES, ...service } },
       processors,
       sampler,
