@@ -188,6 +188,37 @@ describe('OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     expect(otlp.received).toEqual([]);
   });
 
+  it('OTEL_TRACES_SAMPLER: always_off exports nothing; one mcpc does not know is warned of, and the default used', async () => {
+    const otlp = await start();
+    const off = await mcpc([...STDIO, 'call', 'echo', 'message=x'], {
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_TRACES_SAMPLER: 'always_off' },
+    });
+    expect([off.code, off.stderr]).toEqual([0, '']);
+    expect(otlp.received).toEqual([]);
+    const unknown = await mcpc([...STDIO, 'call', 'echo', 'message=x'], {
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_TRACES_SAMPLER: 'jaeger_remote' },
+    });
+    expect(unknown.stderr).toBe(
+      'warning: OTEL_TRACES_SAMPLER=jaeger_remote: mcpc does not know this sampler; parentbased_always_on is used\n',
+    );
+    expect(exported(otlp.received).spans.map((s) => s.name)).toContain('tools/call echo');
+  });
+
+  it('a queue past its bound (OTEL_BSP_MAX_QUEUE_SIZE) drops spans and says how many', async () => {
+    const otlp = await start('hang');
+    const res = await mcpc([...STDIO, 'call', 'echo', 'message=x'], {
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+        OTEL_BSP_MAX_QUEUE_SIZE: '1',
+        OTEL_EXPORTER_OTLP_TIMEOUT: '300',
+      },
+    });
+    expect(res.code).toBe(0);
+    // The first span's export hangs; one more waits in the queue; the rest (a handshake, lists, the call) are dropped.
+    expect(res.stderr).toMatch(/^warning: spans not exported to .*: no answer in \d+ ms\nwarning: \d+ spans dropped/);
+    expect(Number(/(\d+) spans dropped/.exec(res.stderr)?.[1])).toBeGreaterThanOrEqual(3);
+  });
+
   it('a failing run still exports: the root span ends in error with the failure type', async () => {
     const otlp = await start();
     const res = await mcpc([...STDIO, 'call', 'no-such-tool'], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint } });

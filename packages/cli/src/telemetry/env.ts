@@ -1,6 +1,6 @@
 // The standard `OTEL_*` variables read: whether spans are exported over OTLP/HTTP, where to, and with what resource.
 //
-// Imported by the dispatcher (no dependency, nothing loaded): the SDK itself is imported only when this says so.
+// Imported by the dispatcher (no dependency, nothing loaded): the recorder itself is imported only when this says so.
 
 /** Where spans go and what they say of the process (the OTLP/HTTP JSON exporter's settings). */
 export interface OtlpSettings {

@@ -2,10 +2,10 @@
 //
 // Why not @opentelemetry/exporter-trace-otlp-http: it brings the logs and metrics SDKs with it (6 more packages,
 // +9.6 MB installed, +25 ms to load), and retries with backoff, which a CLI would have to bound anyway.
-import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { OtlpSettings } from './env.js';
 import { exportRequest } from './otlp-json.js';
+import type { SpanExporter } from './processors.js';
+import type { FinishedSpan } from './span.js';
 
 /** Why an export failed, in words for the warning (the first failure of the run). */
 export type ExportFailure = string;
@@ -25,20 +25,18 @@ export class OtlpJsonExporter implements SpanExporter {
     return this.#failure;
   }
 
-  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    if (this.#stopped) return done({ code: ExportResultCode.FAILED, error: new Error('the exporter is shut down') });
-    const sent = this.#post(spans).then(
-      () => done({ code: ExportResultCode.SUCCESS }),
-      (error: Error) => {
-        this.#failure ??= error.message;
-        done({ code: ExportResultCode.FAILED, error });
-      },
-    );
+  /** Resolves when the batch is out or has failed: the first failure is kept (`failure`), never thrown. */
+  export(spans: readonly FinishedSpan[]): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    const sent = this.#post(spans).catch((error: Error) => {
+      this.#failure ??= error.message;
+    });
     this.#pending.add(sent);
     void sent.finally(() => this.#pending.delete(sent));
+    return sent;
   }
 
-  async #post(spans: readonly ReadableSpan[]): Promise<void> {
+  async #post(spans: readonly FinishedSpan[]): Promise<void> {
     const { url, headers, timeoutMs } = this.#settings;
     const started = performance.now();
     let response: Response;

@@ -1,6 +1,6 @@
 // Finished spans as an OTLP/HTTP JSON `ExportTraceServiceRequest` (the protobuf JSON mapping OTLP specifies).
 import type { AttributeValue, Attributes, HrTime } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { FinishedSpan } from './span.js';
 
 /** An OTLP `AnyValue`. */
 type AnyValue =
@@ -41,7 +41,7 @@ const keyValues = (attributes: Attributes | undefined): KeyValue[] =>
   });
 
 /** One span: ids in hex (OTLP's exception to the JSON mapping), kind and status as OTLP's enum numbers. */
-function span(s: ReadableSpan): Record<string, unknown> {
+function span(s: FinishedSpan): Record<string, unknown> {
   const context = s.spanContext();
   const parent = s.parentSpanContext;
   const state = context.traceState?.serialize();
@@ -78,10 +78,10 @@ function span(s: ReadableSpan): Record<string, unknown> {
 }
 
 /** The request body: spans grouped by resource, then by instrumentation scope. */
-export function exportRequest(spans: readonly ReadableSpan[]): Record<string, unknown> {
-  const byResource = new Map<ReadableSpan['resource'], Map<string, ReadableSpan[]>>();
+export function exportRequest(spans: readonly FinishedSpan[]): Record<string, unknown> {
+  const byResource = new Map<FinishedSpan['resource'], Map<string, FinishedSpan[]>>();
   for (const s of spans) {
-    const scopes = byResource.get(s.resource) ?? new Map<string, ReadableSpan[]>();
+    const scopes = byResource.get(s.resource) ?? new Map<string, FinishedSpan[]>();
     byResource.set(s.resource, scopes);
     const { name, version = '' } = s.instrumentationScope;
     const key = `${name}\n${version}`;
@@ -91,7 +91,7 @@ export function exportRequest(spans: readonly ReadableSpan[]): Record<string, un
   }
   return {
     resourceSpans: [...byResource].map(([resource, scopes]) => ({
-      resource: { attributes: keyValues(resource.attributes as Attributes), droppedAttributesCount: 0 },
+      resource: { attributes: keyValues(resource.attributes), droppedAttributesCount: 0 },
       scopeSpans: [...scopes.values()].map((group) => {
         const { name, version, schemaUrl } = group[0]!.instrumentationScope;
         return {

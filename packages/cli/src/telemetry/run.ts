@@ -1,38 +1,19 @@
-// A command line traced: the SDK set up for the run (OTLP export, `--trace`'s tree), its root span, the bounded flush.
+// A command line traced: the recorder set up for the run (OTLP export, `--trace`'s tree), its root span, the flush.
 //
 // Loaded only when the environment or `--trace` asks for it: a run without either imports none of this.
-import {
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  context,
-  defaultTextMapGetter,
-  trace,
-  type Context,
-  type Span,
-  type Tracer,
-} from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import {
-  CompositePropagator,
-  W3CBaggagePropagator,
-  W3CTraceContextPropagator,
-  hrTimeToMilliseconds,
-} from '@opentelemetry/core';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  BasicTracerProvider,
-  BatchSpanProcessor,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
 import type { CliContext, Telemetry } from '../context.js';
 import type { Output } from '../output.js';
 import { VERSION } from '../version.js';
 import type { OtlpPlan, OtlpSettings } from './env.js';
+import { limitsFromEnv } from './attributes.js';
 import { OtlpJsonExporter } from './otlp-exporter.js';
+import { BatchProcessor, MemoryProcessor, batchFromEnv } from './processors.js';
+import { parentFrom } from './propagation.js';
+import { samplerFromEnv } from './sampler.js';
+import { hrTimeToMs, type FinishedSpan } from './span.js';
+import { Recorder, type SpanProcessor } from './tracer.js';
 import { eventDetail, renderTree, type TreeSpan } from './tree.js';
 
 /** What the flush waits beyond the exporter's own deadline before it stops waiting. */
@@ -49,6 +30,7 @@ export async function traced(
   const print = ctx.flags.trace === true;
   if (settings === undefined && !print) return work(ctx);
   const run = new TracedRun(settings, print, ctx.env);
+  for (const warning of run.warnings) ctx.out.warn(warning);
   const root = run.tracer.startSpan(name, { kind: SpanKind.INTERNAL }, run.parent);
   let code: number | undefined;
   try {
@@ -75,15 +57,18 @@ function failed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: type });
 }
 
-/** The SDK for one run: a provider registered globally (the client's spans come from it), and its processors. */
+/** The recorder for one run: a provider registered globally (the client's spans come from it), and its processors. */
 class TracedRun implements Telemetry {
   readonly tracer: Tracer;
   /** The context the run's spans descend from: `TRACEPARENT` / `TRACESTATE` / `BAGGAGE` when a parent set them. */
   readonly parent: Context;
-  readonly #provider: BasicTracerProvider;
+  /** What was wrong with the sampler's variables. */
+  readonly warnings: readonly string[];
+  readonly #provider: Recorder;
   readonly #contextManager = new AsyncLocalStorageContextManager();
   readonly #exporter: OtlpJsonExporter | undefined;
-  readonly #memory: InMemorySpanExporter | undefined;
+  readonly #batch: BatchProcessor | undefined;
+  readonly #memory: MemoryProcessor | undefined;
   readonly #settings: OtlpSettings | undefined;
 
   constructor(settings: OtlpSettings | undefined, print: boolean, env: NodeJS.ProcessEnv) {
@@ -91,19 +76,24 @@ class TracedRun implements Telemetry {
     const processors: SpanProcessor[] = [];
     if (settings !== undefined) {
       this.#exporter = new OtlpJsonExporter(settings);
-      // The exporter's own deadline comes first, so that its failure (and not the processor's) is what is said.
-      processors.push(new BatchSpanProcessor(this.#exporter, { exportTimeoutMillis: settings.timeoutMs + GRACE_MS }));
+      this.#batch = new BatchProcessor(this.#exporter, batchFromEnv(env));
+      processors.push(this.#batch);
     }
     if (print) {
-      this.#memory = new InMemorySpanExporter();
-      processors.push(new SimpleSpanProcessor(this.#memory));
+      this.#memory = new MemoryProcessor();
+      processors.push(this.#memory);
     }
     const own = settings?.resource ?? { 'service.name': 'mcpc' };
     // mcpc's version describes the service only when the service is mcpc (no OTEL_SERVICE_NAME of the caller's).
-    const attributes = own['service.name'] === 'mcpc' ? { 'service.version': VERSION, ...own } : own;
-    this.#provider = new BasicTracerProvider({
-      resource: defaultResource().merge(resourceFromAttributes(attributes)),
-      spanProcessors: processors,
+    const service = own['service.name'] === 'mcpc' ? { 'service.version': VERSION, ...own } : own;
+    const { sampler, warnings } = samplerFromEnv(env);
+    this.warnings = warnings;
+    this.#provider = new Recorder({
+      // telemetry.sdk.* name what recorded the spans: mcpc's own recorder, not the OpenTelemetry SDK.
+      resource: { attributes: { ...SDK_ATTRIBUTES, ...service } },
+      processors,
+      sampler,
+      limits: limitsFromEnv(env),
     });
     context.setGlobalContextManager(this.#contextManager.enable());
     trace.setGlobalTracerProvider(this.#provider);
@@ -129,9 +119,10 @@ class TracedRun implements Telemetry {
   /** Prints the tree (`--trace`), then waits for the export, no longer than its deadline, and says when it failed. */
   async finish(out: Output, traceId: string): Promise<void> {
     if (this.#memory !== undefined) {
-      const spans = this.#memory.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+      const spans = this.#memory.spans.filter((s) => s.spanContext().traceId === traceId);
       out.note(`trace ${traceId}`);
       for (const line of renderTree(spans.map(treeSpan))) out.note(line);
+      if (this.#memory.dropped > 0) out.note(`(${this.#memory.dropped} more spans not shown)`);
     }
     const deadline = (this.#settings?.timeoutMs ?? 0) + 2 * GRACE_MS;
     let timer: NodeJS.Timeout | undefined;
@@ -149,35 +140,26 @@ class TracedRun implements Telemetry {
     const failure = this.#exporter?.failure ?? (flushed ? undefined : `no answer in ${deadline} ms`);
     if (this.#settings !== undefined && failure !== undefined)
       out.warn(`spans not exported to ${shown(this.#settings.url)}: ${failure}`);
+    const dropped = this.#batch?.dropped ?? 0;
+    if (dropped > 0)
+      out.warn(`${dropped} spans dropped: more ended than the export queue holds (OTEL_BSP_MAX_QUEUE_SIZE)`);
   }
 }
 
-/** The parent a caller handed down in the environment (the OTel convention for processes), or none. */
-function parentFrom(env: NodeJS.ProcessEnv): Context {
-  const carrier: Record<string, string> = {};
-  for (const [key, name] of [
-    ['traceparent', 'TRACEPARENT'],
-    ['tracestate', 'TRACESTATE'],
-    ['baggage', 'BAGGAGE'],
-  ] as const) {
-    const value = env[name];
-    if (value !== undefined && value !== '') carrier[key] = value;
-  }
-  if (Object.keys(carrier).length === 0) return ROOT_CONTEXT;
-  const propagator = new CompositePropagator({
-    propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
-  });
-  return propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter);
-}
+const SDK_ATTRIBUTES = {
+  'telemetry.sdk.name': '@mcpc/cli',
+  'telemetry.sdk.language': 'nodejs',
+  'telemetry.sdk.version': VERSION,
+} as const;
 
-function treeSpan(span: ReadableSpan): TreeSpan {
+function treeSpan(span: FinishedSpan): TreeSpan {
   const errorType = span.attributes['error.type'];
   return {
     id: span.spanContext().spanId,
     parentId: span.parentSpanContext?.spanId,
     name: span.name,
-    startMs: hrTimeToMilliseconds(span.startTime),
-    endMs: hrTimeToMilliseconds(span.endTime),
+    startMs: hrTimeToMs(span.startTime),
+    endMs: hrTimeToMs(span.endTime),
     error:
       span.status.code !== SpanStatusCode.ERROR
         ? undefined
@@ -186,7 +168,7 @@ function treeSpan(span: ReadableSpan): TreeSpan {
           : (span.status.message ?? 'error'),
     events: span.events.map((event) => ({
       name: event.name,
-      timeMs: hrTimeToMilliseconds(event.time),
+      timeMs: hrTimeToMs(event.time),
       detail: eventDetail(event.attributes),
     })),
   };
