@@ -135,7 +135,7 @@ export class OutgoingRequests {
     this.#watchSend(sent, pending);
     if (observation !== undefined) {
       if (observation.progress !== undefined) pending.observation = observation;
-      reportEnd(answer, observation);
+      reportEnd(this.#host.log, answer, observation);
     }
     return answer;
   }
@@ -331,11 +331,21 @@ export class OutgoingRequests {
   }
 }
 
-/** Tells the observer how a request ended (a function of its own: see the note in `request`). */
-function reportEnd(answer: Promise<unknown>, observation: RequestObservation): void {
+/**
+ * Tells the observer how a request ended (a function of its own: see the note in `request`). An observer that
+ * throws is logged: left to reject, it would be an unhandled rejection, which ends a Node process.
+ */
+function reportEnd(log: EngineLog, answer: Promise<unknown>, observation: RequestObservation): void {
+  const told = (tell: () => void): void => {
+    try {
+      tell();
+    } catch (error) {
+      log.log('error', `the request observer threw: ${escapeForLog(asError(error).message)}`);
+    }
+  };
   answer.then(
-    (result) => observation.answered(result),
-    (error: unknown) => observation.failed(asError(error)),
+    (result) => told(() => observation.answered(result)),
+    (error: unknown) => told(() => observation.failed(asError(error))),
   );
 }
 

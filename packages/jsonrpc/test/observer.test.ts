@@ -86,6 +86,20 @@ describe('the request observer', () => {
       message: '[mcpc] the request observer threw: broken observer',
     });
   });
+  it('an observer that throws as the request ends is logged, never an unhandled rejection', async () => {
+    const throwing = () => {
+      throw new Error('broken end');
+    };
+    const { peer, engine, logger } = await open({ start: () => ({ answered: throwing, failed: throwing }) });
+    const answered = engine.request('e');
+    await peer.next();
+    peer.serverSends({ jsonrpc: '2.0', id: 1, result: 'E' });
+    await expect(answered).resolves.toBe('E');
+    await expect(engine.request('f', undefined, { timeout: 5 })).rejects.toBeInstanceOf(RequestTimeoutError);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const ended = logger.lines.filter((line) => line.message === '[mcpc] the request observer threw: broken end');
+    expect(ended).toHaveLength(2);
+  });
 });
 
 describe('progress through the request observer', () => {
