@@ -7,7 +7,7 @@ import type { ConnectionTrace } from './observer.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The observer of the server's JSON-RPC requests (classic era): parent from their `_meta`, else the active context. */
+/** The observer of the server's JSON-RPC requests (classic era): parent from their `_meta`, else a trace of their own. */
 export function incomingObserver(trace: ConnectionTrace): IncomingObserver {
   return {
     start(id: JsonRpcId, method: string, params: JsonRpcParams | undefined): IncomingObservation | undefined {
@@ -40,10 +40,16 @@ function serverSpan(
   askedBy: Span | undefined,
 ): IncomingObservation | undefined {
   const { api, tracer, extract } = trace.tracing;
-  const active = api.context.active();
+  // An incoming request's context is the one it carries, as for any SERVER span: never the context its
+  // transport happened to read it in (over stdio, that of whoever called connect(), however long ago).
+  const root = api.ROOT_CONTEXT;
   const meta = params?._meta;
   const parent =
-    askedBy !== undefined ? api.trace.setSpan(active, askedBy) : isObject(meta) ? extract(active, meta) : active;
+    askedBy !== undefined
+      ? api.trace.setSpan(api.context.active(), askedBy)
+      : isObject(meta)
+        ? extract(root, meta)
+        : root;
   const attributes: Attributes = { 'mcp.method.name': method };
   if (id !== undefined) attributes['jsonrpc.request.id'] = id;
   const version = trace.connection.protocolVersion();
