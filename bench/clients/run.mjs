@@ -33,7 +33,7 @@ import {
 import { METRICS, median, summarize } from './lib/figures.mjs';
 import { ENV_NAMES, runNode, startHttpServer } from './lib/processes.mjs';
 import { renderReport } from './lib/report.mjs';
-import { checkModules, installWithoutOtel } from './lib/tracing.mjs';
+import { checkModules, installWithoutOtel, pairedTrials } from './lib/tracing.mjs';
 import { parseArgs } from './lib/args.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -210,6 +210,9 @@ async function runTracing() {
   const { clientDir, cleanup } = await installWithoutOtel({ repoRoot, pnpm: PNPM, log });
   try {
     await runScenario('tracing', TRACING_DRIVERS, { 'mcpc-otel-absent': { clientDir } });
+    const transports = transportsOf('tracing');
+    const paired = PLAN.tracing.paired;
+    summary.tracing.paired = await pairedTrials({ here, transports, clientDir, plan: paired, targetFor, log });
     summary.tracing.modules = await checkModules({ here, clientDir, serverPath });
   } finally {
     await cleanup();

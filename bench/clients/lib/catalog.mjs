@@ -80,7 +80,12 @@ export const planFor = (quick) =>
         rss: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, maxWarmup: 300, calls: 1000, inFlight: 64 } },
         era: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, calls: 2000, inFlight: 64 } },
         footprint: { rounds: 3, reuse: true },
-        tracing: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, calls: 2000, inFlight: 64 } },
+        tracing: {
+          rounds: 1,
+          budgetMs: 20_000,
+          params: { warmup: 300, calls: 2000, inFlight: 64 },
+          paired: { trials: 1, budgetMs: 30_000, params: { warmup: 300, batch: 300, rounds: 4, inFlight: 64 } },
+        },
         suite: { rounds: 1, budgetMs: 45_000 },
       }
     : {
@@ -94,5 +99,11 @@ export const planFor = (quick) =>
         era: { rounds: 7, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
         footprint: { rounds: 10 },
         // Its targets are ratios of a few per cent between mcpc's own rows: more rounds than `concurrent`.
-        tracing: { rounds: 7, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
+        tracing: {
+          rounds: 7,
+          budgetMs: 90_000,
+          params: { warmup: 1000, calls: 10_000, inFlight: 64 },
+          // Three clients in one process, batches interleaved (lib/tracing-pairs.mjs): the ratios the targets judge.
+          paired: { trials: 3, budgetMs: 150_000, params: { warmup: 1000, batch: 1000, rounds: 20, inFlight: 64 } },
+        },
       };

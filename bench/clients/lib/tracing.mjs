@@ -17,6 +17,47 @@ export async function installWithoutOtel({ repoRoot, pnpm, log }) {
 }
 
 /**
+ * The paired trials (lib/tracing-pairs.mjs) on each transport: `plan.trials` fresh processes, each with its own
+ * server from `targetFor`. Returns per transport { trials, ok, and the medians over them of each figure }.
+ */
+export async function pairedTrials({ here, transports, clientDir, plan, targetFor, log }) {
+  const script = join(here, 'lib', 'tracing-pairs.mjs');
+  const out = {};
+  for (const transport of transports) {
+    log(`  paired: ${transport}, ${plan.trials} process(es) of ${plan.params.rounds} interleaved rounds`);
+    const results = [];
+    for (let i = 0; i < plan.trials; i++) {
+      const { target, stop } = await targetFor(transport, 0);
+      try {
+        const spec = { target: { ...target, clientDir }, params: plan.params, budgetMs: plan.budgetMs };
+        const result = await runNode(process.execPath, ['--expose-gc', script, JSON.stringify(spec)], {
+          budgetMs: plan.budgetMs,
+          cwd: here,
+        });
+        if (result.error) log(`  paired ${transport} ${i + 1}: ERROR ${result.error.split('\n')[0]}`);
+        results.push(result);
+      } finally {
+        await stop();
+      }
+    }
+    const ok = results.filter((r) => !r.error);
+    const of = (get) => {
+      const v = ok.map(get).sort((a, b) => a - b);
+      return v.length ? { median: v[(v.length - 1) >> 1], min: v[0], max: v.at(-1) } : undefined;
+    };
+    out[transport] = {
+      trials: results.length,
+      ok: ok.length,
+      absentOverOff: of((r) => r.absentOverOff),
+      noopOverAbsent: of((r) => r.noopOverAbsent),
+      cpuUsPerCall: Object.fromEntries(['off', 'absent', 'noop'].map((n) => [n, of((r) => r.cpuUsPerCall[n])])),
+      results,
+    };
+  }
+  return out;
+}
+
+/**
  * What the client loads of @opentelemetry, in a fresh process each: from the packed install (the API absent)
  * and from the workspace (the API installed). Each: { onImport, onConnect } with the specifiers seen.
  */
