@@ -84,7 +84,12 @@ export const planFor = (quick) =>
           rounds: 1,
           budgetMs: 20_000,
           params: { warmup: 300, calls: 2000, inFlight: 64 },
-          paired: { trials: 1, budgetMs: 30_000, params: { warmup: 300, batch: 300, rounds: 4, inFlight: 64 } },
+          paired: {
+            trials: 1,
+            budgetMs: 30_000,
+            params: { warmup: 300, rounds: 4, inFlight: 64 },
+            batch: { stdio: 300, http: 300 },
+          },
         },
         suite: { rounds: 1, budgetMs: 45_000 },
       }
@@ -98,12 +103,17 @@ export const planFor = (quick) =>
         rss: { rounds: 3, budgetMs: 120_000, params: { warmup: 1000, maxWarmup: 10_000, calls: 10_000, inFlight: 64 } },
         era: { rounds: 7, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
         footprint: { rounds: 10 },
-        // Its targets are ratios of a few per cent between mcpc's own rows: more rounds than `concurrent`.
         tracing: {
-          rounds: 7,
+          rounds: 5,
           budgetMs: 90_000,
           params: { warmup: 1000, calls: 10_000, inFlight: 64 },
-          // Three clients in one process, batches interleaved (lib/tracing-pairs.mjs): the ratios the targets judge.
-          paired: { trials: 3, budgetMs: 150_000, params: { warmup: 1000, batch: 1000, rounds: 20, inFlight: 64 } },
+          // Two clients in one process, batches interleaved (lib/tracing-pairs.mjs): the ratios the targets judge.
+          // A stdio call costs a tenth of an HTTP one: its batches are larger, so that each is tens of ms of CPU.
+          paired: {
+            trials: 3,
+            budgetMs: 150_000,
+            params: { warmup: 1000, rounds: 20, inFlight: 64 },
+            batch: { stdio: 3000, http: 1000 },
+          },
         },
       };

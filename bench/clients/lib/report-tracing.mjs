@@ -15,7 +15,7 @@ const REFERENCE = {
 /** Issue #30's targets on those ratios (CPU per call); the SDK's figure is reported, not judged. */
 const TARGETS = [
   ['mcpc-otel-absent', 1.02, "tracing absent ÷ mcpc's row (`tracing: false`, the client's path before tracing)"],
-  ['mcpc-otel-noop', 1.05, 'no-op tracer ÷ tracing absent'],
+  ['mcpc-otel-noop', 1.05, "no-op tracer ÷ tracing absent (paired: ÷ mcpc's row, the same per-call path)"],
   ['mcpc-otel-sdk', undefined, 'real SDK ÷ tracing absent (reported)'],
 ];
 
@@ -66,7 +66,9 @@ export function tracingTable({ summary, plan, titles, transports }) {
   // The targets: on the rows (medians over fresh processes) and on the paired trials (one process, interleaved),
   // judged on the paired figure where there is one: the rows' spread on a shared machine is wider than 2 %.
   const paired = data.paired ?? {};
-  const PAIRED = { 'mcpc-otel-absent': 'absentOverOff', 'mcpc-otel-noop': 'noopOverAbsent' };
+  // Paired, the no-op tracer is compared with mcpc's row (`tracing: false`): the absent row's per-call path in the
+  // same copy of the code as the no-op client's (the absent row's copy is another install; see tracing-pairs.mjs).
+  const PAIRED = { 'mcpc-otel-absent': 'absent/off', 'mcpc-otel-noop': 'noop/off' };
   const head = ts.flatMap((t) => [`${TRANSPORT_LABELS[t]}: rows`, `${TRANSPORT_LABELS[t]}: paired (min–max)`]);
   lines.push(
     '',
@@ -78,7 +80,7 @@ export function tracingTable({ summary, plan, titles, transports }) {
     const judged = [];
     for (const t of ts) {
       const rows = ratioOf(t, d, 'cpuUsPerCall');
-      const pair = PAIRED[d] && paired[t]?.[PAIRED[d]];
+      const pair = PAIRED[d] && paired[t]?.[PAIRED[d]]?.ratio;
       cells.push(times(rows), pair ? `${times(pair.median)} (${pair.min.toFixed(3)}–${pair.max.toFixed(3)})` : '—');
       const v = pair?.median ?? rows;
       if (v !== undefined) judged.push(v);
@@ -88,17 +90,23 @@ export function tracingTable({ summary, plan, titles, transports }) {
   }
   const pairedTs = ts.filter((t) => paired[t]);
   if (pairedTs.length) {
-    const one = paired[pairedTs[0]];
     const p2 = plan.tracing.paired.params;
-    const cpu = pairedTs
-      .map((t) => {
-        const c = paired[t].cpuUsPerCall;
-        return `${TRANSPORT_LABELS[t]} ${['off', 'absent', 'noop'].map((n) => fmt(c[n]?.median, 1)).join(' / ')}`;
-      })
-      .join('; ');
+    const cpu = pairedTs.flatMap((t) =>
+      Object.entries(paired[t]).map(([key, e]) => {
+        const [second, first] = key.split('/');
+        const of = (n) => fmt(e.cpuUsPerCall[n], 1);
+        return `${TRANSPORT_LABELS[t]} ${second} ${of(second)} against ${first} ${of(first)} (${e.ok} of ${e.trials})`;
+      }),
+    );
     lines.push(
       '',
-      `Paired: lib/tracing-pairs.mjs, the three clients (mcpc's row, absent, no-op) in one process against the same server program, ${p2.rounds} rounds of ${p2.batch} calls each (${p2.inFlight} in flight), the order reversed every other round; a process's figure is the median of its rounds' ratios, the table's the median of ${one.ok} of ${one.trials} processes (min–max over them). CPU µs/call there (off / absent / no-op): ${cpu}.`,
+      `Paired: lib/tracing-pairs.mjs, two clients in one process against the same server program, ${p2.rounds} rounds of one batch per client (${Object.entries(
+        plan.tracing.paired.batch,
+      )
+        .map(([t, n]) => `${n} calls on ${TRANSPORT_LABELS[t]}`)
+        .join(
+          ', ',
+        )}) (${p2.inFlight} in flight), the order reversed every other round; a process's ratio is the median of its rounds' ratios, the table's the median over ${plan.tracing.paired.trials} processes per pair (min–max over them). Each client's CPU µs/call there (medians): ${cpu.join('; ')}.`,
     );
   }
   const spans = ts

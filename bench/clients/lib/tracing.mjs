@@ -16,43 +16,54 @@ export async function installWithoutOtel({ repoRoot, pnpm, log }) {
   return { clientDir: installed.projects.mcpc, cleanup: installed.cleanup };
 }
 
+/** The paired trials' pairs: [first, second], each reported as second ÷ first (lib/tracing-pairs.mjs). */
+export const PAIRS = [
+  ['off', 'absent'],
+  ['off', 'noop'],
+];
+export const pairKey = ([first, second]) => `${second}/${first}`;
+
 /**
- * The paired trials (lib/tracing-pairs.mjs) on each transport: `plan.trials` fresh processes, each with its own
- * server from `targetFor`. Returns per transport { trials, ok, and the medians over them of each figure }.
+ * The paired trials on each transport: for each pair, `plan.trials` fresh processes, each with its own server
+ * from `targetFor`. Returns per transport, per pair (`absent/off`, `noop/off`): the median, min and max over
+ * the processes of their ratios, each client's CPU per call (median), and the raw results.
  */
 export async function pairedTrials({ here, transports, clientDir, plan, targetFor, log }) {
   const script = join(here, 'lib', 'tracing-pairs.mjs');
+  const spread = (values) => {
+    const v = values.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+    return v.length ? { median: v[(v.length - 1) >> 1], min: v[0], max: v.at(-1) } : undefined;
+  };
   const out = {};
   for (const transport of transports) {
-    log(`  paired: ${transport}, ${plan.trials} process(es) of ${plan.params.rounds} interleaved rounds`);
-    const results = [];
-    for (let i = 0; i < plan.trials; i++) {
-      const { target, stop } = await targetFor(transport, 0);
-      try {
-        const spec = { target: { ...target, clientDir }, params: plan.params, budgetMs: plan.budgetMs };
-        const result = await runNode(process.execPath, ['--expose-gc', script, JSON.stringify(spec)], {
-          budgetMs: plan.budgetMs,
-          cwd: here,
-        });
-        if (result.error) log(`  paired ${transport} ${i + 1}: ERROR ${result.error.split('\n')[0]}`);
-        results.push(result);
-      } finally {
-        await stop();
+    out[transport] = {};
+    for (const pair of PAIRS) {
+      log(`  paired ${pairKey(pair)}: ${transport}, ${plan.trials} process(es) of ${plan.params.rounds} rounds`);
+      const results = [];
+      for (let i = 0; i < plan.trials; i++) {
+        const { target, stop } = await targetFor(transport, 0);
+        try {
+          const params = { ...plan.params, batch: plan.batch[transport] };
+          const spec = { pair, target: { ...target, clientDir }, params, budgetMs: plan.budgetMs };
+          const result = await runNode(process.execPath, ['--expose-gc', script, JSON.stringify(spec)], {
+            budgetMs: plan.budgetMs,
+            cwd: here,
+          });
+          if (result.error) log(`  paired ${transport} ${i + 1}: ERROR ${result.error.split('\n')[0]}`);
+          results.push(result);
+        } finally {
+          await stop();
+        }
       }
+      const ok = results.filter((r) => !r.error);
+      out[transport][pairKey(pair)] = {
+        trials: results.length,
+        ok: ok.length,
+        ratio: spread(ok.map((r) => r.ratio)),
+        cpuUsPerCall: Object.fromEntries(pair.map((n) => [n, spread(ok.map((r) => r.cpuUsPerCall[n]))?.median])),
+        results,
+      };
     }
-    const ok = results.filter((r) => !r.error);
-    const of = (get) => {
-      const v = ok.map(get).sort((a, b) => a - b);
-      return v.length ? { median: v[(v.length - 1) >> 1], min: v[0], max: v.at(-1) } : undefined;
-    };
-    out[transport] = {
-      trials: results.length,
-      ok: ok.length,
-      absentOverOff: of((r) => r.absentOverOff),
-      noopOverAbsent: of((r) => r.noopOverAbsent),
-      cpuUsPerCall: Object.fromEntries(['off', 'absent', 'noop'].map((n) => [n, of((r) => r.cpuUsPerCall[n])])),
-      results,
-    };
   }
   return out;
 }
