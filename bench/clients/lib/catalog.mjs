@@ -110,7 +110,7 @@ export const planFor = (quick) =>
           // Two clients in one process, batches interleaved (lib/tracing-pairs.mjs): the ratios the targets judge.
           // A stdio call costs a tenth of an HTTP one: its batches are larger, so that each is tens of ms of CPU.
           paired: {
-            trials: 3,
+            trials: 4,
             budgetMs: 150_000,
             params: { warmup: 1000, rounds: 20, inFlight: 64 },
             batch: { stdio: 3000, http: 1000 },

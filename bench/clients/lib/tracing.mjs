@@ -44,7 +44,9 @@ export async function pairedTrials({ here, transports, clientDir, plan, targetFo
         const { target, stop } = await targetFor(transport, 0);
         try {
           const params = { ...plan.params, batch: plan.batch[transport] };
-          const spec = { pair, target: { ...target, clientDir }, params, budgetMs: plan.budgetMs };
+          // The order alternates over the processes: the client connected second tends to measure cheaper.
+          const order = i % 2 === 0 ? pair : [...pair].reverse();
+          const spec = { pair, order, target: { ...target, clientDir }, params, budgetMs: plan.budgetMs };
           const result = await runNode(process.execPath, ['--expose-gc', script, JSON.stringify(spec)], {
             budgetMs: plan.budgetMs,
             cwd: here,
