@@ -32,7 +32,9 @@ export async function pairedTrials({ here, transports, clientDir, plan, targetFo
   const script = join(here, 'lib', 'tracing-pairs.mjs');
   const spread = (values) => {
     const v = values.filter((x) => typeof x === 'number').sort((a, b) => a - b);
-    return v.length ? { median: v[(v.length - 1) >> 1], min: v[0], max: v.at(-1) } : undefined;
+    if (v.length === 0) return undefined;
+    const mid = v.length >> 1;
+    return { median: v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2, min: v[0], max: v.at(-1) };
   };
   const out = {};
   for (const transport of transports) {
