@@ -22,9 +22,10 @@ import { install as installFootprint, PACKAGES as FOOTPRINT_PACKAGES, writeImpor
 import {
   ALL_DRIVERS,
   ALL_SCENARIOS,
-  ALL_TRANSPORTS,
   ERAS,
   LABELS,
+  TRACING_DRIVERS,
+  TRACING_TRANSPORTS,
   planFor,
   runsOn,
   titlesFor,
@@ -32,6 +33,8 @@ import {
 import { METRICS, median, summarize } from './lib/figures.mjs';
 import { ENV_NAMES, runNode, startHttpServer } from './lib/processes.mjs';
 import { renderReport } from './lib/report.mjs';
+import { checkModules, installWithoutOtel, pairedTrials } from './lib/tracing.mjs';
+import { parseArgs } from './lib/args.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, '..', '..');
@@ -42,71 +45,7 @@ const PNPM = ['npx', '-y', 'pnpm@10.34.8'];
 const NODE24 = 'node@24.21.0';
 
 // ---------- arguments ----------
-function usage(message) {
-  if (message) console.error(message);
-  console.error(
-    `usage: node bench/clients/run.mjs [--quick] [--only ${ALL_SCENARIOS.join(',')}] [--drivers ${ALL_DRIVERS.join(',')}]\n` +
-      '       [--transports stdio,http,http-json] [--rounds N] [--out results.json] [--no-build] [--cpu-prof]\n' +
-      "       node bench/clients/run.mjs --report results.json   (a saved run's report again, running nothing)",
-  );
-  process.exit(2);
-}
-const argv = process.argv.slice(2);
-const opts = {
-  quick: false,
-  only: ALL_SCENARIOS,
-  drivers: ALL_DRIVERS,
-  transports: ALL_TRANSPORTS,
-  rounds: undefined,
-  out: undefined,
-  build: true,
-  cpuProf: false,
-  report: undefined,
-};
-for (let i = 0; i < argv.length; i++) {
-  const a = argv[i];
-  const value = () => {
-    const v = argv[++i];
-    if (v === undefined) usage(`${a} needs a value`);
-    return v;
-  };
-  const list = (v, allowed, what) => {
-    const items = v
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    for (const item of items)
-      if (!allowed.includes(item)) usage(`unknown ${what} "${item}" (one of ${allowed.join(', ')})`);
-    if (items.length === 0) usage(`${a} needs at least one ${what}`);
-    return items;
-  };
-  if (a === '--quick') opts.quick = true;
-  else if (a === '--only') opts.only = list(value(), ALL_SCENARIOS, 'scenario');
-  else if (a === '--drivers') opts.drivers = list(value(), ALL_DRIVERS, 'driver');
-  else if (a === '--transports') opts.transports = list(value(), ALL_TRANSPORTS, 'transport');
-  else if (a === '--rounds') {
-    opts.rounds = Number(value());
-    if (!Number.isInteger(opts.rounds) || opts.rounds < 1 || opts.rounds > 50) usage('--rounds must be 1..50');
-  } else if (a === '--out') opts.out = value();
-  else if (a === '--no-build') opts.build = false;
-  else if (a === '--cpu-prof') opts.cpuProf = true;
-  else if (a === '--report') opts.report = value();
-  else if (a === '--help' || a === '-h') usage();
-  else usage(`unknown argument ${a}`);
-}
-/** --report: a saved run (its meta, plan, scenarios, transports and medians), rendered again as it ran. */
-const saved = opts.report === undefined ? undefined : readSaved(opts.report);
-function readSaved(path) {
-  let run;
-  try {
-    run = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    usage(`--report ${path}: ${error.message}`);
-  }
-  for (const key of ['meta', 'plan', 'scenarios', 'transports', 'summary'])
-    if (run?.[key] === undefined) usage(`--report ${path}: not a results file of this bench (no "${key}")`);
-  return run;
-}
+const { opts, saved } = parseArgs(process.argv.slice(2));
 if (saved) opts.transports = saved.transports;
 // The limit driver is the yardstick: it always runs (except for footprint, where it has nothing to install).
 const drivers = saved
@@ -189,12 +128,18 @@ async function targetFor(transport, tools) {
 }
 const fillers = (scenario, params) => (scenario === 'list' ? params.tools - 2 : 0); // echo and blob are there too
 
-async function trial(driver, scenario, transport, plan) {
+async function trial(driver, scenario, transport, plan, extra) {
   const { target, stop } = await targetFor(transport, fillers(scenario, plan.params ?? {}));
   try {
-    const spec = { driver, scenario, target, params: plan.params ?? {}, budgetMs: plan.budgetMs };
+    const spec = {
+      driver,
+      scenario,
+      target: { ...target, ...extra },
+      params: plan.params ?? {},
+      budgetMs: plan.budgetMs,
+    };
     return await runNode(
-      nodeFor[driver],
+      nodeFor[driver] ?? process.execPath,
       [...trialFlags(`${scenario}-${transport}-${driver}`), trialPath, JSON.stringify(spec)],
       { budgetMs: plan.budgetMs, cwd: here },
     );
@@ -218,7 +163,7 @@ async function suiteTrial(driver, transport, steps, budgetMs) {
       budgetMs,
     };
     return await runNode(
-      nodeFor[driver],
+      nodeFor[driver] ?? process.execPath,
       [...trialFlags(`suite-${transport}-${driver}`), trialPath, JSON.stringify(spec)],
       { budgetMs, cwd: here },
     );
@@ -252,18 +197,38 @@ async function withNodeFallback(driver, runIt) {
   return runIt();
 }
 
-const transportsOf = (scenario) => (scenario === 'era' ? ERAS : opts.transports);
+const transportsOf = (scenario) =>
+  scenario === 'era'
+    ? ERAS
+    : scenario === 'tracing'
+      ? TRACING_TRANSPORTS.filter((t) => opts.transports.includes(t))
+      : opts.transports;
 
-async function runScenario(scenario) {
+/** Scenario 9: mcpc's tracing rows, with the client installed without @opentelemetry/api for the absent row. */
+async function runTracing() {
+  log(`${elapsed()} ${TITLES.tracing}: packing mcpc, npm install without @opentelemetry/api`);
+  const { clientDir, cleanup } = await installWithoutOtel({ repoRoot, pnpm: PNPM, log });
+  try {
+    await runScenario('tracing', TRACING_DRIVERS, { 'mcpc-otel-absent': { clientDir } });
+    const transports = transportsOf('tracing');
+    const paired = PLAN.tracing.paired;
+    summary.tracing.paired = await pairedTrials({ here, transports, clientDir, plan: paired, targetFor, log });
+    summary.tracing.modules = await checkModules({ here, clientDir, serverPath });
+  } finally {
+    await cleanup();
+  }
+}
+
+async function runScenario(scenario, scenarioDrivers = drivers, extras = {}) {
   const plan = PLAN[scenario];
   summary[scenario] = {};
   for (const transport of transportsOf(scenario)) {
     log(`${elapsed()} ${TITLES[scenario]} — ${transport}, ${plan.rounds} round(s)`);
-    const present = drivers.filter((d) => runsOn(d, transport));
+    const present = scenarioDrivers.filter((d) => runsOn(d, transport));
     const byDriver = Object.fromEntries(present.map((d) => [d, []]));
     for (let round = 0; round < plan.rounds; round++) {
       for (const driver of orderFor(round, present)) {
-        const result = await withNodeFallback(driver, () => trial(driver, scenario, transport, plan));
+        const result = await withNodeFallback(driver, () => trial(driver, scenario, transport, plan, extras[driver]));
         trials.push({ scenario, transport, driver, round, ...result, ...(opts.cpuProf && { profile: lastProfile }) });
         if (opts.cpuProf && result.windowUs)
           log(
@@ -284,9 +249,9 @@ async function runScenario(scenario) {
 
 async function runFootprint() {
   const plan = PLAN.footprint;
-  // mcpc's rows: the minimal install, and the one with its optional undici.
+  // mcpc's rows: the minimal install (and its client alone), and the one with its optional undici.
   const fpDrivers = drivers
-    .flatMap((d) => (d === 'mcpc' ? ['mcpc', 'mcpc+undici'] : [d]))
+    .flatMap((d) => (d === 'mcpc' ? ['mcpc', 'mcpc-client', 'mcpc+undici'] : [d]))
     .filter((d) => d in FOOTPRINT_PACKAGES);
   log(`${elapsed()} ${TITLES.footprint}: packing mcpc, npm install of each client into a fresh project`);
   const pnpmForPack = PNPM;
@@ -300,7 +265,7 @@ async function runFootprint() {
   try {
     const scripts = {};
     for (const d of fpDrivers)
-      scripts[d] = await writeImportScript(installed.projects[d], FOOTPRINT_PACKAGES[d].imports);
+      scripts[d] = await writeImportScript(installed.projects[d], FOOTPRINT_PACKAGES[d].imports, `import-${d}.mjs`);
     log(`${elapsed()} cold import, ${plan.rounds} round(s)`);
     const byDriver = Object.fromEntries(fpDrivers.map((d) => [d, []]));
     for (let round = 0; round < plan.rounds; round++) {
@@ -373,11 +338,15 @@ async function runSuite(list) {
 }
 
 const measured = scenarios.filter((s) => s !== 'footprint');
-const suited = measured.filter((s) => s !== 'era');
+// --quick runs the era and tracing scenarios as their own trials (their drivers or servers differ).
+const own = (s) => s === 'era' || s === 'tracing';
+const suited = measured.filter((s) => !own(s));
 if (saved) Object.assign(summary, saved.summary);
 else {
   if (opts.quick && suited.length) await runSuite(suited);
-  for (const scenario of measured) if (!opts.quick || scenario === 'era') await runScenario(scenario);
+  for (const scenario of measured)
+    if (scenario === 'tracing') await runTracing();
+    else if (!opts.quick || own(scenario)) await runScenario(scenario);
   if (scenarios.includes('footprint')) await runFootprint();
 }
 

@@ -3,6 +3,13 @@
 export const MiB = 1024 * 1024;
 
 export const ALL_DRIVERS = ['limit', 'mcpc', 'mcpc-undici', 'sdk1', 'sdk2', 'aisdk'];
+/**
+ * The tracing scenario's drivers (that scenario only): mcpc's own row, then @opentelemetry/api absent (an npm
+ * install of the packed client without it), present with no SDK (the API's no-op tracer), and a real SDK.
+ */
+export const TRACING_DRIVERS = ['mcpc', 'mcpc-otel-absent', 'mcpc-otel-noop', 'mcpc-otel-sdk'];
+/** The tracing scenario's transports: stdio and HTTP (SSE), the main rows' (of those the run asks for). */
+export const TRACING_TRANSPORTS = ['stdio', 'http'];
 export const ALL_TRANSPORTS = ['stdio', 'http', 'http-json'];
 // mcpc-undici differs from mcpc on HTTP only (its transport on undici instead of node:http).
 const TRANSPORTS_OF = { 'mcpc-undici': ['http', 'http-json'] };
@@ -27,11 +34,25 @@ export const LABELS = {
   mcpc: 'mcpc (default install: node:http)',
   'mcpc-undici': 'mcpc + undici',
   'mcpc+undici': 'mcpc + undici',
+  'mcpc-client': 'mcpc: @mcpc/client alone (no @opentelemetry/api installed)',
+  'mcpc-otel-absent': 'tracing absent (@opentelemetry/api not installed)',
+  'mcpc-otel-noop': 'no-op tracer (@opentelemetry/api, no SDK)',
+  'mcpc-otel-sdk': 'real SDK (BasicTracerProvider + BatchSpanProcessor)',
   sdk1: 'sdk v1 (1.32.2)',
   sdk2: 'sdk v2 (2.4.0)',
   aisdk: 'ai-sdk (2.0.99)',
 };
-export const ALL_SCENARIOS = ['connect', 'sequential', 'concurrent', 'list', 'blob', 'rss', 'footprint', 'era'];
+export const ALL_SCENARIOS = [
+  'connect',
+  'sequential',
+  'concurrent',
+  'list',
+  'blob',
+  'rss',
+  'footprint',
+  'era',
+  'tracing',
+];
 
 /** The scenarios' headings; the blob's names the size its plan sets. */
 export const titlesFor = (plan) => ({
@@ -43,6 +64,7 @@ export const titlesFor = (plan) => ({
   rss: '6. RSS after 10,000 calls',
   era: '8. the 2026-07-28 era against the classic one, same server (SDK v2), stdio, 64 in flight',
   footprint: '7. install footprint and cold import',
+  tracing: "9. the cost of tracing (OpenTelemetry, issue #30): mcpc's CPU per call, 64 in flight",
 });
 
 const BLOB = 16 * MiB;
@@ -58,6 +80,17 @@ export const planFor = (quick) =>
         rss: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, maxWarmup: 300, calls: 1000, inFlight: 64 } },
         era: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, calls: 2000, inFlight: 64 } },
         footprint: { rounds: 3, reuse: true },
+        tracing: {
+          rounds: 1,
+          budgetMs: 20_000,
+          params: { warmup: 300, calls: 2000, inFlight: 64 },
+          paired: {
+            trials: 1,
+            budgetMs: 30_000,
+            params: { warmup: 300, rounds: 4, inFlight: 64 },
+            batch: { stdio: 300, http: 300 },
+          },
+        },
         suite: { rounds: 1, budgetMs: 45_000 },
       }
     : {
@@ -70,4 +103,17 @@ export const planFor = (quick) =>
         rss: { rounds: 3, budgetMs: 120_000, params: { warmup: 1000, maxWarmup: 10_000, calls: 10_000, inFlight: 64 } },
         era: { rounds: 7, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
         footprint: { rounds: 10 },
+        tracing: {
+          rounds: 5,
+          budgetMs: 90_000,
+          params: { warmup: 1000, calls: 10_000, inFlight: 64 },
+          // Two clients in one process, batches interleaved (lib/tracing-pairs.mjs): the ratios the targets judge.
+          // A stdio call costs a tenth of an HTTP one: its batches are larger, so that each is tens of ms of CPU.
+          paired: {
+            trials: 4,
+            budgetMs: 150_000,
+            params: { warmup: 1000, rounds: 20, inFlight: 64 },
+            batch: { stdio: 3000, http: 1000 },
+          },
+        },
       };

@@ -23,6 +23,7 @@ export const METRICS = {
     'steadyHelperCpuUsPerCall',
   ],
   era: ['callsPerSec', 'cpuUsPerCall'],
+  tracing: ['callsPerSec', 'cpuUsPerCall', 'steadyCallsPerSec', 'steadyCpuUsPerCall', 'spansExported'],
   list: ['msPerList', 'cpuMsPerList'],
   blob: ['mbPerSec', 'ms', 'peakRssMiB', 'peakGrowthMiB'],
   rss: ['rssGrowthMiB', 'heapGrowthMiB', 'newSpaceGrowthMiB', 'rssEndMiB', 'warmupCalls'],

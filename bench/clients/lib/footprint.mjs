@@ -19,6 +19,9 @@ export const PACKAGES = {
     install: null, // the packed tarballs
     imports: ['@mcpc/client', '@mcpc/transport-stdio', '@mcpc/transport-streamable-http'],
   },
+  // The client alone, from the same install (no @opentelemetry/api in it): its own cold import, which loads
+  // no @opentelemetry module (the client looks for the API on first connect; lib/module-check.mjs shows it).
+  'mcpc-client': { sameAs: 'mcpc', imports: ['@mcpc/client'] },
   // With the optional undici (the bench's own pinned version). The transport imports undici on its
   // first request, not when it is imported; the cold import here counts that import too.
   'mcpc+undici': {
@@ -132,7 +135,8 @@ export async function install({ repoRoot, pnpm, drivers, log, reuseDir }) {
   const root = await mkdtemp(join(tmpdir(), 'mcpc-bench-footprint-'));
   const packs = join(root, 'packs');
   await mkdir(packs);
-  const wanted = drivers.filter((d) => d in PACKAGES);
+  // A row `sameAs` another is that row's install, imported differently.
+  const wanted = drivers.filter((d) => d in PACKAGES && PACKAGES[d].sameAs === undefined);
   const projects = {};
   const sizes = {};
   const npmArgs = [
@@ -191,12 +195,16 @@ export async function install({ repoRoot, pnpm, drivers, log, reuseDir }) {
     );
   };
   await Promise.all(wanted.map(installOne));
+  for (const d of drivers.filter((x) => PACKAGES[x]?.sameAs !== undefined && projects[PACKAGES[x].sameAs])) {
+    projects[d] = projects[PACKAGES[d].sameAs];
+    sizes[d] = sizes[PACKAGES[d].sameAs];
+  }
   return { root, projects, sizes, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 
-/** The script run in a fresh process to time the cold imports. */
-export async function writeImportScript(dir, specifiers) {
-  const path = join(dir, 'import-time.mjs');
+/** The script run in a fresh process to time the cold imports (`name`: rows sharing an install differ by it). */
+export async function writeImportScript(dir, specifiers, name = 'import-time.mjs') {
+  const path = join(dir, name);
   const body = `const t0 = performance.now();\n${specifiers.map((s) => `await import(${JSON.stringify(s)});`).join('\n')}\nconst ms = performance.now() - t0;\nprocess.stdout.write('@@RESULT ' + JSON.stringify({ ms, node: process.version }) + '\\n');\n`;
   await writeFile(path, body);
   return path;

@@ -1,5 +1,6 @@
 // The clients benchmark's report: a run's medians as Markdown tables, and the targets of issue #18 judged on them.
 import { ERAS, LABELS, MiB, TRANSPORT_LABELS, runsOn, titlesFor } from './catalog.mjs';
+import { tracingTable } from './report-tracing.mjs';
 
 /**
  * The report of a run, live or saved: `run` is a results file's { meta, plan, scenarios, transports, summary }.
@@ -25,7 +26,8 @@ export function renderReport(run) {
     ...meta.setup.map((line) => `- ${line}`),
     '',
   ];
-  for (const s of run.scenarios) report.push(s === 'footprint' ? footprintTable(ctx) : table(ctx, s), '');
+  for (const s of run.scenarios)
+    report.push(s === 'footprint' ? footprintTable(ctx) : s === 'tracing' ? tracingTable(ctx) : table(ctx, s), '');
   if (targetRows.length) {
     const shownColumns = TARGET_COLUMNS.filter((d) => ctx.drivers.includes(d));
     report.push(

@@ -235,6 +235,8 @@ const STEPS = {
     if (seen !== expected) throw new Error(`the era scenario expected ${expected} but the server saw ${seen}`);
     return STEPS.concurrent(client, p);
   },
+  /** The tracing scenario: `concurrent`, each driver with tracing set up its own way (see drivers/mcpc-otel-*.mjs). */
+  tracing: (client, p) => STEPS.concurrent(client, p),
   async rss(client, p) {
     // Warm up until V8's young generation has stopped growing (bounded): its growth under allocation
     // pressure is sizing, not a leak, and would otherwise land in whichever window it happens to fall.
@@ -303,7 +305,9 @@ async function run() {
     if (scenario === 'connect') return { ms };
     const step = STEPS[scenario];
     if (!step) throw new Error(`unknown scenario ${scenario}`);
-    return { ...(await step(client, params)), connectMs: ms };
+    const result = { ...(await step(client, params)), connectMs: ms };
+    // A driver may report figures of its own (the SDK driver: the spans its exporter got).
+    return client.stats ? { ...result, ...(await client.stats()) } : result;
   } finally {
     await closeClient(client);
   }
