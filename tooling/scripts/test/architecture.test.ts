@@ -83,6 +83,19 @@ describe('the packages', () => {
     expect(found).toEqual([]);
   });
 
+  it("@mcpc/client's root entry does not carry the tracing code: a chunk loaded once @opentelemetry/api is found", () => {
+    const { files } = nodeOnlyInEntry() as { files: string[] };
+    const tracing = /connection-tracing-\w+\.js$/;
+    expect(files.filter((file) => tracing.test(file))).toEqual([]);
+    // The chunk exists and a module of the static graph loads it on demand.
+    const loads = files.flatMap((file) =>
+      (specifiersOf(readFileSync(join(root, file), 'utf8'), file) as { specifier: string; dynamic: boolean }[])
+        .filter(({ specifier, dynamic }) => dynamic && tracing.test(specifier))
+        .map(({ specifier }) => specifier),
+    );
+    expect(loads).toHaveLength(1);
+  });
+
   it('the modules the packages\' "imports" maps give a browser or a Worker load nothing Node-only', () => {
     expect(nodeOnlyInWebTargets()).toEqual([]);
     // And the check sees what it must: the Node targets do load Node's modules.

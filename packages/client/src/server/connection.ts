@@ -17,7 +17,7 @@ import { handshakeBudget } from './handshake-budget.js';
 import { countingTaskInput } from '../tasks/input-rounds.js';
 import { hostForClassic, noticing } from './host-wrapping.js';
 import { openClassic, probeEra } from './probe.js';
-import { sessionIdOf } from '../tracing/observer.js';
+import { sessionIdOf } from '../tracing/traced-connection.js';
 
 export type { ConnectionContext } from './connection-context.js';
 

@@ -1,27 +1,13 @@
-// Resolves the `tracing` option on first connect: the API (given or loaded), tracer, propagation and meter.
+// Finds `@opentelemetry/api` on first connect: the module given, else the installed one (looked for once a process).
 import type * as OpenTelemetryApi from '@opentelemetry/api';
-import type { Context, Meter, Tracer } from '@opentelemetry/api';
-import { VERSION } from '../version.js';
-import { durationHistograms, type DurationHistograms } from './metrics.js';
-import type { TracingOptions } from './options.js';
-import { extractW3c, injectW3c } from './w3c.js';
+import type { OpenTelemetryApiLike } from './options.js';
 
 export type OtelApi = typeof OpenTelemetryApi;
-
-/** Tracing resolved for a client: the API, the tracer, how context is written and read, the histograms if any. */
-export interface Tracing {
-  readonly api: OtelApi;
-  readonly tracer: Tracer;
-  readonly inject: (context: Context, carrier: Record<string, string>) => void;
-  readonly extract: (context: Context, carrier: Record<string, unknown>) => Context;
-  /** Undefined when no meter provider records anything (the API's no-op one). */
-  readonly metrics: DurationHistograms | undefined;
-}
 
 let api: Promise<OtelApi | undefined> | undefined;
 
 /** The API module's named exports; a bundler's CommonJS interop may put them on `default` instead. */
-const named = (module: OtelApi): OtelApi => (module.trace === undefined ? module.default : module) as OtelApi;
+export const named = (module: OtelApi): OtelApi => (module.trace === undefined ? module.default : module) as OtelApi;
 
 /** The API module, or undefined when it is not installed or this runtime loads none (looked for once per process). */
 function loadApi(): Promise<OtelApi | undefined> {
@@ -34,41 +20,7 @@ function loadApi(): Promise<OtelApi | undefined> {
   return api;
 }
 
-/** A loader for the client's tracing, memoized: undefined when `@opentelemetry/api` is neither given nor installed. */
-export function tracingLoader(option: TracingOptions | undefined): () => Promise<Tracing | undefined> {
-  let tracing: Promise<Tracing | undefined> | undefined;
-  const given = option?.api;
-  return () =>
-    (tracing ??= (given === undefined ? loadApi() : Promise.resolve(named(given as OtelApi))).then(
-      (otel) => otel && resolveTracing(otel, option ?? {}),
-    ));
-}
-
-function resolveTracing(otel: OtelApi, option: TracingOptions): Tracing {
-  const tracer =
-    (option.tracer as Tracer | undefined) ??
-    (option.tracerProvider?.getTracer('@mcpc/client', VERSION) as Tracer | undefined) ??
-    otel.trace.getTracer('@mcpc/client', VERSION);
-  const given = option.propagator;
-  const setter = otel.defaultTextMapSetter;
-  const getter = otel.defaultTextMapGetter;
-  // The global propagator once an SDK registers one; until then, W3C trace context and baggage.
-  const inject =
-    given !== undefined
-      ? (context: Context, carrier: Record<string, string>) => given.inject(context, carrier, setter)
-      : (context: Context, carrier: Record<string, string>) => {
-          if (otel.propagation.fields().length > 0) otel.propagation.inject(context, carrier, setter);
-          else injectW3c(otel, context, carrier);
-        };
-  const extract =
-    given !== undefined
-      ? (context: Context, carrier: Record<string, unknown>) => given.extract(context, carrier, getter) as Context
-      : (context: Context, carrier: Record<string, unknown>) =>
-          otel.propagation.fields().length > 0
-            ? otel.propagation.extract(context, carrier, getter)
-            : extractW3c(otel, context, carrier);
-  const meter =
-    (option.meterProvider?.getMeter('@mcpc/client', VERSION) as Meter | undefined) ??
-    otel.metrics.getMeter('@mcpc/client', VERSION);
-  return { api: otel, tracer, inject, extract, metrics: durationHistograms(otel, meter) };
+/** The API the client uses: the one given (`tracing.api`), else the installed one; undefined when neither. */
+export function openTelemetryApi(given: OpenTelemetryApiLike | undefined): Promise<OtelApi | undefined> {
+  return given === undefined ? loadApi() : Promise.resolve(named(given as OtelApi));
 }

@@ -2,7 +2,7 @@
 import type { JsonRpcId, JsonRpcParams, Progress, RequestObservation, RequestObserver } from '@mcpc/jsonrpc';
 import type { Attributes, Span } from '@opentelemetry/api';
 import { recordFailure, requestAttributes, taskStatusOf } from './conventions.js';
-import type { Tracing } from './load.js';
+import type { Tracing } from './resolve.js';
 import { metricAttributes } from './metrics.js';
 import type { TracedConnection } from './traced-connection.js';
 
@@ -125,10 +125,4 @@ function withTraceMeta(params: JsonRpcParams | undefined, carrier: Record<string
   const own = params?._meta;
   const meta = typeof own === 'object' && own !== null && !Array.isArray(own) ? { ...carrier, ...own } : carrier;
   return { ...params, _meta: meta };
-}
-
-/** The transport's session id, where it has one (Streamable HTTP's `Mcp-Session-Id`). */
-export function sessionIdOf(transport: object): string | undefined {
-  const id = (transport as { sessionId?: unknown }).sessionId;
-  return typeof id === 'string' ? id : undefined;
 }

@@ -1,12 +1,8 @@
 // The client's `tracing` option made into what a connection asks for: its observers and hooks, or none.
 import type { IncomingObserver, RequestObserver } from '@mcpc/jsonrpc';
 import type { InputTracing } from '../server/mrtr.js';
-import { transportAttributes } from './conventions.js';
-import { tracingLoader } from './load.js';
-import { metricAttributes } from './metrics.js';
-import { tracingObserver, type ConnectionTrace } from './observer.js';
+import { openTelemetryApi } from './load.js';
 import { checkTracingOption, type TracingOption } from './options.js';
-import { incomingObserver, inputTracing } from './server-spans.js';
 import type { TracedConnection } from './traced-connection.js';
 
 /** One connection's tracing: the engine's two observers, the MRTR hooks, and the session's end. */
@@ -18,39 +14,26 @@ export interface ConnectionTracing {
   closed(cause: Error | undefined): void;
 }
 
+/** Makes a connection's tracing, once the API is found. */
+export type ConnectionTracer = (connection: TracedConnection) => ConnectionTracing;
+
 /** Makes a connection's tracing as it opens; resolves undefined when the API is neither given nor installed. */
 export type TracingFactory = (connection: TracedConnection) => Promise<ConnectionTracing | undefined>;
 
-/** The factory for a client's `tracing` option (checked here: a bad shape throws a TypeError); undefined when off. */
+/**
+ * The factory for a client's `tracing` option (checked here: a bad shape throws a TypeError); undefined when off.
+ * The tracing code itself is a chunk loaded once the API is found, so the client's cold import does not carry it.
+ */
 export function tracingFactory(option: TracingOption | undefined): TracingFactory | undefined {
   checkTracingOption(option);
   if (option === false) return undefined;
-  const load = tracingLoader(option);
+  let loaded: Promise<ConnectionTracer | undefined> | undefined;
+  const load = () =>
+    (loaded ??= openTelemetryApi(option?.api).then(async (otel) =>
+      otel === undefined ? undefined : (await import('./connection-tracing.js')).connectionTracer(otel, option ?? {}),
+    ));
   return async (connection) => {
-    const tracing = await load();
-    if (tracing === undefined) return undefined;
-    const opened = performance.now();
-    const trace: ConnectionTrace = {
-      tracing,
-      connection,
-      fixed: transportAttributes(connection.kind, connection.label),
-      asked: new WeakMap(),
-      round: undefined,
-    };
-    let ended = false;
-    return {
-      observer: tracingObserver(trace),
-      incoming: incomingObserver(trace),
-      inputs: inputTracing(trace),
-      closed(cause) {
-        if (ended || tracing.metrics === undefined) return;
-        ended = true;
-        const point = metricAttributes(trace.fixed);
-        const version = connection.protocolVersion();
-        if (version !== undefined) point['mcp.protocol.version'] = version;
-        if (cause !== undefined) point['error.type'] = (cause as { code?: unknown }).code?.toString() ?? cause.name;
-        tracing.metrics.session.record((performance.now() - opened) / 1000, point);
-      },
-    };
+    const tracer = await load();
+    return tracer?.(connection);
   };
 }
