@@ -43,6 +43,7 @@ interface WebSmoke {
   modern: Record<string, unknown>;
   legacy: Record<string, unknown>;
   clientCredentials: unknown;
+  tracing: unknown;
   openTimers: string[];
 }
 
@@ -97,6 +98,13 @@ function expectWebSmoke(smoke: WebSmoke): void {
   expect(smoke.modern).toEqual(MODERN);
   expect(smoke.legacy).toEqual(LEGACY);
   expect(smoke.clientCredentials).toEqual({ sum: 42 });
+  expect(smoke.tracing).toEqual({
+    given: [
+      ['tools/list', 'CLIENT', 'tcp'],
+      ['tools/call echo', 'CLIENT', 'tcp'],
+    ],
+    absent: [],
+  });
   // close() leaves no timer scheduled (the census counts every timer the libraries set).
   expect(smoke.openTimers).toEqual([]);
 }
