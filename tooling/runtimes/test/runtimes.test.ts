@@ -27,6 +27,7 @@ interface Smoke {
   modern: Record<string, unknown>;
   legacy: Record<string, unknown>;
   clientCredentials: unknown;
+  tracing: unknown;
   /** Handles still open once every client closed (Node and Deno list them; Bun lists none). */
   openAfterClose: string[];
   /** Whether the process ended on its own soon after its report: nothing a client left keeps it alive. */
@@ -131,6 +132,10 @@ describe('the same smoke run in every runtime', () => {
     expect(reference.modern).toEqual(MODERN);
     expect(reference.legacy).toEqual(LEGACY);
     expect(reference.clientCredentials).toEqual({ sum: 42 });
+    expect(reference.tracing).toEqual([
+      ['tools/list', 'CLIENT', 'pipe'],
+      ['tools/call echo', 'CLIENT', 'pipe'],
+    ]);
     // close() leaves no socket, timer or child process behind, and the process ends by itself.
     expect(reference.openAfterClose).toEqual([]);
     expect(reference.endedOnItsOwn).toBe(true);
