@@ -74,3 +74,48 @@ export function linkTo(signal: AbortSignal): AbortLink {
     },
   };
 }
+
+/** What undici's `request()` needs of a `signal`: the EventTarget calls it makes, and `aborted` and `reason`. */
+export interface AbortTargetView {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * An {@link AbortLink} seen as the EventTarget an undici dispatcher listens on: handing undici the link's
+ * `signal` made an AbortController and an AbortSignal for every request and put a listener on it (~10 µs a
+ * call in Node 20, more than undici's own parse of the response head); this is one small object.
+ */
+export function abortTarget(link: AbortLink): AbortTargetView {
+  // undici adds one listener a request: it takes a slot; a Map only if another comes.
+  let only: (() => void) | undefined;
+  let onlyUnlink: (() => void) | undefined;
+  let more: Map<() => void, () => void> | undefined;
+  return {
+    get aborted() {
+      return link.aborted;
+    },
+    get reason() {
+      return link.reason;
+    },
+    addEventListener(_type, listener) {
+      // once, as every listener of an abort is: the link calls each at most once.
+      if (listener === only || more?.has(listener) === true) return;
+      if (only === undefined) {
+        only = listener;
+        onlyUnlink = link.onAbort(listener);
+      } else (more ??= new Map()).set(listener, link.onAbort(listener));
+    },
+    removeEventListener(_type, listener) {
+      if (listener === only) {
+        onlyUnlink?.();
+        only = onlyUnlink = undefined;
+      } else if (more !== undefined) {
+        more.get(listener)?.();
+        more.delete(listener);
+      }
+    },
+  };
+}

@@ -2,6 +2,7 @@
 import type * as Undici from 'undici';
 import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
+import { abortTarget } from './abort.js';
 import { destroyQuietly } from './body.js';
 import { HttpErrorCode } from './codes.js';
 import { CONTROL_CONNECTIONS } from './pools.js';
@@ -58,7 +59,8 @@ class DispatcherClient implements HttpClient {
       method: r.method,
       headers: r.headers,
       body: r.body ?? null,
-      signal: r.signal,
+      // The link when there is one: `r.signal` may be made on first read (see `Sends`), at a cost per request.
+      signal: r.abort === undefined ? r.signal : (abortTarget(r.abort) as unknown as AbortSignal),
       headersTimeout: r.headersTimeout,
       bodyTimeout: r.bodyTimeout,
     });

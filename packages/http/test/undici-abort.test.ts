@@ -1,0 +1,97 @@
+// Aborting a request on undici through the request's AbortLink, with no AbortSignal made: before the
+// response head, after it (mid-body), and when already aborted.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as undici from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Abort, abortTarget } from '../src/abort.js';
+import { ownAgent } from '../src/undici-client.js';
+import type { HttpClient, HttpRequest } from '../src/types.js';
+
+let server: Server;
+let base: URL;
+let client: HttpClient;
+
+beforeAll(async () => {
+  // /silent never answers; /trickle sends its head and one chunk, then holds the body open.
+  server = createServer((req, res) => {
+    if (req.url === '/trickle') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('first');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  client = ownAgent(undici, { connectTimeout: 5_000, proxy: false, maxConnections: 4 });
+});
+
+afterAll(async () => {
+  await client.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** A request whose `signal` throws when read: the client must listen on the link alone. */
+function request(path: string, abort: Abort): HttpRequest {
+  return {
+    url: new URL(path, base),
+    method: 'GET',
+    headers: {},
+    body: undefined,
+    get signal(): AbortSignal {
+      throw new Error('the AbortSignal was read');
+    },
+    abort,
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  };
+}
+
+describe('undici client, aborted through the AbortLink', () => {
+  it('rejects a request waiting for its head with the abort reason', async () => {
+    const abort = new Abort();
+    const pending = client.request(request('/silent', abort));
+    setTimeout(() => abort.abort(new Error('stop waiting')), 50);
+    await expect(pending).rejects.toThrow('stop waiting');
+  });
+
+  it('ends a body being read with the abort reason', async () => {
+    const abort = new Abort();
+    const response = await client.request(request('/trickle', abort));
+    expect(response.statusCode).toBe(200);
+    const body = response.body as unknown as AsyncIterable<Uint8Array>;
+    const read = (async () => {
+      for await (const chunk of body) if (chunk.length > 0) abort.abort(new Error('enough'));
+    })();
+    await expect(read).rejects.toThrow('enough');
+  });
+
+  it('refuses a request whose link is already aborted, without sending it', async () => {
+    const abort = new Abort();
+    abort.abort(new Error('too late'));
+    await expect(client.request(request('/silent', abort))).rejects.toThrow('too late');
+  });
+
+  it('abortTarget adds each listener once and removes it, as an EventTarget does', () => {
+    const abort = new Abort();
+    const target = abortTarget(abort);
+    let calls = 0;
+    const listener = (): void => void calls++;
+    target.addEventListener('abort', listener);
+    target.addEventListener('abort', listener);
+    const removed = (): void => void (calls += 100);
+    target.addEventListener('abort', removed);
+    target.removeEventListener('abort', removed);
+    const second = (): void => void (calls += 10);
+    target.addEventListener('abort', second);
+    target.addEventListener('abort', second);
+    const removedToo = (): void => void (calls += 1000);
+    target.addEventListener('abort', removedToo);
+    target.removeEventListener('abort', removedToo);
+    expect(target.aborted).toBe(false);
+    abort.abort(new Error('x'));
+    expect(calls).toBe(11);
+    expect(target.aborted).toBe(true);
+    expect((target.reason as Error).message).toBe('x');
+  });
+});
