@@ -9,5 +9,6 @@ export const label = 'mcpc + undici';
 /** @param {{ transport: 'http', url: string }} target */
 export function connect(target) {
   if (target.transport !== 'http') throw new Error('mcpc-undici runs over HTTP only (stdio is the mcpc row)');
-  return mcpcConnect(target, undefined);
+  // 'auto' explicitly: `undefined` would take mcpc.mjs's default, `'node'`, and this row would not run on undici.
+  return mcpcConnect(target, 'auto');
 }
