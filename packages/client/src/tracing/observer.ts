@@ -25,8 +25,11 @@ export interface ConnectionTrace {
 export function tracingObserver(trace: ConnectionTrace): RequestObserver {
   const { api, tracer, inject, metrics } = trace.tracing;
   const { connection, fixed } = trace;
+  const idle = metrics === undefined ? trace.tracing.noSdk : undefined;
   return {
     start(id: JsonRpcId, method: string, params: JsonRpcParams | undefined): RequestObservation | undefined {
+      // The API's no-op tracer, no metrics, no span to continue: nothing would come of the work below.
+      if (idle?.() === true && api.trace.getSpan(api.context.active()) === undefined) return undefined;
       const attributes: Attributes = { 'mcp.method.name': method, 'jsonrpc.request.id': String(id), ...fixed };
       const version = connection.protocolVersion();
       if (version !== undefined) attributes['mcp.protocol.version'] = version;

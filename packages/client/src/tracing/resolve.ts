@@ -14,6 +14,11 @@ export interface Tracing {
   readonly extract: (context: Context, carrier: Record<string, unknown>) => Context;
   /** Undefined when no meter provider records anything (the API's no-op one). */
   readonly metrics: DurationHistograms | undefined;
+  /**
+   * Whether the global tracer is, right now, the API's no-op one (no SDK registered yet); undefined when the
+   * client was given its tracer. Checked per request, as an SDK may be registered at any time.
+   */
+  readonly noSdk: (() => boolean) | undefined;
 }
 
 export function resolveTracing(otel: OtelApi, option: TracingOptions): Tracing {
@@ -42,5 +47,12 @@ export function resolveTracing(otel: OtelApi, option: TracingOptions): Tracing {
   const meter =
     (option.meterProvider?.getMeter('@mcpc/client', VERSION) as Meter | undefined) ??
     otel.metrics.getMeter('@mcpc/client', VERSION);
-  return { api: otel, tracer, inject, extract, metrics: durationHistograms(otel, meter) };
+  return { api: otel, tracer, inject, extract, metrics: durationHistograms(otel, meter), noSdk: noSdk(otel, option) };
+}
+
+/** A check that the global tracer provider delegates to the API's no-op one (a fresh proxy's delegate is that one). */
+function noSdk(otel: OtelApi, option: TracingOptions): (() => boolean) | undefined {
+  if (option.tracer !== undefined || option.tracerProvider !== undefined) return undefined;
+  const noop = new otel.ProxyTracerProvider().getDelegate();
+  return () => (otel.trace.getTracerProvider() as { getDelegate?: () => unknown }).getDelegate?.() === noop;
 }
