@@ -1,5 +1,4 @@
-// Aborting a request on undici through the request's AbortLink, with no AbortSignal made: before the
-// response head, after it (mid-body), and when already aborted.
+// Aborting a request on undici through its AbortLink, with no AbortSignal made: before the head, mid-body, already.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as undici from 'undici';
