@@ -1,5 +1,5 @@
 // Undoing a body's Content-Encoding with node:zlib, stage by stage, as its bytes arrive (Node, Deno, Bun).
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Decoding } from './decompress.js';
 import type { HttpBody } from './types.js';
@@ -35,8 +35,9 @@ export function decode(body: HttpBody, encodings: readonly string[]): Decoding {
     }
     stages.push(stage);
   }
-  // Compressed bodies come from Node's clients only (fetch decodes its own): a Readable, piped through.
-  let upstream = body as unknown as Readable;
+  // Compressed bodies come from Node's clients only (fetch decodes its own): node:http's is a Readable,
+  // piped through as it is; undici's is read by iteration into one, which pulls as the stages drain.
+  let upstream: Readable = body instanceof Readable ? body : Readable.from(body, { objectMode: false });
   for (const stage of stages) {
     upstream.on('error', (e) => stage.destroy(e));
     upstream.pipe(stage);

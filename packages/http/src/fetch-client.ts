@@ -4,11 +4,10 @@
 // ReadableStream.
 import type { AbortLink } from './abort.js';
 import { HttpErrorCode } from './codes.js';
+import { BodyEvents } from './body-events.js';
 import { CONTROL_CONNECTIONS } from './pools.js';
 import { ClientTimeoutError } from './timeouts.js';
 import type { FetchFunction, HttpBody, HttpClient, HttpHeaders, HttpRequest, HttpResponse } from './types.js';
-
-type Listener = (...args: never[]) => void;
 
 /**
  * The client on `fetch`. The connections are the runtime's: `maxConnections` bounds the requests in
@@ -126,13 +125,12 @@ class Slots {
  * a time (nothing is buffered beyond it), with `bodyTimeout` ms allowed between chunks (0: no limit).
  * Ends with 'end' then 'close'; fails with 'error' then 'close'; `destroy()` cancels the stream.
  */
-class FetchBody implements HttpBody {
+class FetchBody extends BodyEvents implements HttpBody {
   readonly #stream: ReadableStream<Uint8Array> | null;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   readonly #controller: AbortController;
   readonly #idleMs: number;
   readonly #finished: () => void;
-  readonly #listeners = new Map<string, Listener[]>();
   #pumping = false;
   #reading = false;
   readableEnded = false;
@@ -144,35 +142,15 @@ class FetchBody implements HttpBody {
     idleMs: number,
     finished: () => void,
   ) {
+    super();
     this.#stream = stream;
     this.#controller = controller;
     this.#idleMs = idleMs;
     this.#finished = finished;
   }
 
-  on(event: string, listener: Listener): this {
-    const list = this.#listeners.get(event);
-    if (list === undefined) this.#listeners.set(event, [listener]);
-    else list.push(listener);
+  protected override listening(event: string): void {
     if (event === 'data') this.#pump();
-    return this;
-  }
-
-  once(event: string, listener: Listener): this {
-    const once = ((...args: never[]) => {
-      this.off(event, once);
-      listener(...args);
-    }) as Listener & { listener?: Listener };
-    once.listener = listener;
-    return this.on(event, once);
-  }
-
-  off(event: string, listener: Listener): this {
-    const list = this.#listeners.get(event);
-    if (list === undefined) return this;
-    const i = list.findIndex((l) => l === listener || (l as { listener?: Listener }).listener === listener);
-    if (i >= 0) list.splice(i, 1);
-    return this;
   }
 
   destroy(error?: Error): this {
@@ -183,8 +161,8 @@ class FetchBody implements HttpBody {
     if (this.#reader !== undefined) void this.#reader.cancel(error).catch(ignore);
     else if (this.#stream !== null && !this.#stream.locked) void this.#stream.cancel(error).catch(ignore);
     this.#finished();
-    if (error !== undefined) this.#emit('error', error);
-    this.#emit('close');
+    if (error !== undefined) this.emit('error', error);
+    this.emit('close');
     return this;
   }
 
@@ -210,7 +188,7 @@ class FetchBody implements HttpBody {
         for (;;) {
           const chunk = await this.#read();
           if (chunk === undefined) return;
-          this.#emit('data', chunk);
+          this.emit('data', chunk);
         }
       } catch {
         // #read destroyed the body with the error, which the 'error' listeners heard.
@@ -250,8 +228,8 @@ class FetchBody implements HttpBody {
   #end(): undefined {
     this.readableEnded = true;
     this.#finished();
-    this.#emit('end');
-    this.#emit('close');
+    this.emit('end');
+    this.emit('close');
     return undefined;
   }
 
@@ -260,12 +238,6 @@ class FetchBody implements HttpBody {
     const reason: unknown = this.#controller.signal.reason;
     if (this.#controller.signal.aborted && reason instanceof Error) return reason;
     return error instanceof Error ? error : new Error(String(error ?? 'the response body failed'));
-  }
-
-  #emit(event: string, ...args: unknown[]): void {
-    const list = this.#listeners.get(event);
-    if (list === undefined || list.length === 0) return;
-    for (const listener of [...list]) (listener as (...a: unknown[]) => void)(...args);
   }
 }
 

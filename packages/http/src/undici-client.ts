@@ -2,15 +2,15 @@
 import type * as Undici from 'undici';
 import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { abortTarget } from './abort.js';
 import { destroyQuietly } from './body.js';
 import { HttpErrorCode } from './codes.js';
 import { CONTROL_CONNECTIONS } from './pools.js';
 import { ClientTimeoutError } from './timeouts.js';
+import { dispatchRequest } from './undici-exchange.js';
 import type { HttpClient, HttpRequest, HttpResponse, UndiciDispatcher } from './types.js';
 
 /**
- * Requests through an undici dispatcher's own `request()` (every undici `Dispatcher` has it), given an
+ * Requests through an undici dispatcher's `dispatch()` (every undici `Dispatcher` has it), given an
  * origin and a path: no URL is parsed again per request, and no undici import is needed for a
  * dispatcher the user made.
  */
@@ -53,17 +53,7 @@ class DispatcherClient implements HttpClient {
 
   request(r: HttpRequest): Promise<HttpResponse> {
     const dispatcher = this.#pick(r);
-    const pending = dispatcher.request({
-      origin: r.url.origin,
-      path: r.url.pathname + r.url.search,
-      method: r.method,
-      headers: r.headers,
-      body: r.body ?? null,
-      // The link when there is one: `r.signal` may be made on first read (see `Sends`), at a cost per request.
-      signal: r.abort === undefined ? r.signal : (abortTarget(r.abort) as unknown as AbortSignal),
-      headersTimeout: r.headersTimeout,
-      bodyTimeout: r.bodyTimeout,
-    });
+    const pending = dispatchRequest(dispatcher, r);
     if (this.#proxyBound === undefined) return pending;
     // A headers timeout of 0 is none: then only the abort bounds the wait.
     return bounded(pending, r, r.headersTimeout > 0 ? this.#proxyBound + r.headersTimeout : undefined);

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as undici from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Abort, abortTarget } from '../src/abort.js';
+import { Abort } from '../src/abort.js';
 import { ownAgent } from '../src/undici-client.js';
 import type { HttpClient, HttpRequest } from '../src/types.js';
 
@@ -69,28 +69,5 @@ describe('undici client, aborted through the AbortLink', () => {
     const abort = new Abort();
     abort.abort(new Error('too late'));
     await expect(client.request(request('/silent', abort))).rejects.toThrow('too late');
-  });
-
-  it('abortTarget adds each listener once and removes it, as an EventTarget does', () => {
-    const abort = new Abort();
-    const target = abortTarget(abort);
-    let calls = 0;
-    const listener = (): void => void calls++;
-    target.addEventListener('abort', listener);
-    target.addEventListener('abort', listener);
-    const removed = (): void => void (calls += 100);
-    target.addEventListener('abort', removed);
-    target.removeEventListener('abort', removed);
-    const second = (): void => void (calls += 10);
-    target.addEventListener('abort', second);
-    target.addEventListener('abort', second);
-    const removedToo = (): void => void (calls += 1000);
-    target.addEventListener('abort', removedToo);
-    target.removeEventListener('abort', removedToo);
-    expect(target.aborted).toBe(false);
-    abort.abort(new Error('x'));
-    expect(calls).toBe(11);
-    expect(target.aborted).toBe(true);
-    expect((target.reason as Error).message).toBe('x');
   });
 });
