@@ -69,51 +69,42 @@ export const titlesFor = (plan) => ({
 
 const BLOB = 16 * MiB;
 /** What each scenario does, full and --quick: its rounds, time bound and parameters, fresh for each run. */
-export const planFor = (quick) =>
-  quick
-    ? {
-        connect: { rounds: 1, budgetMs: 20_000 },
-        sequential: { rounds: 1, budgetMs: 20_000, params: { warmup: 100, calls: 500 } },
-        concurrent: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, calls: 2000, inFlight: 64 } },
-        list: { rounds: 1, budgetMs: 20_000, params: { tools: 1000, warmup: 1, lists: 5 } },
-        blob: { rounds: 1, budgetMs: 20_000, params: { bytes: BLOB } },
-        rss: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, maxWarmup: 300, calls: 1000, inFlight: 64 } },
-        era: { rounds: 1, budgetMs: 20_000, params: { warmup: 300, calls: 2000, inFlight: 64 } },
-        footprint: { rounds: 3, reuse: true },
-        tracing: {
-          rounds: 1,
-          budgetMs: 20_000,
-          params: { warmup: 300, calls: 2000, inFlight: 64 },
-          paired: {
-            trials: 1,
-            budgetMs: 30_000,
-            params: { warmup: 300, rounds: 4, inFlight: 64 },
-            batch: { stdio: 300, http: 300 },
-          },
-        },
-        suite: { rounds: 1, budgetMs: 45_000 },
-      }
-    : {
-        connect: { rounds: 7, budgetMs: 30_000 },
-        // Sequential stdio is the noisiest figure on a shared machine: more rounds, CPU per call the primary figure.
-        sequential: { rounds: 9, budgetMs: 60_000, params: { warmup: 300, calls: 2000 } },
-        concurrent: { rounds: 5, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
-        list: { rounds: 5, budgetMs: 60_000, params: { tools: 1000, warmup: 3, lists: 20 } },
-        blob: { rounds: 5, budgetMs: 60_000, params: { bytes: BLOB } },
-        rss: { rounds: 3, budgetMs: 120_000, params: { warmup: 1000, maxWarmup: 10_000, calls: 10_000, inFlight: 64 } },
-        era: { rounds: 7, budgetMs: 90_000, params: { warmup: 1000, calls: 10_000, inFlight: 64 } },
-        footprint: { rounds: 10 },
-        tracing: {
-          rounds: 5,
-          budgetMs: 90_000,
-          params: { warmup: 1000, calls: 10_000, inFlight: 64 },
-          // Two clients in one process, batches interleaved (lib/tracing-pairs.mjs): the ratios the targets judge.
-          // A stdio call costs a tenth of an HTTP one: its batches are larger, so that each is tens of ms of CPU.
-          paired: {
-            trials: 4,
-            budgetMs: 150_000,
-            params: { warmup: 1000, rounds: 20, inFlight: 64 },
-            batch: { stdio: 3000, http: 1000 },
-          },
-        },
-      };
+export const planFor = (quick) => {
+  /** The --quick figure, or the full run's. */
+  const pick = (quickValue, fullValue) => (quick ? quickValue : fullValue);
+  /** A scenario's rounds and time bound: --quick, one round in 20 s. */
+  const timed = (rounds, budgetMs, params) => ({
+    rounds: pick(1, rounds),
+    budgetMs: pick(20_000, budgetMs),
+    ...(params && { params }),
+  });
+  const calls64 = () => ({ warmup: pick(300, 1000), calls: pick(2000, 10_000), inFlight: 64 });
+  return {
+    connect: timed(7, 30_000),
+    // Sequential stdio is the noisiest figure on a shared machine: more rounds, CPU per call the primary figure.
+    sequential: timed(9, 60_000, { warmup: pick(100, 300), calls: pick(500, 2000) }),
+    concurrent: timed(5, 90_000, calls64()),
+    list: timed(5, 60_000, { tools: 1000, warmup: pick(1, 3), lists: pick(5, 20) }),
+    blob: timed(5, 60_000, { bytes: BLOB }),
+    rss: timed(3, 120_000, {
+      warmup: pick(300, 1000),
+      maxWarmup: pick(300, 10_000),
+      calls: pick(1000, 10_000),
+      inFlight: 64,
+    }),
+    era: timed(7, 90_000, calls64()),
+    footprint: quick ? { rounds: 3, reuse: true } : { rounds: 10 },
+    tracing: {
+      ...timed(5, 90_000, calls64()),
+      // Two clients in one process, batches interleaved (lib/tracing-pairs.mjs): the ratios the targets judge.
+      // A stdio call costs a tenth of an HTTP one: its batches are larger, so that each is tens of ms of CPU.
+      paired: {
+        trials: pick(1, 4),
+        budgetMs: pick(30_000, 150_000),
+        params: { warmup: pick(300, 1000), rounds: pick(4, 20), inFlight: 64 },
+        batch: { stdio: pick(300, 3000), http: pick(300, 1000) },
+      },
+    },
+    ...(quick && { suite: { rounds: 1, budgetMs: 45_000 } }),
+  };
+};

@@ -1,30 +1,18 @@
 // One trace across processes: a host span, the client's CLIENT span, a traced server's SERVER span and its own work.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { context, propagation, trace, SpanKind, type Span } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { context, propagation, SpanKind, type Span } from '@opentelemetry/api';
 import { hrTimeToMilliseconds } from '@opentelemetry/core';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-} from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Client, stdio, streamableHttp, textOf, type ServerConfig } from '@mcpc/client';
 import { startFixture, type Fixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { modernFixturePath } from './helpers.js';
+import { exporter, hostTracer, installGlobalTracing } from './tracing-otel.js';
 
 // The server (tooling/fixtures/modern/otel-server.mjs) runs the OTel SDK in its own process: it extracts the
 // trace context from each request's _meta, makes SERVER and INTERNAL spans, and reports them through a tool.
 const OTEL_SERVER = modernFixturePath('otel-server.mjs');
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const hostTracer = provider.getTracer('host');
-
-beforeAll(() => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  trace.setGlobalTracerProvider(provider);
-});
+beforeAll(installGlobalTracing);
 beforeEach(() => exporter.reset());
 
 /** A span as the server process reports it (its `spans` tool). */

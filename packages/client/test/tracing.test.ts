@@ -1,56 +1,18 @@
 // Tracing against the real OpenTelemetry SDK: CLIENT spans per request, their attributes and parents, `_meta` context.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as api from '@opentelemetry/api';
-import {
-  context,
-  propagation,
-  trace,
-  INVALID_SPAN_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  type Span,
-} from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { context, propagation, trace, INVALID_SPAN_CONTEXT, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-} from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Client, streamableHttp, textOf, type ClientOptions } from '@mcpc/client';
 import { startFixture } from '../../../tooling/fixtures/http/spawn.mjs';
 import { McpError, ServerError } from '@mcpc/jsonrpc';
 import { MODERN_SDK_SERVER, everything, scripted, sdkModern } from './helpers.js';
+import { exporter, installGlobalTracing, spanNamed, underParent } from './tracing-otel.js';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const hostTracer = provider.getTracer('host');
-
-beforeAll(() => {
-  // The process-wide OTel setup a host makes: an async context manager and the SDK's provider. No propagator
-  // is registered, so the client's own W3C propagation (trace context and baggage) is what is tested.
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  trace.setGlobalTracerProvider(provider);
-});
+// No propagator is registered, so the client's own W3C propagation (trace context and baggage) is what is tested.
+beforeAll(installGlobalTracing);
 beforeEach(() => exporter.reset());
-
-/** Runs `fn` inside a host span (the parent the client's spans must have), returning both. */
-async function underParent<T>(fn: () => Promise<T>): Promise<{ parent: Span; value: T }> {
-  return hostTracer.startActiveSpan('host work', async (parent) => {
-    try {
-      return { parent, value: await fn() };
-    } finally {
-      parent.end();
-    }
-  });
-}
-
-const spanNamed = (name: string): ReadableSpan => {
-  const span = exporter.getFinishedSpans().find((s) => s.name === name);
-  if (span === undefined) throw new Error(`no span ${name} in [${exporter.getFinishedSpans().map((s) => s.name)}]`);
-  return span;
-};
 
 const open = async (options: ClientOptions): Promise<Client> => {
   const client = new Client({ deprecationNotices: false, ...options });

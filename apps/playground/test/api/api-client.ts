@@ -9,6 +9,8 @@ import type {
   ServerEvent,
   ServerView,
 } from '../../contract/api.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startFixture, type Fixture } from '../../../../tooling/fixtures/http/spawn.mjs';
 import { demoServerScript, startPlayground, until, type Playground } from '../harness.js';
 
 export interface Answer<T> {
@@ -76,22 +78,35 @@ export async function startWithDemo(): Promise<Playground> {
   return pg;
 }
 
-/** What each API test file starts from: a playground with its demo connected, and its live stream open. */
-export async function openDemo(): Promise<{ pg: Playground; events: Events }> {
-  const pg = await startWithDemo();
-  const events = new Events(pg);
-  await events.opened;
-  return { pg, events };
-}
-
-/** Closes what `openDemo` opened, and any fixtures a file started beside it. */
-export async function closeDemo(
-  opened: { pg?: Playground; events?: Events },
-  ...fixtures: ({ stop(): Promise<unknown> } | undefined)[]
-): Promise<void> {
-  opened.events?.close();
-  await opened.pg?.stop();
-  await Promise.all(fixtures.map((f) => f?.stop()));
+/**
+ * What each API test file starts from, as its beforeAll and afterAll: a playground with its demo connected and its live
+ * stream open, handed to `opened`. `demoOverHttp()` starts the demo's Streamable HTTP leg beside it (its /mcp URL);
+ * after all, the stream is closed, the playground stopped, and any leg started with it.
+ */
+export function openDemoForFile(opened: (demo: { pg: Playground; events: Events }) => void): {
+  demoOverHttp: () => Promise<URL>;
+} {
+  let demo: { pg?: Playground; events?: Events } = {};
+  const legs: Fixture[] = [];
+  beforeAll(async () => {
+    const pg = await startWithDemo();
+    const events = new Events(pg);
+    await events.opened;
+    demo = { pg, events };
+    opened({ pg, events });
+  }, 90_000);
+  afterAll(async () => {
+    demo.events?.close();
+    await demo.pg?.stop();
+    await Promise.all(legs.map((leg) => leg.stop()));
+  });
+  return {
+    async demoOverHttp() {
+      const leg = await startFixture(demoServerScript, ['http'], { timeoutMs: 20_000 });
+      legs.push(leg);
+      return new URL('/mcp', leg.url);
+    },
+  };
 }
 
 /** Waits until the server is connected; its view. */

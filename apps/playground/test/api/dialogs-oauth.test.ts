@@ -1,18 +1,11 @@
 // The API over HTTP, no browser: elicitation and sampling dialogs answered through it; the OAuth debugger's routes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type Fixture } from '../../../../tooling/fixtures/http/spawn.mjs';
-import { demoServerScript, rawRequest, type Playground } from '../harness.js';
-import { call, closeDemo, codeOf, Events, openDemo, send } from './api-client.js';
+import { describe, expect, it } from 'vitest';
+import { rawRequest, type Playground } from '../harness.js';
+import { call, codeOf, Events, openDemoForFile, send } from './api-client.js';
 
 let pg: Playground;
 let events: Events;
-let http: Fixture | undefined;
-
-beforeAll(async () => {
-  ({ pg, events } = await openDemo());
-}, 90_000);
-
-afterAll(() => closeDemo({ pg, events }, http));
+const { demoOverHttp } = openDemoForFile((demo) => ({ pg, events } = demo));
 
 const demo = { id: 'demo' };
 const textOf = (content: readonly { type: string; text?: string }[] | undefined) =>
@@ -66,8 +59,7 @@ describe('dialogs', () => {
 
 describe('the OAuth debugger', () => {
   it('starts a run and runs its first step, the exchange it made shown with it', async () => {
-    http = await startFixture(demoServerScript, ['http'], { timeoutMs: 20_000 });
-    const url = new URL('/mcp', http.url).href;
+    const url = (await demoOverHttp()).href;
     const { status, body } = await call(pg, 'POST /api/oauth/runs', {}, { url });
     expect(status).toBe(200);
     expect(await call(pg, 'POST /api/oauth/runs/:runId/continue', { runId: body.runId })).toEqual({

@@ -1,19 +1,12 @@
 // The API over HTTP, no browser: the event stream, logs and their level, roots, frames, HTTP exchanges, raw requests.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type Fixture } from '../../../../tooling/fixtures/http/spawn.mjs';
-import { demoServerScript, rawRequest, type Playground } from '../harness.js';
+import { describe, expect, it } from 'vitest';
+import { rawRequest, type Playground } from '../harness.js';
 import type { Events } from './api-client.js';
-import { call, closeDemo, codeOf, connected, openDemo, send } from './api-client.js';
+import { call, codeOf, connected, openDemoForFile, send } from './api-client.js';
 
 let pg: Playground;
 let events: Events;
-let http: Fixture | undefined;
-
-beforeAll(async () => {
-  ({ pg, events } = await openDemo());
-}, 90_000);
-
-afterAll(() => closeDemo({ pg, events }, http));
+const { demoOverHttp } = openDemoForFile((demo) => ({ pg, events } = demo));
 
 const demo = { id: 'demo' };
 
@@ -78,8 +71,7 @@ describe('protocol and network', () => {
   });
 
   it("records an HTTP server's exchanges (and sends each as an event)", async () => {
-    http = await startFixture(demoServerScript, ['http'], { timeoutMs: 20_000 });
-    const url = new URL('/mcp', http.url).href;
+    const url = (await demoOverHttp()).href;
     const added = await call(
       pg,
       'POST /api/servers',

@@ -1,17 +1,12 @@
 // The API over HTTP, no browser: prompts, completion, resources, templates, reads, subscriptions, MCP Apps resources.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Playground } from '../harness.js';
 import type { Events } from './api-client.js';
-import { call, closeDemo, codeOf, openDemo, send } from './api-client.js';
+import { call, codeOf, openDemoForFile, send } from './api-client.js';
 
 let pg: Playground;
 let events: Events;
-
-beforeAll(async () => {
-  ({ pg, events } = await openDemo());
-}, 90_000);
-
-afterAll(() => closeDemo({ pg, events }));
+openDemoForFile((demo) => ({ pg, events } = demo));
 
 const demo = { id: 'demo' };
 

@@ -1,19 +1,12 @@
 // The API over HTTP, no browser: each call's spans (GET …/timeline and `span` events), nested, timed, payload-free.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type Fixture } from '../../../../tooling/fixtures/http/spawn.mjs';
+import { describe, expect, it } from 'vitest';
 import type { SpanView } from '../../contract/api.js';
 import { demoServerScript, until, type Playground } from '../harness.js';
-import { call, closeDemo, connected, openDemo, type Events } from './api-client.js';
+import { call, connected, openDemoForFile, type Events } from './api-client.js';
 
 let pg: Playground;
 let events: Events;
-let http: Fixture | undefined;
-
-beforeAll(async () => {
-  ({ pg, events } = await openDemo());
-}, 90_000);
-
-afterAll(() => closeDemo({ pg, events }, http));
+const { demoOverHttp } = openDemoForFile((demo) => ({ pg, events } = demo));
 
 /** A call's spans once its root (the playground's own span) has ended: the root, and the trace it leads. */
 interface Trace {
@@ -211,8 +204,7 @@ describe('timeline', () => {
   });
 
   it('traces a call over Streamable HTTP the same way, with the server’s address on the request span', async () => {
-    http = await startFixture(demoServerScript, ['http'], { timeoutMs: 20_000 });
-    const url = new URL('/mcp', http.url);
+    const url = await demoOverHttp();
     const added = await call(pg, 'POST /api/servers', {}, { kind: 'url', name: 'web', url: url.href });
     expect(added.status).toBe(200);
     await connected(pg, 'web');

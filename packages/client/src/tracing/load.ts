@@ -7,7 +7,7 @@ export type OtelApi = typeof OpenTelemetryApi;
 let api: Promise<OtelApi | undefined> | undefined;
 
 /** The API module's named exports; a bundler's CommonJS interop may put them on `default` instead. */
-export const named = (module: OtelApi): OtelApi => (module.trace === undefined ? module.default : module) as OtelApi;
+const named = (module: OtelApi): OtelApi => (module.trace === undefined ? module.default : module) as OtelApi;
 
 /** The API module, or undefined when it is not installed or this runtime loads none (looked for once per process). */
 function loadApi(): Promise<OtelApi | undefined> {

@@ -30,7 +30,8 @@ export function tracingObserver(trace: ConnectionTrace): RequestObserver {
     start(id: JsonRpcId, method: string, params: JsonRpcParams | undefined): RequestObservation | undefined {
       // The API's no-op tracer, no metrics, no span to continue: nothing would come of the work below.
       if (idle?.() === true && api.trace.getSpan(api.context.active()) === undefined) return undefined;
-      const attributes: Attributes = { 'mcp.method.name': method, 'jsonrpc.request.id': String(id), ...fixed };
+      const attributes: Attributes = { 'mcp.method.name': method, 'jsonrpc.request.id': String(id) };
+      for (const key in fixed) attributes[key] = fixed[key];
       const version = connection.protocolVersion();
       if (version !== undefined) attributes['mcp.protocol.version'] = version;
       const session = connection.sessionId();
