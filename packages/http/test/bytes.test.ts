@@ -3,7 +3,7 @@
 // They are loaded as in a browser or a Worker; chunk splits, multi-byte characters and long lines included.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as Bytes from '../src/bytes.js';
+import * as Bytes from '../src/bytes.js';
 import { SseParser, type SseEvent } from '../src/sse-parser.js';
 
 type Parser = typeof SseParser;
@@ -97,6 +97,37 @@ describe('without Buffer', () => {
         );
       }),
       { numRuns: 1_500, seed: 27 },
+    );
+  });
+
+  it('Utf8Stream gives what one decode of all the bytes gives, with Buffer and without, at any split, malformed bytes too', () => {
+    // Bytes near UTF-8's edges: ASCII, lead bytes of every length, continuations, bytes never valid.
+    const byte = fc.oneof(
+      fc.integer({ min: 0x00, max: 0x7f }),
+      fc.integer({ min: 0x80, max: 0xbf }),
+      fc.integer({ min: 0xc0, max: 0xff }),
+    );
+    const source = fc.oneof(
+      fc.array(byte, { maxLength: 64 }).map((b) => Uint8Array.from(b)),
+      fc.string({ unit: 'binary', maxLength: 32 }).map((s) => new TextEncoder().encode(s)),
+    );
+    const decode = (Stream: typeof Bytes.Utf8Stream, chunks: Uint8Array[]): string => {
+      const stream = new Stream();
+      return chunks.map((c) => stream.write(c)).join('') + stream.end();
+    };
+    fc.assert(
+      fc.property(source, fc.array(fc.nat(), { maxLength: 6 }), (bytes, cuts) => {
+        const whole = new TextDecoder().decode(bytes);
+        const chunks = split(bytes, cuts);
+        expect(
+          decode(
+            Bytes.Utf8Stream,
+            chunks.map((c) => Buffer.from(c)),
+          ),
+        ).toBe(whole);
+        expect(decode(bare.bytes.Utf8Stream, chunks)).toBe(whole);
+      }),
+      { numRuns: 5_000, seed: 31 },
     );
   });
 });
