@@ -12,7 +12,7 @@ import {
   UnauthorizedError,
 } from './errors.js';
 import type { BackoffOptions } from './backoff.js';
-import type { HttpBody, HttpClient, HttpMethod, HttpResponse } from './types.js';
+import type { HttpBody, HttpClient, HttpMethod, HttpRequest, HttpResponse } from './types.js';
 
 /** Where and how patiently to send: the part of a transport's options an exchange needs. */
 export interface ExchangeSettings {
@@ -86,21 +86,7 @@ export async function exchange(client: HttpClient, options: ExchangeSettings, x:
     }
     let response: HttpResponse;
     try {
-      response = await client.request({
-        url,
-        method: x.method,
-        headers,
-        body: x.body,
-        // Read only if the client needs it: with an AbortLink it may not exist yet.
-        get signal() {
-          return x.signal;
-        },
-        abort: x.abort,
-        headersTimeout: options.readTimeout,
-        bodyTimeout: x.bodyTimeout ?? options.readTimeout,
-        longLived: x.longLived === true,
-        control: x.control === true,
-      });
+      response = await client.request(new ExchangeRequest(url, x, headers, options.readTimeout));
     } catch (error) {
       if ((x.abort ?? x.signal).aborted) throw (x.abort ?? x.signal).reason;
       // Not a network failure: the client is missing (undici not installed where it is needed), or the
@@ -139,6 +125,41 @@ export async function exchange(client: HttpClient, options: ExchangeSettings, x:
       throw new TransientServerError(response.statusCode, x.rpcMethod);
     }
     return response;
+  }
+}
+
+/**
+ * The request an exchange hands its client. A class, its `signal` a getter on the prototype (see `Sends`
+ * for what a getter in an object literal costs): read only if the client needs it, since with an
+ * AbortLink it may not exist yet.
+ */
+class ExchangeRequest implements HttpRequest {
+  readonly url: URL;
+  readonly method: HttpMethod;
+  readonly headers: Record<string, string>;
+  readonly body: string | undefined;
+  readonly abort: AbortLink | undefined;
+  readonly headersTimeout: number;
+  readonly bodyTimeout: number;
+  readonly longLived: boolean;
+  readonly control: boolean;
+  readonly #x: Exchange;
+
+  constructor(url: URL, x: Exchange, headers: Record<string, string>, readTimeout: number) {
+    this.url = url;
+    this.method = x.method;
+    this.headers = headers;
+    this.body = x.body;
+    this.abort = x.abort;
+    this.headersTimeout = readTimeout;
+    this.bodyTimeout = x.bodyTimeout ?? readTimeout;
+    this.longLived = x.longLived === true;
+    this.control = x.control === true;
+    this.#x = x;
+  }
+
+  get signal(): AbortSignal {
+    return this.#x.signal;
   }
 }
 

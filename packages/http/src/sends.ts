@@ -28,18 +28,12 @@ export class Sends {
     this.#all.add(abort);
     if (id !== undefined) this.#requests.set(id, abort);
     const unlink = signal === undefined ? undefined : follow(signal, abort);
-    return {
-      get signal() {
-        return abort.signal;
-      },
-      abort,
-      done: () => {
-        unlink?.();
-        this.#all.delete(abort);
-        // A retried id may have been registered again by a later send: only our own entry goes.
-        if (id !== undefined && this.#requests.get(id) === abort) this.#requests.delete(id);
-      },
-    };
+    return new OneSend(abort, () => {
+      unlink?.();
+      this.#all.delete(abort);
+      // A retried id may have been registered again by a later send: only our own entry goes.
+      if (id !== undefined && this.#requests.get(id) === abort) this.#requests.delete(id);
+    });
   }
 
   /** Aborts the send of request `id`, if it is still going. */
@@ -50,6 +44,25 @@ export class Sends {
   /** Aborts every send (the transport is closing or failed). */
   abortAll(reason: Error): void {
     for (const abort of this.#all) abort.abort(reason);
+  }
+}
+
+/**
+ * A {@link Send}. A class, its `signal` a getter on the prototype: a getter in an object literal gives
+ * each object accessors of its own, and the three such literals a POST went through (this, its exchange
+ * and its request) cost 8–18 µs of CPU a call at 64 in flight, more than the HTTP client's own work.
+ */
+class OneSend implements Send {
+  readonly abort: Abort;
+  readonly done: () => void;
+
+  constructor(abort: Abort, done: () => void) {
+    this.abort = abort;
+    this.done = done;
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
   }
 }
 

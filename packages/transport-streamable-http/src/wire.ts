@@ -5,11 +5,12 @@ import {
   backoffDelay,
   copyTraceHeaders,
   exchange,
+  type Exchange,
   type HttpClient,
   type HttpMethod,
   type HttpResponse,
 } from '@mcpc/http';
-import type { JsonRpcMessage, TransportSendOptions } from '@mcpc/jsonrpc';
+import type { AuthProvider, JsonRpcMessage, TransportSendOptions } from '@mcpc/jsonrpc';
 import type { StreamCursor } from './messages.js';
 import type { ResolvedOptions } from './options.js';
 import type { Session } from './session.js';
@@ -45,25 +46,11 @@ export class Wire {
     const post = (headers: Record<string, string>): Promise<HttpResponse> => {
       // The trace context in the message's _meta goes in the headers too, for HTTP-level tracing.
       copyTraceHeaders(message, headers);
-      return exchange(this.#http, this.#options, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(message),
-        // The signal only if something asks for it (see AbortLink).
-        get signal() {
-          return abort.signal;
-        },
-        abort,
-        retryable,
-        rpcMethod: 'method' in message ? message.method : undefined,
-        auth: this.#options.auth,
-        // A subscription stream may be quiet for long: no idle timeout between its chunks, and it is
-        // carried outside the connection bound. (Fixed shape, no spreads: this is made per message.)
-        bodyTimeout: longLived ? 0 : undefined,
-        longLived,
-        // Notifications and replies never queue behind calls for a connection (see HttpRequest.control).
-        control: !('id' in message && 'method' in message),
-      });
+      return exchange(
+        this.#http,
+        this.#options,
+        new PostExchange(message, headers, abort, retryable, longLived, this.#options.auth),
+      );
     };
     const headers = this.headers('POST', options.headers, options.stateless === true, sessionId);
     return headers instanceof Promise ? headers.then(post) : post(headers);
@@ -153,5 +140,49 @@ export class Wire {
     if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
     if (this.#session.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.#session.protocolVersion;
     return headers;
+  }
+}
+
+/**
+ * A POST's exchange. A class, its `signal` a getter on the prototype, made only if something asks for it
+ * (see AbortLink): a getter in an object literal gives each object accessors of its own, a cost of
+ * several µs a call.
+ */
+class PostExchange implements Exchange {
+  readonly method = 'POST';
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  readonly abort: AbortLink;
+  readonly retryable: boolean;
+  readonly rpcMethod: string | undefined;
+  readonly auth: AuthProvider | undefined;
+  /** A subscription stream may be quiet for long: no idle timeout between its chunks. */
+  readonly bodyTimeout: number | undefined;
+  /** Carried outside the connection bound (see HttpRequest.longLived). */
+  readonly longLived: boolean;
+  /** Notifications and replies never queue behind calls for a connection (see HttpRequest.control). */
+  readonly control: boolean;
+
+  constructor(
+    message: JsonRpcMessage,
+    headers: Record<string, string>,
+    abort: AbortLink,
+    retryable: boolean,
+    longLived: boolean,
+    auth: AuthProvider | undefined,
+  ) {
+    this.headers = headers;
+    this.body = JSON.stringify(message);
+    this.abort = abort;
+    this.retryable = retryable;
+    this.rpcMethod = 'method' in message ? message.method : undefined;
+    this.auth = auth;
+    this.bodyTimeout = longLived ? 0 : undefined;
+    this.longLived = longLived;
+    this.control = !('id' in message && 'method' in message);
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
   }
 }
