@@ -1,4 +1,4 @@
-// Bodies of the undici client (dispatch, a pushed body): held while unread, in order, decoded, headers without a prototype.
+// The undici client's bodies (dispatch, a pushed body): held while unread, in order, decoded; headers lack a prototype.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
