@@ -1,34 +1,25 @@
 // Aborting a request on undici through its AbortLink, with no AbortSignal made: before the head, mid-body, already.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import * as undici from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Abort } from '../src/abort.js';
-import { ownAgent } from '../src/undici-client.js';
 import type { HttpClient, HttpRequest } from '../src/types.js';
+import { undiciLoopback, type UndiciLoopback } from './undici-loopback.js';
 
-let server: Server;
+let loopback: UndiciLoopback;
 let base: URL;
 let client: HttpClient;
 
 beforeAll(async () => {
   // /silent never answers; /trickle sends its head and one chunk, then holds the body open.
-  server = createServer((req, res) => {
+  loopback = await undiciLoopback((req, res) => {
     if (req.url === '/trickle') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('first');
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  client = ownAgent(undici, { connectTimeout: 5_000, proxy: false, maxConnections: 4 });
+  ({ base, client } = loopback);
 });
 
-afterAll(async () => {
-  await client.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => loopback.close());
 
 /** A request whose `signal` throws when read: the client must listen on the link alone. */
 function request(path: string, abort: Abort): HttpRequest {

@@ -1,12 +1,10 @@
 // The undici client's bodies (dispatch, a pushed body): held while unread, in order, decoded; headers lack a prototype.
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import * as undici from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyChunks, readPlainText } from '../src/body.js';
-import { ownAgent } from '../src/undici-client.js';
 import type { HttpClient, HttpRequest } from '../src/types.js';
+import { undiciLoopback, type UndiciLoopback } from './undici-loopback.js';
 
 /** 1 MiB whose every 4 bytes are their own index: any chunk out of order or lost shows. */
 const BIG = (() => {
@@ -15,13 +13,13 @@ const BIG = (() => {
   return bytes;
 })();
 
-let server: Server;
+let loopback: UndiciLoopback;
 let base: URL;
 let client: HttpClient;
 const closedEarly: string[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res: ServerResponse) => {
+  loopback = await undiciLoopback((req, res: ServerResponse) => {
     if (req.url === '/big') return res.end(BIG);
     if (req.url === '/gzip') {
       res.writeHead(200, { 'content-encoding': 'gzip' });
@@ -47,16 +45,10 @@ beforeAll(async () => {
     res.statusCode = 404;
     res.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  client = ownAgent(undici, { connectTimeout: 5_000, proxy: false, maxConnections: 4 });
+  ({ base, client } = loopback);
 });
 
-afterAll(async () => {
-  await client.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => loopback.close());
 
 function get(path: string): HttpRequest {
   return {
