@@ -42,7 +42,10 @@ export class Abort implements AbortLink {
     return () => {
       const listeners = this.#listeners;
       const at = listeners === undefined ? -1 : listeners.indexOf(listener);
-      if (at !== -1) listeners!.splice(at, 1);
+      if (at === -1) return;
+      // Not splice: it makes an array of what it removed, once per message.
+      for (let i = at + 1; i < listeners!.length; i++) listeners![i - 1] = listeners![i]!;
+      listeners!.pop();
     };
   }
 

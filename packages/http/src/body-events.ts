@@ -4,12 +4,22 @@ export type BodyListener = (...args: never[]) => void;
 
 type BodyEvent = 'data' | 'end' | 'error' | 'close';
 
+/** How a followed body finished: it ended, it closed before its end, or it failed. */
+export type BodyEnd = 'end' | 'close' | Error;
+
 /**
  * The listener bookkeeping a body needs and no more: no EventEmitter (its error-without-listener throw
  * and its warnings are not wanted here), one array per event made on first use. `listening` tells a
  * subclass that someone started listening for an event (a 'data' listener starts the flow).
  */
 export abstract class BodyEvents {
+  /**
+   * The follower's callbacks (see {@link follow}), called before any listener. Reading a body through
+   * `followBody` is what every response goes through; two fields for it cost less than four listener
+   * arrays and three `once` wrappers a response.
+   */
+  #onData: ((chunk: Uint8Array) => void) | undefined;
+  #onEnd: ((end: BodyEnd) => void) | undefined;
   #data: BodyListener[] | undefined;
   #end: BodyListener[] | undefined;
   #error: BodyListener[] | undefined;
@@ -40,10 +50,38 @@ export abstract class BodyEvents {
     return this;
   }
 
+  /**
+   * Hands the chunks to `onData` until the body ends, fails or closes, then calls `onEnd` once with which,
+   * as `followBody` does with listeners. False, and nothing done, when the body already has a follower.
+   */
+  follow(onData: (chunk: Uint8Array) => void, onEnd: (end: BodyEnd) => void): boolean {
+    if (this.#onEnd !== undefined) return false;
+    this.#onData = onData;
+    this.#onEnd = onEnd;
+    this.listening('data');
+    return true;
+  }
+
+  /** Stops the follower whose `onEnd` this is, if it still follows: it hears nothing more. */
+  unfollow(onEnd: (end: BodyEnd) => void): void {
+    if (this.#onEnd !== onEnd) return;
+    this.#onData = undefined;
+    this.#onEnd = undefined;
+  }
+
   /** Someone listens for `event` now. */
   protected listening(_event: BodyEvent): void {}
 
   protected emit(event: BodyEvent, arg?: unknown): void {
+    const onEnd = this.#onEnd;
+    if (onEnd !== undefined) {
+      if (event === 'data') this.#onData!(arg as Uint8Array);
+      else {
+        this.#onData = undefined;
+        this.#onEnd = undefined;
+        onEnd(event === 'error' ? (arg as Error) : event);
+      }
+    }
     const list = this.#list(event, false);
     if (list === undefined || list.length === 0) return;
     // A copy when there are several: a `once` listener leaves the list while it is walked.

@@ -1,4 +1,5 @@
 // Response bodies: incremental decompression within a cap, plain reads, quiet discards — on any HttpBody.
+import { BodyEvents, type BodyEnd } from './body-events.js';
 import { allocBytes, concatBytes, utf8 } from './bytes.js';
 import { ResponseTooLargeError } from './errors.js';
 import type { HttpBody } from './types.js';
@@ -97,15 +98,17 @@ export function readPlainText(
 export function followBody(
   body: HttpBody,
   onData: (chunk: Uint8Array) => void,
-  onEnd: (end: 'end' | 'close' | Error) => void,
+  onEnd: (end: BodyEnd) => void,
 ): () => void {
+  // Our own bodies (undici's dispatch, fetch) keep one follower in two fields, without listeners.
+  if (body instanceof BodyEvents && body.follow(onData, onEnd)) return () => body.unfollow(onEnd);
   const stop = (): void => {
     body.off('data', onData);
     body.off('end', onFinished);
     body.off('error', onError);
     body.off('close', onClosed);
   };
-  const settle = (end: 'end' | 'close' | Error): void => {
+  const settle = (end: BodyEnd): void => {
     stop();
     onEnd(end);
   };

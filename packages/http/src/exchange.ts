@@ -73,7 +73,27 @@ const errorCode = (e: unknown): string | undefined => {
  * jittered exponential backoff. Timeouts, 4xx and anything after the response started are never
  * re-sent: the server may have acted on the request.
  */
-export async function exchange(client: HttpClient, options: ExchangeSettings, x: Exchange): Promise<HttpResponse> {
+export function exchange(client: HttpClient, options: ExchangeSettings, x: Exchange): Promise<HttpResponse> {
+  if (x.auth !== undefined || (x.retryable && options.retries > 0)) return exchangeWithPolicy(client, options, x);
+  // One attempt, no auth: most exchanges (a tools/call is never re-sent). No async function here: a
+  // suspended one keeps a frame with every register of the policy loop below, per request in flight.
+  const url = x.url ?? options.url;
+  let pending: Promise<HttpResponse>;
+  try {
+    pending = client.request(new ExchangeRequest(url, x, x.headers, options.readTimeout));
+  } catch (error) {
+    pending = Promise.reject(error);
+  }
+  return pending.then(
+    (response) => (response.statusCode >= 500 ? serverFailure(response, x) : response),
+    (error: unknown) => {
+      throw failure(error, x, url);
+    },
+  );
+}
+
+/** {@link exchange} with an auth provider, or re-sends allowed. */
+async function exchangeWithPolicy(client: HttpClient, options: ExchangeSettings, x: Exchange): Promise<HttpResponse> {
   const url = x.url ?? options.url;
   let challenges = 0;
   for (let attempt = 0; ; attempt++) {
@@ -88,16 +108,11 @@ export async function exchange(client: HttpClient, options: ExchangeSettings, x:
     try {
       response = await client.request(new ExchangeRequest(url, x, headers, options.readTimeout));
     } catch (error) {
-      if ((x.abort ?? x.signal).aborted) throw (x.abort ?? x.signal).reason;
-      // Not a network failure: the client is missing (undici not installed where it is needed), or the
-      // proxy variables name no usable proxy.
-      if (error instanceof HttpClientUnavailableError || error instanceof ProxyConfigError) throw error;
-      const code = errorCode(error);
-      if (canRetry && code !== undefined && CONNECTION_FAILURES.has(code)) {
+      if (canRetry && !(x.abort ?? x.signal).aborted && isConnectionFailure(error)) {
         await sleep(backoffDelay(attempt, options.retryDelay), x.signal);
         continue;
       }
-      throw new NetworkError(url, error);
+      throw failure(error, x, url);
     }
     x.auth?.responded?.({ url, status: response.statusCode, headers: response.headers });
     if ((response.statusCode === 401 || response.statusCode === 403) && x.auth !== undefined) {
@@ -117,15 +132,36 @@ export async function exchange(client: HttpClient, options: ExchangeSettings, x:
       throw new UnauthorizedError(status, wwwAuthenticate, { url, authConfigured: true });
     }
     if (response.statusCode >= 500) {
+      if (!canRetry) return serverFailure(response, x);
       await discard(response);
-      if (canRetry) {
-        await sleep(backoffDelay(attempt, options.retryDelay), x.signal);
-        continue;
-      }
-      throw new TransientServerError(response.statusCode, x.rpcMethod);
+      await sleep(backoffDelay(attempt, options.retryDelay), x.signal);
+      continue;
     }
     return response;
   }
+}
+
+/** A failure before the response that is not re-sent: the abort's reason, or what it says of the network. */
+function failure(error: unknown, x: Exchange, url: URL): unknown {
+  const abort = x.abort ?? x.signal;
+  if (abort.aborted) return abort.reason;
+  // Not a network failure: the client is missing (undici not installed where it is needed), or the
+  // proxy variables name no usable proxy.
+  if (error instanceof HttpClientUnavailableError || error instanceof ProxyConfigError) return error;
+  return new NetworkError(url, error);
+}
+
+/** A failure that most likely left the request unsent (see CONNECTION_FAILURES). */
+const isConnectionFailure = (error: unknown): boolean => {
+  if (error instanceof HttpClientUnavailableError || error instanceof ProxyConfigError) return false;
+  const code = errorCode(error);
+  return code !== undefined && CONNECTION_FAILURES.has(code);
+};
+
+/** A 5xx that is not re-sent: its body dropped, then a TransientServerError. */
+async function serverFailure(response: HttpResponse, x: Exchange): Promise<never> {
+  await discard(response);
+  throw new TransientServerError(response.statusCode, x.rpcMethod);
 }
 
 /**

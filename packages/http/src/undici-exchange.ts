@@ -114,10 +114,10 @@ class ExchangeHandler {
 
 /**
  * The response head's headers by lower-case name, a repeated one as an array, bytes read as Latin-1 (as
- * undici's `request()` gives them). No prototype: a header named `__proto__` is a header like any other.
+ * undici's `request()` gives them). Nothing inherited: a header named `__proto__` is a header like any other.
  */
 function headersOf(raw: readonly (Buffer | string)[]): HttpHeaders {
-  const headers: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  const headers = Object.create(NO_NAMES) as Record<string, string | string[]>;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = latin1(raw[i]!).toLowerCase();
     const value = latin1(raw[i + 1]!);
@@ -128,5 +128,12 @@ function headersOf(raw: readonly (Buffer | string)[]): HttpHeaders {
   }
   return headers;
 }
+
+/**
+ * The prototype of the headers objects: empty, with no prototype of its own, so that no name is inherited
+ * (`constructor`, `__proto__`). Not `Object.create(null)` for the headers themselves: V8 makes those
+ * dictionaries, three times the size of an object with a prototype.
+ */
+const NO_NAMES: object = Object.create(null) as object;
 
 const latin1 = (b: Buffer | string): string => (typeof b === 'string' ? b : b.toString('latin1'));

@@ -66,7 +66,9 @@ export class AnswerStream {
   }
 
   /** Asked after each chunk is parsed: true stops reading (a chunk came after the answer's own). */
-  readonly stop = (): boolean => this.#answered && this.#chunksSinceAnswer++ > 0;
+  stopReading(): boolean {
+    return this.#answered && this.#chunksSinceAnswer++ > 0;
+  }
 
   /** Reading is over: no timer outlives it. */
   release(): void {

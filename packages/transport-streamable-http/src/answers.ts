@@ -14,7 +14,7 @@ import {
   type AbortLink,
   type HttpResponse,
 } from '@mcpc/http';
-import type { JsonRpcRequest } from '@mcpc/jsonrpc';
+import type { JsonRpcMessage, JsonRpcProtocolError, JsonRpcRequest } from '@mcpc/jsonrpc';
 import { AnswerStream } from './answer-stream.js';
 import { noAnswer } from './diagnostics.js';
 import { mediaType, readEventStream, readJsonMessage, type MessageHandlers, type StreamCursor } from './messages.js';
@@ -39,14 +39,16 @@ export class Answers {
   /**
    * Reads the answer to a request: a JSON body, or an SSE stream resumed with `Last-Event-ID` when it
    * breaks before the answer. Resolves once the answer was delivered; an SSE stream is closed then (see
-   * AnswerStream), and is idle, until the answer, after `readTimeout` without an event.
+   * AnswerStream), and is idle, until the answer, after `readTimeout` without an event. `stateless`: an
+   * MCP 2026-07-28 request, which is never resumed; `longLived`: no idle bound until the answer.
    */
   async read(
     request: JsonRpcRequest,
     response: HttpResponse,
     abort: AbortLink,
     deliver: MessageHandlers,
-    { stateless = false, longLived = false }: { stateless?: boolean; longLived?: boolean } = {},
+    stateless = false,
+    longLived = false,
   ): Promise<void> {
     const status = response.statusCode;
     this.#trace?.(
@@ -57,53 +59,41 @@ export class Answers {
       throw this.unauthorized(response);
     }
     if (status >= 400) return this.#errorAnswer(request, response, deliver);
-    const seen: Seen = { answered: false, malformed: undefined };
     const stream = new AnswerStream(longLived ? 0 : this.#options.readTimeout);
-    const watch: MessageHandlers = {
-      warning: deliver.warning,
-      message: (m, bytes) => {
-        stream.event();
-        if (!('method' in m) && m.id === request.id) {
-          seen.answered = true;
-          stream.answered();
-        }
-        deliver.message(m, bytes);
-      },
-      malformed: (e) => {
-        stream.event();
-        seen.malformed ??= e.message;
-        deliver.malformed(e);
-      },
-    };
+    const watch = new RequestWatch(request.id, stream, deliver);
+    const cursor: StreamCursor = { lastEventId: undefined, retryMs: undefined };
     try {
-      await this.#streams(request, response, abort, watch, stream, seen, stateless);
+      let failure: unknown;
+      try {
+        await this.messages(response, cursor, watch, stream);
+      } catch (error) {
+        if (abort.aborted) throw abort.reason;
+        if (watch.answered) return; // The socket died after the answer: the answer stands.
+        if (error instanceof ResponseTooLargeError || error instanceof HttpError) throw error;
+        failure = error;
+      }
+      if (!watch.answered) await this.#unanswered(request, response, abort, watch, stream, cursor, failure, stateless);
     } finally {
       stream.release();
     }
   }
 
-  /** The reading part of `read`: the POST's stream, then resumptions until the answer. */
-  async #streams(
+  /**
+   * The POST's stream ended (or broke, with `failure`) before the answer: resumed until the answer where
+   * the protocol allows, else a ResponseStreamClosedError that says why. Apart from `read`, whose frame
+   * every request in flight holds.
+   */
+  async #unanswered(
     request: JsonRpcRequest,
     response: HttpResponse,
     abort: AbortLink,
-    watch: MessageHandlers,
+    watch: RequestWatch,
     stream: AnswerStream,
-    seen: Seen,
+    cursor: StreamCursor,
+    failure: unknown,
     stateless: boolean,
   ): Promise<void> {
-    const answered = (): boolean => seen.answered;
-    const cursor: StreamCursor = { lastEventId: undefined, retryMs: undefined };
-    let failure: unknown;
-    try {
-      await this.messages(response, cursor, watch, stream);
-    } catch (error) {
-      if (abort.aborted) throw abort.reason;
-      if (answered()) return; // The socket died after the answer: the answer stands.
-      if (error instanceof ResponseTooLargeError || error instanceof HttpError) throw error;
-      failure = error;
-    }
-    if (!answered() && stateless) {
+    if (stateless) {
       // MCP 2026-07-28 has no resumption: the break lost the request (and, for the server, cancelled
       // it). The caller re-issues it under a new id.
       if (failure !== undefined)
@@ -113,18 +103,18 @@ export class Answers {
       const message =
         type === 'text/event-stream'
           ? undefined
-          : noAnswer(this.#options.url, response.statusCode, type, request.method, seen.malformed);
+          : noAnswer(this.#options.url, response.statusCode, type, request.method, watch.firstMalformed);
       throw new ResponseStreamClosedError(request.method, 'the response carried no answer', {
         resumable: false,
         ...(message !== undefined && { message }),
       });
     }
-    for (let attempt = 0; !answered(); attempt++) {
+    for (let attempt = 0; !watch.answered; attempt++) {
       const type = mediaType(response);
       if (type !== 'text/event-stream' || this.#options.mode === 'json') {
         if (failure !== undefined) throw new ResponseStreamClosedError(request.method, errorMessage(failure));
         // Not a stream that broke: a whole response that was not the answer. Say so, in plain words.
-        const message = noAnswer(this.#options.url, response.statusCode, type, request.method, seen.malformed);
+        const message = noAnswer(this.#options.url, response.statusCode, type, request.method, watch.firstMalformed);
         throw new ResponseStreamClosedError(request.method, 'the response carried no answer', { message });
       }
       if (cursor.lastEventId === undefined) {
@@ -149,7 +139,7 @@ export class Answers {
         await this.messages(resumed, cursor, watch, stream);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        if (answered()) return;
+        if (watch.answered) return;
         if (error instanceof ResponseStreamClosedError || error instanceof ResponseTooLargeError) throw error;
         failure = error;
       }
@@ -211,7 +201,7 @@ export class Answers {
     if (type === 'application/json') return readJsonMessage(response, this.#options.maxBodyBytes, on);
     if (type === 'text/event-stream' && this.#options.mode === 'streamable') {
       stream?.follow(response.body);
-      return readEventStream(response, this.#options.maxSseEventBytes, cursor, on, stream?.stop);
+      return readEventStream(response, this.#options.maxSseEventBytes, cursor, on, stream);
     }
     return discard(response).then(() => {
       if (response.statusCode !== 202 && response.statusCode !== 204) {
@@ -228,9 +218,40 @@ export class Answers {
 
 const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-/** What a request's response streams have shown so far. */
-interface Seen {
-  answered: boolean;
+/**
+ * What one request's response streams have shown so far, noted on the messages' way to `deliver`: a
+ * class, one object a request where an object literal of closures and its state made five.
+ */
+class RequestWatch implements MessageHandlers {
+  readonly #id: JsonRpcRequest['id'];
+  readonly #stream: AnswerStream;
+  readonly #deliver: MessageHandlers;
+  answered = false;
   /** Why the first frame that was not JSON-RPC was not (for the message when no answer came). */
-  malformed: string | undefined;
+  firstMalformed: string | undefined;
+
+  constructor(id: JsonRpcRequest['id'], stream: AnswerStream, deliver: MessageHandlers) {
+    this.#id = id;
+    this.#stream = stream;
+    this.#deliver = deliver;
+  }
+
+  message(m: JsonRpcMessage, bytes: number): void {
+    this.#stream.event();
+    if (!('method' in m) && m.id === this.#id) {
+      this.answered = true;
+      this.#stream.answered();
+    }
+    this.#deliver.message(m, bytes);
+  }
+
+  malformed(e: JsonRpcProtocolError): void {
+    this.#stream.event();
+    this.firstMalformed ??= e.message;
+    this.#deliver.malformed(e);
+  }
+
+  warning(text: string): void {
+    this.#deliver.warning(text);
+  }
 }

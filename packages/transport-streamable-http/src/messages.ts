@@ -8,6 +8,8 @@ import {
   readText,
   ResponseTooLargeError,
   type HttpResponse,
+  type SseEvent,
+  type SseHandlers,
   utf8Length,
 } from '@mcpc/http';
 import { decodeMessage, type JsonRpcMessage, type JsonRpcProtocolError } from '@mcpc/jsonrpc';
@@ -70,26 +72,54 @@ export async function readJsonMessage(response: HttpResponse, limit: number, on:
 /**
  * Reads an SSE body, delivering each event's JSON-RPC message as it completes — so a result that has
  * arrived is kept even if the connection dies after it. Events of a type other than `message`, and the
- * empty priming event, carry no message. `stop`, asked after each chunk, ends the read early.
+ * empty priming event, carry no message. `stream.stopReading()`, asked after each chunk, ends the read early.
  */
 export function readEventStream(
   response: HttpResponse,
   maxEventChars: number,
   cursor: StreamCursor,
   on: MessageHandlers,
-  stop?: () => boolean,
+  stream?: { stopReading(): boolean },
 ): Promise<void> {
-  // One fixed shape (no spread): the parser calls these for every event.
-  return readSseBody(response.body, header(response, 'content-encoding'), maxEventChars, {
-    stop,
-    onId: (id) => void (cursor.lastEventId = id),
-    onRetry: (ms) => void (cursor.retryMs = ms),
-    onWarning: on.warning,
-    onEvent: (event) => {
-      if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
-      deliver(event.data, event.bytes ?? utf8Length(event.data), on);
-    },
-  });
+  const handlers = new EventStreamHandlers(cursor, on, stream);
+  return readSseBody(response.body, header(response, 'content-encoding'), maxEventChars, handlers);
+}
+
+/**
+ * The parser's callbacks for one event stream. A class: an object literal of closures cost five objects a
+ * response, and the parser calls these for every event, always on one shape.
+ */
+class EventStreamHandlers implements SseHandlers {
+  readonly #cursor: StreamCursor;
+  readonly #on: MessageHandlers;
+  readonly #stream: { stopReading(): boolean } | undefined;
+
+  constructor(cursor: StreamCursor, on: MessageHandlers, stream: { stopReading(): boolean } | undefined) {
+    this.#cursor = cursor;
+    this.#on = on;
+    this.#stream = stream;
+  }
+
+  stop(): boolean {
+    return this.#stream !== undefined && this.#stream.stopReading();
+  }
+
+  onId(id: string): void {
+    this.#cursor.lastEventId = id;
+  }
+
+  onRetry(ms: number): void {
+    this.#cursor.retryMs = ms;
+  }
+
+  onWarning(text: string): void {
+    this.#on.warning(text);
+  }
+
+  onEvent(event: SseEvent): void {
+    if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
+    deliver(event.data, event.bytes ?? utf8Length(event.data), this.#on);
+  }
 }
 
 function deliver(text: string, byteLength: number, on: MessageHandlers): void {

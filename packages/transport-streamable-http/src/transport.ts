@@ -110,8 +110,9 @@ export class StreamableHttpTransport implements Transport {
     this.#state = 'open';
   }
 
-  async send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
-    if (this.#state !== 'open') throw new ConnectionClosedError('method' in message ? message.method : undefined);
+  send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
+    if (this.#state !== 'open')
+      return Promise.reject(new ConnectionClosedError('method' in message ? message.method : undefined));
     // An answer to the server's request waits its turn: a flood of them must not open a socket each.
     if (!('method' in message)) return this.#replies.run(() => this.#send(message, options));
     return this.#send(message, options);
@@ -186,18 +187,26 @@ export class StreamableHttpTransport implements Transport {
     // A stateless request carries no session, so a 404 to it is an answer, not an expired session.
     const sentWith = stateless ? undefined : this.#session.id;
     let response = await this.#post(message, options, abort, retryable, sentWith);
-    if (response.statusCode === 404 && sentWith !== undefined && message.method !== 'initialize') {
-      await discard(response);
-      await this.#renewSession(sentWith, abort.signal);
-      if (!retryable) throw new SessionExpiredError(message.method);
-      response = await this.#post(message, options, abort, retryable);
-    }
+    if (response.statusCode === 404 && sentWith !== undefined && message.method !== 'initialize')
+      response = await this.#expired(response, sentWith, message, options, abort, retryable);
     if (message.method === 'initialize' && !stateless)
       this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
-    await this.#answers.read(message, response, abort, this.#deliver, {
-      stateless,
-      longLived: options.longLived === true,
-    });
+    await this.#answers.read(message, response, abort, this.#deliver, stateless, options.longLived === true);
+  }
+
+  /** A request met the session's end (404): a new session, then the request again if it may be re-sent. */
+  async #expired(
+    response: HttpResponse,
+    sentWith: string,
+    message: JsonRpcRequest,
+    options: TransportSendOptions,
+    abort: AbortLink,
+    retryable: boolean,
+  ): Promise<HttpResponse> {
+    await discard(response);
+    await this.#renewSession(sentWith, abort.signal);
+    if (!retryable) throw new SessionExpiredError(message.method);
+    return this.#post(message, options, abort, retryable);
   }
 
   /** Notifications and our replies to the server's requests: the server acknowledges with 202. */

@@ -43,17 +43,22 @@ export class Wire {
     sessionId: string | undefined = this.#session.id,
   ): Promise<HttpResponse> {
     const longLived = options.longLived === true;
-    const post = (headers: Record<string, string>): Promise<HttpResponse> => {
-      // The trace context in the message's _meta goes in the headers too, for HTTP-level tracing.
-      copyTraceHeaders(message, headers);
-      return exchange(
-        this.#http,
-        this.#options,
-        new PostExchange(message, headers, abort, retryable, longLived, this.#options.auth),
-      );
-    };
     const headers = this.headers('POST', options.headers, options.stateless === true, sessionId);
-    return headers instanceof Promise ? headers.then(post) : post(headers);
+    if (headers instanceof Promise) return headers.then((h) => this.#post(message, h, abort, retryable, longLived));
+    return this.#post(message, headers, abort, retryable, longLived);
+  }
+
+  #post(
+    message: JsonRpcMessage,
+    headers: Record<string, string>,
+    abort: AbortLink,
+    retryable: boolean,
+    longLived: boolean,
+  ): Promise<HttpResponse> {
+    // The trace context in the message's _meta goes in the headers too, for HTTP-level tracing.
+    copyTraceHeaders(message, headers);
+    const post = new PostExchange(message, headers, abort, retryable, longLived, this.#options.auth);
+    return exchange(this.#http, this.#options, post);
   }
 
   /** A GET stream: the server's own messages, or (with `lastEventId`) a resumed response stream. */
