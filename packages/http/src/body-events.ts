@@ -7,6 +7,12 @@ type BodyEvent = 'data' | 'end' | 'error' | 'close';
 /** How a followed body finished: it ended, it closed before its end, or it failed. */
 export type BodyEnd = 'end' | 'close' | Error;
 
+/** Who reads a body through `followBody`: its chunks, then once how it finished. */
+export interface BodyFollower {
+  onData(chunk: Uint8Array): void;
+  onEnd(end: BodyEnd): void;
+}
+
 /**
  * The listener bookkeeping a body needs and no more: no EventEmitter (its error-without-listener throw
  * and its warnings are not wanted here), one array per event made on first use. `listening` tells a
@@ -14,12 +20,11 @@ export type BodyEnd = 'end' | 'close' | Error;
  */
 export abstract class BodyEvents {
   /**
-   * The follower's callbacks (see {@link follow}), called before any listener. Reading a body through
-   * `followBody` is what every response goes through; two fields for it cost less than four listener
-   * arrays and three `once` wrappers a response.
+   * The follower (see {@link follow}), called before any listener. Reading a body through `followBody` is
+   * what every response goes through; a field for it costs less than four listener arrays and three
+   * `once` wrappers a response.
    */
-  #onData: ((chunk: Uint8Array) => void) | undefined;
-  #onEnd: ((end: BodyEnd) => void) | undefined;
+  #follower: BodyFollower | undefined;
   #data: BodyListener[] | undefined;
   #end: BodyListener[] | undefined;
   #error: BodyListener[] | undefined;
@@ -51,35 +56,31 @@ export abstract class BodyEvents {
   }
 
   /**
-   * Hands the chunks to `onData` until the body ends, fails or closes, then calls `onEnd` once with which,
-   * as `followBody` does with listeners. False, and nothing done, when the body already has a follower.
+   * Hands the chunks to the follower until the body ends, fails or closes, then tells it once which, as
+   * `followBody` does with listeners. False, and nothing done, when the body already has a follower.
    */
-  follow(onData: (chunk: Uint8Array) => void, onEnd: (end: BodyEnd) => void): boolean {
-    if (this.#onEnd !== undefined) return false;
-    this.#onData = onData;
-    this.#onEnd = onEnd;
+  follow(follower: BodyFollower): boolean {
+    if (this.#follower !== undefined) return false;
+    this.#follower = follower;
     this.listening('data');
     return true;
   }
 
-  /** Stops the follower whose `onEnd` this is, if it still follows: it hears nothing more. */
-  unfollow(onEnd: (end: BodyEnd) => void): void {
-    if (this.#onEnd !== onEnd) return;
-    this.#onData = undefined;
-    this.#onEnd = undefined;
+  /** Stops `follower`, if it still follows: it hears nothing more. */
+  unfollow(follower: BodyFollower): void {
+    if (this.#follower === follower) this.#follower = undefined;
   }
 
   /** Someone listens for `event` now. */
   protected listening(_event: BodyEvent): void {}
 
   protected emit(event: BodyEvent, arg?: unknown): void {
-    const onEnd = this.#onEnd;
-    if (onEnd !== undefined) {
-      if (event === 'data') this.#onData!(arg as Uint8Array);
+    const follower = this.#follower;
+    if (follower !== undefined) {
+      if (event === 'data') follower.onData(arg as Uint8Array);
       else {
-        this.#onData = undefined;
-        this.#onEnd = undefined;
-        onEnd(event === 'error' ? (arg as Error) : event);
+        this.#follower = undefined;
+        follower.onEnd(event === 'error' ? (arg as Error) : event);
       }
     }
     const list = this.#list(event, false);

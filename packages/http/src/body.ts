@@ -1,5 +1,5 @@
 // Response bodies: incremental decompression within a cap, plain reads, quiet discards — on any HttpBody.
-import { BodyEvents, type BodyEnd } from './body-events.js';
+import { BodyEvents, type BodyEnd, type BodyFollower } from './body-events.js';
 import { allocBytes, concatBytes, utf8 } from './bytes.js';
 import { ResponseTooLargeError } from './errors.js';
 import type { HttpBody } from './types.js';
@@ -64,9 +64,8 @@ export function readPlainText(
 ): Promise<{ text: string; bytes: number }> {
   return new Promise((resolve, reject) => {
     const collected = new Collected(declaredBytes);
-    const stop = followBody(
-      body,
-      (chunk) => {
+    const stop = followBody(body, {
+      onData(chunk) {
         if (collected.bytes + chunk.length > limit) {
           stop();
           destroyQuietly(body);
@@ -74,34 +73,25 @@ export function readPlainText(
         }
         collected.add(chunk);
       },
-      (end) => {
+      onEnd(end) {
         if (end === 'end') {
           const bytes = collected.bytes;
           resolve({ text: utf8(collected.take()), bytes });
-        } else if (end === 'close') {
-          // Destroyed without an error (aborted): the body did not end.
-          reject(
-            Object.assign(new Error('the response body closed before it ended'), {
-              code: 'ERR_STREAM_PREMATURE_CLOSE',
-            }),
-          );
-        } else reject(end);
+        } else if (end === 'close') reject(prematureClose());
+        else reject(end);
       },
-    );
+    });
   });
 }
 
 /**
- * Hands a body's chunks to `onData` until it ends, fails or closes, whichever comes first, then calls
- * `onEnd` once with which. Returns a function that stops following it early (no `onEnd` then).
+ * Hands a body's chunks to `follower.onData` until it ends, fails or closes, whichever comes first, then
+ * calls `follower.onEnd` once with which. Returns a function that stops following it early (no `onEnd`
+ * then).
  */
-export function followBody(
-  body: HttpBody,
-  onData: (chunk: Uint8Array) => void,
-  onEnd: (end: BodyEnd) => void,
-): () => void {
-  // Our own bodies (undici's dispatch, fetch) keep one follower in two fields, without listeners.
-  if (body instanceof BodyEvents && body.follow(onData, onEnd)) return () => body.unfollow(onEnd);
+export function followBody(body: HttpBody, follower: BodyFollower): () => void {
+  // Our own bodies (undici's dispatch, fetch) keep one follower in a field, without listeners.
+  if (body instanceof BodyEvents && body.follow(follower)) return () => body.unfollow(follower);
   const stop = (): void => {
     body.off('data', onData);
     body.off('end', onFinished);
@@ -110,8 +100,9 @@ export function followBody(
   };
   const settle = (end: BodyEnd): void => {
     stop();
-    onEnd(end);
+    follower.onEnd(end);
   };
+  const onData = (chunk: Uint8Array): void => follower.onData(chunk);
   const onFinished = (): void => settle('end');
   const onError = (error: Error): void => settle(error);
   const onClosed = (): void => settle('close');
@@ -159,6 +150,11 @@ class Collected {
 }
 
 const PREALLOCATE_FROM = 256 * 1024;
+
+/** What a body destroyed without an error (aborted) before its end reports, as Node's streams name it. */
+export function prematureClose(): Error {
+  return Object.assign(new Error('the response body closed before it ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+}
 
 /**
  * Stops reading a body we are done with. undici's bodies report a destroy as an error, which must find

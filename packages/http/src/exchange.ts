@@ -224,17 +224,16 @@ function drain(body: HttpBody): Promise<void> {
   return new Promise<void>((resolve) => {
     let read = 0;
     // The body is being thrown away; how it ends does not matter.
-    const stop = followBody(
-      body,
-      (chunk) => {
+    const stop = followBody(body, {
+      onData(chunk) {
         read += chunk.length;
         if (read <= DISCARD_LIMIT) return;
         stop();
         destroyQuietly(body);
         resolve();
       },
-      () => resolve(),
-    );
+      onEnd: () => resolve(),
+    });
   });
 }
 

@@ -1,5 +1,6 @@
 // A response body its client pushes chunks into (undici's dispatch): read by 'data' events or by iteration.
 import { BodyEvents } from './body-events.js';
+import { prematureClose } from './body.js';
 import type { HttpBody } from './types.js';
 
 /** What the body asks of its client: more chunks after a pause, and an end to the exchange. */
@@ -165,9 +166,4 @@ export class PushedBody extends BodyEvents implements HttpBody {
     this.#wake = undefined;
     wake?.();
   }
-}
-
-/** What a body that closed before its end reports, as Node's streams name it. */
-function prematureClose(): Error {
-  return Object.assign(new Error('the response body closed before it ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }

@@ -1,5 +1,6 @@
 // Server-sent events read from a body or from byte chunks, each event bounded, ids checked before they are echoed.
-import { bodyChunks, destroyQuietly, followBody, isIdentityEncoding } from './body.js';
+import type { BodyEnd, BodyFollower } from './body-events.js';
+import { bodyChunks, destroyQuietly, followBody, isIdentityEncoding, prematureClose } from './body.js';
 import { SseParser, type SseCallbacks } from './sse-parser.js';
 import type { HttpBody } from './types.js';
 
@@ -44,35 +45,61 @@ export function readSseBody(
   if (!isIdentityEncoding(contentEncoding))
     return readSse(bodyChunks(body, contentEncoding, undefined), maxBufferChars, handlers);
   return new Promise<void>((resolve, reject) => {
-    const parser = new SseParser(maxBufferChars, handlers);
-    const leave = (error?: unknown): void => {
-      stop();
-      destroyQuietly(body);
-      if (error === undefined) resolve();
-      else reject(error);
-    };
-    const stop = followBody(
-      body,
-      (chunk) => {
-        try {
-          parser.feed(chunk);
-        } catch (error) {
-          return leave(error);
-        }
-        if (parser.overflow !== undefined) leave(parser.overflow);
-        else if (handlers.stop?.() === true) leave();
-      },
-      (end) => {
-        if (end === 'end') resolve();
-        else if (end === 'close')
-          // Destroyed without an error (aborted): the body did not end.
-          reject(
-            Object.assign(new Error('the response body closed before it ended'), {
-              code: 'ERR_STREAM_PREMATURE_CLOSE',
-            }),
-          );
-        else reject(end);
-      },
-    );
+    const read = new SseBodyRead(body, new SseParser(maxBufferChars, handlers), handlers, resolve, reject);
+    read.stop = followBody(body, read);
   });
 }
+
+/**
+ * One uncompressed SSE body read off its chunks into a parser: a class, where closures over the parser
+ * cost four objects a response, all held while it is read.
+ */
+class SseBodyRead implements BodyFollower {
+  readonly #body: HttpBody;
+  readonly #parser: SseParser;
+  readonly #handlers: SseHandlers;
+  readonly #resolve: () => void;
+  readonly #reject: (error: unknown) => void;
+  /** Stops following the body (set once it is followed). */
+  stop: () => void = noop;
+
+  constructor(
+    body: HttpBody,
+    parser: SseParser,
+    handlers: SseHandlers,
+    resolve: () => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.#body = body;
+    this.#parser = parser;
+    this.#handlers = handlers;
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  onData(chunk: Uint8Array): void {
+    const parser = this.#parser;
+    try {
+      parser.feed(chunk);
+    } catch (error) {
+      return this.#leave(error);
+    }
+    if (parser.overflow !== undefined) this.#leave(parser.overflow);
+    else if (this.#handlers.stop?.() === true) this.#leave();
+  }
+
+  onEnd(end: BodyEnd): void {
+    if (end === 'end') this.#resolve();
+    else this.#reject(end === 'close' ? prematureClose() : end);
+  }
+
+  /** Done before the body's end: released, and the read settled. */
+  #leave(error?: unknown): void {
+    this.stop();
+    destroyQuietly(this.#body);
+    if (error === undefined) this.#resolve();
+    else this.#reject(error);
+  }
+}
+
+const noop = (): void => {};

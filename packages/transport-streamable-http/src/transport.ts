@@ -22,6 +22,7 @@ import {
   Sends,
   type AbortLink,
   type HttpResponse,
+  type Send,
 } from '@mcpc/http';
 import { Answers } from './answers.js';
 import { SessionExpiredError } from './errors.js';
@@ -118,15 +119,11 @@ export class StreamableHttpTransport implements Transport {
     return this.#send(message, options);
   }
 
-  async #send(message: JsonRpcMessage, options: TransportSendOptions): Promise<void> {
-    // JsonRpcEngine passes no signal: it calls abandon(id).
+  /** Registers the message's send (JsonRpcEngine passes no signal: it calls abandon(id)), then sends it. */
+  #send(message: JsonRpcMessage, options: TransportSendOptions): Promise<void> {
     const send = this.#sends.begin(message, options.signal);
-    try {
-      if ('method' in message && 'id' in message) await this.#sendRequest(message, options, send.abort);
-      else await this.#sendOther(message, options, send.abort);
-    } finally {
-      send.done();
-    }
+    if ('method' in message && 'id' in message) return this.#sendRequest(message, options, send);
+    return this.#sendOther(message, options, send);
   }
 
   /** The engine gave up on request `id`: its exchange (and its response stream) is aborted. */
@@ -177,21 +174,27 @@ export class StreamableHttpTransport implements Transport {
 
   // ── requests ────────────────────────────────────────────────────────────────────────────────────
 
-  async #sendRequest(message: JsonRpcRequest, options: TransportSendOptions, abort: AbortLink): Promise<void> {
-    // tools/call is never re-sent, whatever the caller says: a retry could run a side effect twice.
-    const retryable = options.retryable === true && message.method !== 'tools/call';
-    const stateless = options.stateless === true;
-    if (message.method === 'initialize' && !stateless) this.#session.beginInitialize(message);
-    // Sent while the session is being renewed, it waits for the new id rather than going out with none.
-    else if (!stateless && this.#session.renewing) await this.#session.renewed(abort.signal);
-    // A stateless request carries no session, so a 404 to it is an answer, not an expired session.
-    const sentWith = stateless ? undefined : this.#session.id;
-    let response = await this.#post(message, options, abort, retryable, sentWith);
-    if (response.statusCode === 404 && sentWith !== undefined && message.method !== 'initialize')
-      response = await this.#expired(response, sentWith, message, options, abort, retryable);
-    if (message.method === 'initialize' && !stateless)
-      this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
-    await this.#answers.read(message, response, abort, this.#deliver, stateless, options.longLived === true);
+  /** A request: its POST, then its answer. Done (its send released) once the answer is read or it failed. */
+  async #sendRequest(message: JsonRpcRequest, options: TransportSendOptions, send: Send): Promise<void> {
+    const abort = send.abort;
+    try {
+      // tools/call is never re-sent, whatever the caller says: a retry could run a side effect twice.
+      const retryable = options.retryable === true && message.method !== 'tools/call';
+      const stateless = options.stateless === true;
+      if (message.method === 'initialize' && !stateless) this.#session.beginInitialize(message);
+      // Sent while the session is being renewed, it waits for the new id rather than going out with none.
+      else if (!stateless && this.#session.renewing) await this.#session.renewed(abort.signal);
+      // A stateless request carries no session, so a 404 to it is an answer, not an expired session.
+      const sentWith = stateless ? undefined : this.#session.id;
+      let response = await this.#post(message, options, abort, retryable, sentWith);
+      if (response.statusCode === 404 && sentWith !== undefined && message.method !== 'initialize')
+        response = await this.#expired(response, sentWith, message, options, abort, retryable);
+      if (message.method === 'initialize' && !stateless)
+        this.#session.adoptId(header(response, 'mcp-session-id'), (w) => this.#warn(w));
+      await this.#answers.read(message, response, abort, this.#deliver, stateless, options.longLived === true);
+    } finally {
+      send.done();
+    }
   }
 
   /** A request met the session's end (404): a new session, then the request again if it may be re-sent. */
@@ -210,33 +213,38 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** Notifications and our replies to the server's requests: the server acknowledges with 202. */
-  async #sendOther(message: JsonRpcMessage, options: TransportSendOptions, abort: AbortLink): Promise<void> {
-    const method = 'method' in message ? message.method : undefined;
-    // A notification waits out a renewal (see #sendRequest); a reply does not: it may be to a request the
-    // server made on the renewal's own initialize stream, which would then wait for the reply.
-    if (method !== undefined && options.stateless !== true && this.#session.renewing)
-      await this.#session.renewed(abort.signal);
-    const sentWith = options.stateless === true ? undefined : this.#session.id;
-    let response = await this.#post(message, options, abort, false, sentWith);
-    if (response.statusCode === 404 && sentWith !== undefined) {
-      await discard(response);
-      await this.#renewSession(sentWith, abort.signal);
-      // A reply belongs to a request of the session that is gone; a notification is still meaningful.
-      if (method === undefined) return this.#trace(`dropped a reply to a request of the expired session`);
-      response = await this.#post(message, options, abort, false);
-    }
-    if (response.statusCode === 401 || response.statusCode === 403) {
-      await discard(response);
-      throw this.#answers.unauthorized(response);
-    }
-    if (response.statusCode >= 400) throw await this.#answers.httpError(response, method);
-    // 202 is what the spec says; a server answering 200 with a body gets it read, in case it carries messages.
-    if (response.statusCode === 200)
-      await this.#answers.messages(response, { lastEventId: undefined, retryMs: undefined }, this.#deliver);
-    else await discard(response);
-    if (method === 'notifications/initialized') {
-      this.#session.initialized = true;
-      this.#listener.start();
+  async #sendOther(message: JsonRpcMessage, options: TransportSendOptions, send: Send): Promise<void> {
+    const abort = send.abort;
+    try {
+      const method = 'method' in message ? message.method : undefined;
+      // A notification waits out a renewal (see #sendRequest); a reply does not: it may be to a request the
+      // server made on the renewal's own initialize stream, which would then wait for the reply.
+      if (method !== undefined && options.stateless !== true && this.#session.renewing)
+        await this.#session.renewed(abort.signal);
+      const sentWith = options.stateless === true ? undefined : this.#session.id;
+      let response = await this.#post(message, options, abort, false, sentWith);
+      if (response.statusCode === 404 && sentWith !== undefined) {
+        await discard(response);
+        await this.#renewSession(sentWith, abort.signal);
+        // A reply belongs to a request of the session that is gone; a notification is still meaningful.
+        if (method === undefined) return this.#trace(`dropped a reply to a request of the expired session`);
+        response = await this.#post(message, options, abort, false);
+      }
+      if (response.statusCode === 401 || response.statusCode === 403) {
+        await discard(response);
+        throw this.#answers.unauthorized(response);
+      }
+      if (response.statusCode >= 400) throw await this.#answers.httpError(response, method);
+      // 202 is what the spec says; a server answering 200 with a body gets it read, in case it carries messages.
+      if (response.statusCode === 200)
+        await this.#answers.messages(response, { lastEventId: undefined, retryMs: undefined }, this.#deliver);
+      else await discard(response);
+      if (method === 'notifications/initialized') {
+        this.#session.initialized = true;
+        this.#listener.start();
+      }
+    } finally {
+      send.done();
     }
   }
 
