@@ -13,10 +13,11 @@ export function dispatchRequest(dispatcher: Dispatcher, r: HttpRequest): Promise
   return new Promise((resolve, reject) => {
     const handler = new ExchangeHandler(r, resolve, reject);
     try {
+      const target = targetOf(r.url);
       dispatcher.dispatch(
         {
-          origin: r.url.origin,
-          path: r.url.pathname + r.url.search,
+          origin: target.origin,
+          path: target.path,
           method: r.method,
           headers: r.headers,
           body: r.body ?? null,
@@ -29,6 +30,16 @@ export function dispatchRequest(dispatcher: Dispatcher, r: HttpRequest): Promise
       handler.onError(error as Error);
     }
   });
+}
+
+/** The origin and path of the last URL sent to (a transport sends every POST to one URL). */
+let lastTarget = { href: '', origin: '', path: '' };
+
+/** The URL's origin and path, as undici takes them: made again only when the URL is another. */
+function targetOf(url: URL): { readonly origin: string; readonly path: string } {
+  const href = url.href;
+  if (href !== lastTarget.href) lastTarget = { href, origin: url.origin, path: url.pathname + url.search };
+  return lastTarget;
 }
 
 type Abort = (reason: unknown) => void;

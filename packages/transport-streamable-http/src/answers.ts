@@ -23,14 +23,20 @@ import type { Wire } from './wire.js';
 
 const ERROR_BODY_LIMIT = 1024 * 1024;
 
+/** Where debug lines go, and whether anyone reads them now. */
+export interface DebugTrace {
+  enabled(): boolean;
+  line(message: string): void;
+}
+
 /** Reads responses into JSON-RPC messages for the handlers it is given; resumes broken streams through the wire. */
 export class Answers {
   readonly #options: ResolvedOptions;
   readonly #wire: Wire;
-  /** A debug line (the HTTP exchange, for a host tracing the protocol). */
-  readonly #trace: ((message: string) => void) | undefined;
+  /** Debug lines (the HTTP exchange, for a host tracing the protocol), asked first whether anyone reads them. */
+  readonly #trace: DebugTrace | undefined;
 
-  constructor(options: ResolvedOptions, wire: Wire, trace?: (message: string) => void) {
+  constructor(options: ResolvedOptions, wire: Wire, trace?: DebugTrace) {
     this.#options = options;
     this.#wire = wire;
     this.#trace = trace;
@@ -51,9 +57,11 @@ export class Answers {
     longLived = false,
   ): Promise<void> {
     const status = response.statusCode;
-    this.#trace?.(
-      `POST ${request.method} id=${String(request.id)} → HTTP ${status} ${mediaType(response) || '(no content type)'}`,
-    );
+    // Not built for a logger that drops debug lines: this runs on every request.
+    if (this.#trace?.enabled() === true)
+      this.#trace.line(
+        `POST ${request.method} id=${String(request.id)} → HTTP ${status} ${mediaType(response) || '(no content type)'}`,
+      );
     if (status === 401 || status === 403) {
       await discard(response);
       throw this.unauthorized(response);

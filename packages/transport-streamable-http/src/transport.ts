@@ -75,7 +75,10 @@ export class StreamableHttpTransport implements Transport {
       maxConnections: this.#options.maxConnections,
     });
     this.#wire = new Wire(http, this.#options, this.#session);
-    this.#answers = new Answers(this.#options, this.#wire, (t) => this.#trace(t));
+    this.#answers = new Answers(this.#options, this.#wire, {
+      enabled: () => this.#tracing(),
+      line: (t) => this.#trace(t),
+    });
     this.#listener = new Listener(
       this.#options,
       this.#wire,
@@ -315,8 +318,12 @@ export class StreamableHttpTransport implements Transport {
     safeLog(this.#logger, 'warn', `[mcpc] ${message}`);
   }
 
+  #tracing(): boolean {
+    return this.#logger.isLevelEnabled?.('debug') !== false;
+  }
+
   #trace(message: string): void {
-    if (this.#logger.isLevelEnabled?.('debug') === false) return;
+    if (!this.#tracing()) return;
     safeLog(this.#logger, 'debug', `[mcpc] ${message}`);
   }
 }
