@@ -67,7 +67,7 @@ forEachHttpClient(() => {
     const stats = () => getJson<Stats>(new URL('/_stats', server.url));
 
     it('initializes, lists and calls tools, and routes progress from the request stream', async () => {
-      const { engine, transport, init } = await open(server.url);
+      const { engine, transport, init, logger } = await open(server.url);
       expect(init.protocolVersion).toBe('2025-11-25');
       expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
       const { tools } = (await engine.request('tools/list')) as { tools: { name: string }[] };
@@ -76,6 +76,10 @@ forEachHttpClient(() => {
       const seen: Progress[] = [];
       expect(text(await call(engine, 'slow', { ms: 60, steps: 3 }, { onProgress: (p) => seen.push(p) }))).toBe('done');
       expect(seen.map((p) => p.progress)).toEqual([1, 2, 3]);
+      // A logger that reads debug lines gets each request's exchange.
+      expect(logger.lines).toContainEqual(
+        expect.stringMatching(/POST tools\/call id=\d+ → HTTP 200 text\/event-stream/),
+      );
     });
 
     it("answers the server's sampling and roots requests made during a call", async () => {
