@@ -4,6 +4,7 @@ import type { AbortLink } from './abort.js';
 import { destroyQuietly, followBody } from './body.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { HttpErrorCode } from './codes.js';
+import { readHeader } from './raw-headers.js';
 import {
   HttpClientUnavailableError,
   NetworkError,
@@ -237,7 +238,5 @@ function drain(body: HttpBody): Promise<void> {
   });
 }
 
-export const header = (response: HttpResponse, name: string): string | undefined => {
-  const v = response.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
+/** The first value of a response header, by lower-case name (without decoding the others where it can). */
+export const header = (response: HttpResponse, name: string): string | undefined => readHeader(response, name);

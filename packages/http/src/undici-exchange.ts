@@ -1,7 +1,8 @@
 // One request through an undici dispatcher's dispatch(): its abort, its response head, its body as chunks come.
 import type { Dispatcher } from 'undici';
-import { PushedBody } from './pushed-body.js';
-import type { HttpHeaders, HttpRequest, HttpResponse } from './types.js';
+import { PushedBody, type BodySource } from './pushed-body.js';
+import { RawHeadersResponse } from './raw-headers.js';
+import type { HttpRequest, HttpResponse } from './types.js';
 
 /**
  * Sends `r` with `dispatcher.dispatch()` on undici's own handler interface (the one its HTTP/1.1 and
@@ -49,7 +50,7 @@ type Abort = (reason: unknown) => void;
  * acted on when undici hands over its abort (as undici's own `request()` does); after the head, it fails
  * the body. undici reports every end of the exchange through `onError`, the abort's reason included.
  */
-class ExchangeHandler {
+class ExchangeHandler implements BodySource {
   readonly #resolve: (response: HttpResponse) => void;
   readonly #reject: (error: unknown) => void;
   #abort: Abort | undefined;
@@ -58,6 +59,8 @@ class ExchangeHandler {
   #aborted = false;
   #unlink: (() => void) | undefined;
   #body: PushedBody | undefined;
+  /** undici's resume of a paused connection, from the response head. */
+  #resume: (() => void) | undefined;
   #done = false;
 
   constructor(r: HttpRequest, resolve: (response: HttpResponse) => void, reject: (error: unknown) => void) {
@@ -92,13 +95,21 @@ class ExchangeHandler {
 
   onHeaders(statusCode: number, rawHeaders: readonly (Buffer | string)[], resume: () => void): boolean {
     if (statusCode < 200) return true; // an informational answer: the real one follows
-    const body = new PushedBody({
-      resume,
-      abort: (reason) => this.#abort?.(reason),
-    });
+    this.#resume = resume;
+    const body = new PushedBody(this);
     this.#body = body;
-    this.#resolve({ statusCode, headers: headersOf(rawHeaders), body });
+    this.#resolve(new RawHeadersResponse(statusCode, rawHeaders, body));
     return true;
+  }
+
+  /** The body asks for more chunks after a pause (see BodySource). */
+  resume(): void {
+    this.#resume?.();
+  }
+
+  /** The body was destroyed before its end (see BodySource). */
+  abort(reason: Error): void {
+    this.#abort?.(reason);
   }
 
   onData(chunk: Buffer): boolean {
@@ -122,29 +133,3 @@ class ExchangeHandler {
     this.#unlink = undefined;
   }
 }
-
-/**
- * The response head's headers by lower-case name, a repeated one as an array, bytes read as Latin-1 (as
- * undici's `request()` gives them). Nothing inherited: a header named `__proto__` is a header like any other.
- */
-function headersOf(raw: readonly (Buffer | string)[]): HttpHeaders {
-  const headers = Object.create(NO_NAMES) as Record<string, string | string[]>;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = latin1(raw[i]!).toLowerCase();
-    const value = latin1(raw[i + 1]!);
-    const before = headers[name];
-    if (before === undefined) headers[name] = value;
-    else if (typeof before === 'string') headers[name] = [before, value];
-    else before.push(value);
-  }
-  return headers;
-}
-
-/**
- * The prototype of the headers objects: empty, with no prototype of its own, so that no name is inherited
- * (`constructor`, `__proto__`). Not `Object.create(null)` for the headers themselves: V8 makes those
- * dictionaries, three times the size of an object with a prototype.
- */
-const NO_NAMES: object = Object.create(null) as object;
-
-const latin1 = (b: Buffer | string): string => (typeof b === 'string' ? b : b.toString('latin1'));

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyChunks, readPlainText } from '../src/body.js';
+import { header } from '../src/exchange.js';
 import type { HttpClient, HttpRequest } from '../src/types.js';
 import { undiciLoopback, type UndiciLoopback } from './undici-loopback.js';
 
@@ -99,6 +100,16 @@ describe('undici client bodies', () => {
       expect(response.headers[inherited]).toBe(undefined);
     expect(Object.getOwnPropertyDescriptor(response.headers, '__proto__')?.value).toBe('plain');
     expect(response.headers['x-latin']).toBe('caf\u00e9');
+    await iterate(response.body);
+  });
+
+  it('reads one header off the raw list as the headers object would give it, before and after that is made', async () => {
+    const response = await client.request(get('/headers'));
+    const read = () => ['set-cookie', 'x-latin', '__proto__', 'constructor', 'x-latix'].map((n) => header(response, n));
+    const expected = ['a=1', 'caf\u00e9', 'plain', undefined, undefined];
+    expect(read()).toEqual(expected);
+    expect(response.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+    expect(read()).toEqual(expected);
     await iterate(response.body);
   });
 
