@@ -3,11 +3,12 @@
 //
 // node bench/clients/layers.mjs [--rounds N] [--calls N]
 //
-// 64 echo calls in flight over Streamable HTTP (SSE answers) against lib/server.mjs, on undici: the limit driver,
-// then mcpc's HTTP client alone (`@mcpc/http`, the body read by hand), + `exchange()` and the SSE parser, + the
-// transport, + the JSON-RPC engine, + the client. Each layer's trial is a fresh process (the order alternating
-// by round); CPU per call (user + system) over N calls after a warm-up, then over N more (steady). A diagnostic
-// for issue #31, not part of `pnpm bench`: each row's difference from the one above is what its layer costs.
+// 64 echo calls in flight over Streamable HTTP (SSE answers) against lib/server.mjs, on undici: the limit
+// driver, then mcpc's HTTP client alone (`@mcpc/http`, the body read by hand), + `exchange()` and the SSE
+// parser, + the transport, + the JSON-RPC engine, + the client; last, the same client on node:http. Each
+// layer's trial is a fresh process (the order alternating by round); CPU per call (user + system) over N calls
+// after a warm-up, then over N more (steady). A diagnostic for issue #31, not part of `pnpm bench`: each row's
+// difference from the one above is what its layer costs.
 import { fileURLToPath } from 'node:url';
 import { runNode, startHttpServer } from './lib/processes.mjs';
 import { median } from './lib/figures.mjs';
@@ -19,6 +20,7 @@ const LAYERS = [
   ['transport', '+ the transport (`StreamableHttpTransport`)'],
   ['engine', '+ the JSON-RPC engine (`JsonRpcEngine`)'],
   ['client', '+ the client (`callTool`, the mcpc + undici driver)'],
+  ['client-node', 'the same client on `node:http` (the default install, the mcpc driver)'],
 ];
 const INIT = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'layers', version: '1' } };
 const ECHO = { name: 'echo', arguments: { message: 'x' } };
@@ -96,8 +98,13 @@ async function trial(layer, url, calls) {
 
 /** A function that makes one echo call through `layer` and resolves with its result. */
 async function connect(layer, url) {
-  if (layer === 'limit' || layer === 'client') {
-    const driver = await import(layer === 'limit' ? './drivers/limit.mjs' : './drivers/mcpc-undici.mjs');
+  if (layer === 'limit' || layer === 'client' || layer === 'client-node') {
+    const drivers = {
+      limit: './drivers/limit.mjs',
+      client: './drivers/mcpc-undici.mjs',
+      'client-node': './drivers/mcpc.mjs',
+    };
+    const driver = await import(drivers[layer]);
     const client = await driver.connect({ transport: 'http', url });
     return () => client.callTool('echo', { message: 'x' });
   }
