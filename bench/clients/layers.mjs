@@ -36,28 +36,24 @@ if (option('--layer') !== undefined) await trial(option('--layer'), option('--ur
 else await main(Number(option('--rounds', 5)), Number(option('--calls', 10_000)));
 
 async function main(rounds, calls) {
-  const server = await startHttpServer(fileURLToPath(new URL('lib/server.mjs', import.meta.url)), 2, false);
   const figures = Object.fromEntries(LAYERS.map(([l]) => [l, []]));
-  try {
-    for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < rounds; round++) {
+    // A server per round: the bench server ends itself after 5 minutes, and a round takes about one.
+    const server = await startHttpServer(fileURLToPath(new URL('lib/server.mjs', import.meta.url)), 2, false);
+    try {
       const order = round % 2 === 0 ? LAYERS : [...LAYERS].reverse();
       for (const [layer] of order) {
-        const result = await runNode(
-          process.execPath,
-          [self, '--layer', layer, '--url', server.url, '--calls', String(calls)],
-          {
-            budgetMs: 120_000,
-          },
-        );
+        const args = [self, '--layer', layer, '--url', server.url, '--calls', String(calls)];
+        const result = await runNode(process.execPath, args, { budgetMs: 120_000 });
         if (result.error) throw new Error(`${layer}: ${result.error}\n${result.stderr ?? ''}`);
         figures[layer].push(result);
         process.stderr.write(
           `round ${round + 1}/${rounds} ${layer}: ${result.first.toFixed(1)} / ${result.steady.toFixed(1)} µs\n`,
         );
       }
+    } finally {
+      await server.stop();
     }
-  } finally {
-    await server.stop();
   }
   const cell = (xs) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
   const limit = median(figures.limit.map((f) => f.first));
