@@ -4,7 +4,7 @@ import type { AbortLink } from './abort.js';
 import { destroyQuietly, followBody } from './body.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { HttpErrorCode } from './codes.js';
-import { readHeader } from './raw-headers.js';
+import { header } from './raw-headers.js';
 import {
   HttpClientUnavailableError,
   NetworkError,
@@ -237,6 +237,3 @@ function drain(body: HttpBody): Promise<void> {
     });
   });
 }
-
-/** The first value of a response header, by lower-case name (without decoding the others where it can). */
-export const header = (response: HttpResponse, name: string): string | undefined => readHeader(response, name);

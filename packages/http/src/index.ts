@@ -14,7 +14,8 @@ export type {
   UndiciDispatcher,
 } from './types.js';
 export { proxyConfigured, proxiesFrom, type Proxies, type Proxy, type Environment } from './proxy.js';
-export { exchange, discard, header, type Exchange, type ExchangeSettings } from './exchange.js';
+export { exchange, discard, type Exchange, type ExchangeSettings } from './exchange.js';
+export { header } from './raw-headers.js';
 export { bodyChunks, readText, readPlainText, isIdentityEncoding, destroyQuietly, ACCEPT_ENCODING } from './body.js';
 export { utf8Length } from './bytes.js';
 export { readSse, readSseBody, isAcceptableEventId, type SseEvent, type SseHandlers } from './sse.js';

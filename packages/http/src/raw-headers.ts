@@ -2,10 +2,10 @@
 import type { HttpBody, HttpHeaders, HttpResponse } from './types.js';
 
 /**
- * A response of undici's dispatch. Its `headers` object is decoded from the raw list on first use;
- * `header()` (and so `readHeader`) finds one name without decoding the others. The transports read two
- * or three headers of every response, and decoding all of them (a string for each name and value, an
- * object) was a tenth of the HTTP client's allocation per call.
+ * A response of undici's dispatch. Its `headers` object is decoded from the raw list on first use; its
+ * `header()` (and so the exported `header(response, name)`) finds one name without decoding the others.
+ * The transports read two or three headers of every response, and decoding all of them (a string for each
+ * name and value, an object) was a tenth of the HTTP client's allocation per call.
  */
 export class RawHeadersResponse implements HttpResponse {
   readonly statusCode: number;
@@ -36,8 +36,8 @@ export class RawHeadersResponse implements HttpResponse {
   }
 }
 
-/** The first value of a header of `response`, by lower-case name. */
-export function readHeader(response: HttpResponse, name: string): string | undefined {
+/** The first value of a response header, by lower-case name (without decoding the others where it can). */
+export function header(response: HttpResponse, name: string): string | undefined {
   return response instanceof RawHeadersResponse ? response.header(name) : first(response.headers[name]);
 }
 

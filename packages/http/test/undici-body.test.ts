@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyChunks, readPlainText } from '../src/body.js';
-import { header } from '../src/exchange.js';
+import { header } from '../src/raw-headers.js';
 import type { HttpClient, HttpRequest } from '../src/types.js';
 import { undiciLoopback, type UndiciLoopback } from './undici-loopback.js';
 
