@@ -37,5 +37,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     teardownTimeout: 10_000,
+    // expect.poll's own default (1 s) is shorter than a page's push-and-render on two loaded cores; a state that
+    // is never reached still fails, only later.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

@@ -2,7 +2,8 @@
 // The whole test command: build, typecheck and lint every package, then run the suite on the floor Node and the LTS.
 //
 // Lint includes publint and attw. The supported floor is the Node running this script; the current LTS is Node 24,
-// taken from the npm registry, as a CI matrix would. Ends with one "Tests: N passed, N failed" line.
+// taken from the npm registry, as a CI matrix would. Ends with each failed test by name, then one "Tests: N passed,
+// N failed" line: a CI log cut to its tail still says what failed.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -70,6 +71,26 @@ function ltsNode() {
   return r.stdout;
 }
 
+/** One line per failed test (or file that failed to load): runtime, file, test name and its message's first line. */
+function failuresOf(report, runtime) {
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const path = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failed)
+      lines.push(`  ${runtime} · ${path} › ${test.fullName} — ${firstLine(test.failureMessages)}`);
+    if (failed.length === 0 && file.status === 'failed')
+      lines.push(`  ${runtime} · ${path} — ${firstLine([file.message])}`);
+  }
+  return lines;
+}
+
+function firstLine(messages) {
+  const text = (messages ?? []).find((message) => typeof message === 'string' && message !== '') ?? '(no message)';
+  const line = text.split('\n', 1)[0];
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
 const matrix = [
   { name: `Node ${process.versions.node}`, command: process.execPath, args: [] },
   // The conformance suite judges the protocol, not the runtime: once, on the floor, is enough.
@@ -77,6 +98,7 @@ const matrix = [
 ];
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
 let broken = false;
 for (const [i, entry] of matrix.entries()) {
   const out = join(resultsDir, `run-${i}.json`);
@@ -100,8 +122,10 @@ for (const [i, entry] of matrix.entries()) {
   totals.passed += passed;
   totals.failed += failed;
   totals.skipped += skipped;
+  failures.push(...failuresOf(report, entry.name));
   if (status !== 0 || failed > 0 || passed === 0) broken = true;
 }
 
+if (failures.length > 0) console.log(`\nFailed:\n${failures.join('\n')}`);
 console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(broken ? 1 : 0);

@@ -233,11 +233,11 @@ describe('OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
 
   it('Ctrl-C: the interrupted run still exports its spans', async () => {
     const otlp = await start();
-    const run = startMcpc([...STDIO, '-v', 'call', 'trigger-long-running-operation', 'duration=30', 'steps=30'], {
+    const run = startMcpc([...STDIO, '-vv', 'call', 'trigger-long-running-operation', 'duration=30', 'steps=30'], {
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint },
     });
-    await run.waitFor(/connected in/, 15_000, 'stderr');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Interrupted once the call is surely in flight: -vv shows its request going out.
+    await run.waitFor(/→ request tools\/call/, 20_000, 'stderr');
     const res = await run.interrupt();
     expect(res.code).toBe(130);
     const { spans } = exported(otlp.received);

@@ -15,6 +15,14 @@ import {
 import { browser, callTool, connect, control, recordingLogger, stats } from './helpers.js';
 import { REDIRECT, headless, rs, sas, sas2, useScriptedStack, type RsStats, type SasStats } from './scripted-stack.js';
 
+// A token request held this long at the authorization server is "in flight" while the test switches servers: the
+// switch (two requests and a discovery) starts once the request has arrived, and must end before it is answered.
+const TOKEN_DELAY_MS = 3_000;
+const tokenRequestsSoFar = async (): Promise<number> => (await stats<SasStats>(sas)).tokens.length;
+async function tokenRequestArrived(before: number): Promise<void> {
+  await expect.poll(tokenRequestsSoFar, { interval: 20 }).toBeGreaterThan(before);
+}
+
 useScriptedStack();
 
 describe('discovery', () => {
@@ -253,11 +261,12 @@ describe('tokens', () => {
   });
 
   it('discards a code exchange whose authorization server changed while it was in flight', async () => {
-    await control(sas, { token: { delayMs: 800 } });
+    await control(sas, { token: { delayMs: TOKEN_DELAY_MS } });
     const storage = new MemoryStorage();
     const provider = headless({ storage });
+    const sent = await tokenRequestsSoFar();
     const flow = provider.authorize();
-    await new Promise((r) => setTimeout(r, 400));
+    await tokenRequestArrived(sent);
     await control(rs, { authorizationServers: [sas2.url] });
     await provider.discover(); // the resource now names sas2
     const error = await flow.catch((e: unknown) => e);
@@ -272,9 +281,10 @@ describe('tokens', () => {
     const key = storageKey.tokens(rs.url, sas.url);
     const before = storage.get(key) as Record<string, StoredValue>;
     storage.set(key, { ...before, expiresAt: Date.now() - 1000 });
-    await control(sas, { token: { delayMs: 800 } });
+    await control(sas, { token: { delayMs: TOKEN_DELAY_MS } });
+    const sent = await tokenRequestsSoFar();
     const headers = provider.headers({ method: 'POST', url: new URL(rs.url) });
-    await new Promise((r) => setTimeout(r, 400));
+    await tokenRequestArrived(sent);
     await control(rs, { authorizationServers: [sas2.url] });
     await provider.discover();
     expect(await headers).toEqual({});

@@ -214,14 +214,18 @@ describe('authorization code with PKCE through BrowserOAuth', () => {
   });
 
   it('refreshes an access token the resource server calls expired, and carries on', async () => {
-    const shortAs = await startAuthorizationServer({ accessTokenTtl: 2 });
+    // Short, but long enough that the handshake, on a loaded machine, ends before the first token expires (its
+    // expiry is in whole seconds, so it can come up to a second early): a refresh there would be one too many.
+    const ttlSeconds = 4;
+    const pastExpiry = () => new Promise((r) => setTimeout(r, ttlSeconds * 1_000 + 600));
+    const shortAs = await startAuthorizationServer({ accessTokenTtl: ttlSeconds });
     await control(rs, { authorizationServers: [shortAs.url] });
     const storage = new MemoryStorage();
     const { provider } = interactive({ storage, refreshMarginMs: 0 });
     const engine = await connect(rs.url, provider);
     const first = await provider.tokens();
     expect(first?.refreshToken).toBeDefined();
-    await new Promise((r) => setTimeout(r, 2_600));
+    await pastExpiry();
     // Claim it is still good, so it is presented: the resource server's 401 drives the refresh.
     const key = storageKey.tokens(rs.url, shortAs.url);
     storage.set(key, { ...(storage.get(key) as object), expiresAt: Date.now() + 3_600_000 });
@@ -236,7 +240,7 @@ describe('authorization code with PKCE through BrowserOAuth', () => {
     expect(rsStats.requests.some((r) => r.status === 401 && r.error?.includes('exp'))).toBe(true);
 
     // And without help: past expiry the provider refreshes before presenting.
-    await new Promise((r) => setTimeout(r, 2_600));
+    await pastExpiry();
     expect(await callTool(engine, 'echo', { message: 'proactive' })).toBe('Echo: proactive');
     expect((await stats<AsStats>(shortAs)).grants.map((g) => g.grantType)).toEqual([
       'authorization_code',

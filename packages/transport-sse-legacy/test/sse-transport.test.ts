@@ -201,9 +201,13 @@ describe.each(['undici', 'node'] as const)('over %s', (client) => {
       await expect.poll(() => server.streams.size, { timeout: 3000 }).toBeGreaterThanOrEqual(2);
       expect(server.posts.some((p) => 'method' in p.message && p.message.method === 'ping')).toBe(true);
       silent = false;
-      // Once the server answers again, the stream settles: pings are answered and requests go through.
-      await new Promise((r) => setTimeout(r, 1500));
-      const settled = server.streams.size;
+      // Once the server answers again, the stream settles: pings are answered and requests go through. Settled is
+      // a second (near seven ping intervals) with no new stream; a ping sent while silent may still time out first.
+      let settled = -1;
+      for (const deadline = Date.now() + 15_000; settled !== server.streams.size && Date.now() < deadline;) {
+        settled = server.streams.size;
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
       await expect(engine.request('tools/list')).resolves.toMatchObject({ session: settled });
     });
 

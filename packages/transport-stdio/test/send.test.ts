@@ -11,8 +11,9 @@ afterEach(cleanup);
 describe('send()', () => {
   it('writes a burst of several megabytes to a slow reader with backpressure, every message arriving in order', async () => {
     const sink = recordingSink();
-    // The server reads nothing for its first 500 ms, so the pipe fills almost at once.
-    const t = node('echo.mjs', ['--delay-read-ms', '500']);
+    // The server reads nothing for its first 2 s, so the pipe fills almost at once; 2 s, not less, because a timer on
+    // a loaded machine can fire hundreds of ms late and the check below must still come before the server reads.
+    const t = node('echo.mjs', ['--delay-read-ms', '2000']);
     await t.start(sink);
     const count = 2_000;
     const payload = 'p'.repeat(2_000); // about 4 MB in all

@@ -31,11 +31,11 @@ async function startStubborn(options: { logger?: ReturnType<typeof capturingLogg
   return { t, sink, stderr, pid };
 }
 
-async function startWrapper(args: string[]) {
+async function startWrapper(args: string[], shutdownTimeouts = timeouts) {
   const stderr = stderrCollector();
   const sink = recordingSink();
   const logger = capturingLogger();
-  const t = node('wrapper.mjs', args, { shutdownTimeouts: timeouts, onStderr: stderr.onStderr, logger });
+  const t = node('wrapper.mjs', args, { shutdownTimeouts, onStderr: stderr.onStderr, logger });
   await t.start(sink);
   let pids: [number, number] | undefined;
   await waitFor(
@@ -100,17 +100,21 @@ describe('close()', () => {
   });
 
   it('kills a grandchild an npx-style wrapper left running when it exited', async () => {
-    const { t, wrapper, grandchild, sink } = await startWrapper([]);
+    // Timeouts far beyond a loaded machine's exit time: waiting one out would show in the time and the log.
+    const patient = { stdinCloseMs: 10_000, sigtermMs: 10_000 };
+    const { t, wrapper, grandchild, sink, logger } = await startWrapper([], patient);
     const started = Date.now();
     await t.close();
     // The wrapper exits on stdin close, so no timeout ran: the group was killed after its leader left.
-    expect(Date.now() - started).toBeLessThan(timeouts.stdinCloseMs);
+    expect(Date.now() - started).toBeLessThan(patient.stdinCloseMs);
+    expect(logger.lines.map((l) => l.message).filter((m) => /sending SIG/.test(m))).toEqual([]);
     await waitFor(() => !isAlive(wrapper) && !isAlive(grandchild), 2_000, 'the whole tree to be gone');
     expect(sink.closes).toEqual([undefined]);
   });
 
   it('signals the whole process group, so a wrapper and its grandchild that both ignore SIGTERM are killed', async () => {
-    const { t, stderr, wrapper, grandchild } = await startWrapper(['--stubborn']);
+    // SIGTERM's wait long enough for the wrapper to pass on its grandchild's line before SIGKILL on a loaded machine.
+    const { t, stderr, wrapper, grandchild } = await startWrapper(['--stubborn'], { ...timeouts, sigtermMs: 3_000 });
     await t.close();
     await waitFor(() => !isAlive(wrapper) && !isAlive(grandchild), 2_000, 'the whole tree to be gone');
     // SIGTERM reached both: the group was signalled, not only its leader.
