@@ -61,6 +61,10 @@ export function capturingLogger(): CapturingLogger {
   return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
+/** The lines where close() escalated to a signal: none when the server left on its stdin closing. */
+export const signalLines = (logger: CapturingLogger): string[] =>
+  logger.lines.map((l) => l.message).filter((m) => /sending SIG/.test(m));
+
 const transports = new Set<StdioTransport>();
 const pids = new Set<number>();
 

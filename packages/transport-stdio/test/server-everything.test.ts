@@ -1,7 +1,7 @@
 // The stdio transport against server-everything: initialize, tools, progress.
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcEngine, ServerError, silentLogger } from '@mcpc/jsonrpc';
-import { SERVER_EVERYTHING, capturingLogger, cleanup, transport } from './helpers.js';
+import { SERVER_EVERYTHING, capturingLogger, cleanup, signalLines, transport } from './helpers.js';
 
 interface Tool {
   name: string;
@@ -72,7 +72,7 @@ describe('against @modelcontextprotocol/server-everything over stdio', () => {
     await engine.close();
     // It exits when its stdin closes: no escalation to signals was needed.
     expect(Date.now() - started).toBeLessThan(shutdownTimeouts.stdinCloseMs);
-    expect(logger.lines.map((l) => l.message).filter((m) => /sending SIG/.test(m))).toEqual([]);
+    expect(signalLines(logger)).toEqual([]);
     expect(stderr.join('')).toContain('Starting default (STDIO) server');
   });
 });

@@ -9,6 +9,7 @@ import {
   node,
   recordingSink,
   request,
+  signalLines,
   stderrCollector,
   trackPid,
   waitFor,
@@ -107,7 +108,7 @@ describe('close()', () => {
     await t.close();
     // The wrapper exits on stdin close, so no timeout ran: the group was killed after its leader left.
     expect(Date.now() - started).toBeLessThan(patient.stdinCloseMs);
-    expect(logger.lines.map((l) => l.message).filter((m) => /sending SIG/.test(m))).toEqual([]);
+    expect(signalLines(logger)).toEqual([]);
     await waitFor(() => !isAlive(wrapper) && !isAlive(grandchild), 2_000, 'the whole tree to be gone');
     expect(sink.closes).toEqual([undefined]);
   });
