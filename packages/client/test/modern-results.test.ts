@@ -99,7 +99,6 @@ describe('results and errors of a modern server', () => {
     });
     const resumed = await client.resumeInputRequired(error);
     expect(textOf(resumed as never)).toBe('paced 2');
-    decide = () => undefined;
   });
 
   it('the wait never outlives the request timeout', async () => {
